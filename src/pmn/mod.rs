@@ -1,0 +1,1 @@
+//! PMN reader and writer (syntax only).
