@@ -1,0 +1,78 @@
+//! The rules of the four games, one module each, behind one set of functions.
+//!
+//! Each module is a short transcription of its section of RULES.md and exposes the same
+//! four functions, which this module dispatches to by [`Game`]:
+//!
+//! - `apply(rules, pos, mv, mode, effect)`: apply a move, filling `effect`; on `Err` the
+//!   position is unchanged. On success the side to move has passed to the opponent.
+//! - `legal_moves(rules, pos, out)`: every legal move, with bonus choices described
+//!   compactly ([`Candidate`]).
+//! - `has_legal_move(rules, pos)`: whether the side to move can move at all.
+//! - `play_random(rules, pos, rng, effect)`: play one legal move chosen at random (for
+//!   playouts and `sow generate`), returning it, or `None` (position unchanged) when
+//!   there is no legal move.
+
+pub mod bao;
+pub mod kiothi;
+pub mod nsolo;
+pub mod tsoro;
+
+use crate::moves::{Candidate, Effect, Illegal, Mode, Move};
+use crate::position::Position;
+use crate::rng::Rng;
+use crate::rules::{Game, Rules};
+
+/// Applies a move to a position under a rule set. On `Err` the position is unchanged.
+pub fn apply(
+    rules: &Rules,
+    pos: &mut Position,
+    mv: &Move,
+    mode: Mode,
+    effect: &mut Effect,
+) -> Result<(), Illegal> {
+    effect.clear();
+    match rules.game() {
+        Game::Tsoro => tsoro::apply(rules, pos, mv, mode, effect),
+        Game::Nsolo => nsolo::apply(rules, pos, mv, mode, effect),
+        Game::Kiothi => kiothi::apply(rules, pos, mv, mode, effect),
+        Game::BaoLaKimasai => bao::apply(rules, pos, mv, mode, effect),
+    }
+}
+
+/// The legal moves of the side to move.
+pub fn legal_moves(rules: &Rules, pos: &Position) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    match rules.game() {
+        Game::Tsoro => tsoro::legal_moves(rules, pos, &mut out),
+        Game::Nsolo => nsolo::legal_moves(rules, pos, &mut out),
+        Game::Kiothi => kiothi::legal_moves(rules, pos, &mut out),
+        Game::BaoLaKimasai => bao::legal_moves(rules, pos, &mut out),
+    }
+    out
+}
+
+/// Whether the side to move has any legal move.
+pub fn has_legal_move(rules: &Rules, pos: &Position) -> bool {
+    match rules.game() {
+        Game::Tsoro => tsoro::has_legal_move(rules, pos),
+        Game::Nsolo => nsolo::has_legal_move(rules, pos),
+        Game::Kiothi => kiothi::has_legal_move(rules, pos),
+        Game::BaoLaKimasai => bao::has_legal_move(rules, pos),
+    }
+}
+
+/// Plays one random legal move; `None` (position unchanged) when there is none.
+pub fn play_random(
+    rules: &Rules,
+    pos: &mut Position,
+    rng: &mut Rng,
+    effect: &mut Effect,
+) -> Option<Move> {
+    effect.clear();
+    match rules.game() {
+        Game::Tsoro => tsoro::play_random(rules, pos, rng, effect),
+        Game::Nsolo => nsolo::play_random(rules, pos, rng, effect),
+        Game::Kiothi => kiothi::play_random(rules, pos, rng, effect),
+        Game::BaoLaKimasai => bao::play_random(rules, pos, rng, effect),
+    }
+}

@@ -1,0 +1,347 @@
+//! Moves (every choice a player makes), their effects, and why a move is illegal.
+//!
+//! A [`Move`] is what the rules core accepts: it carries no text. The replay layer builds
+//! moves from PMN plies; the `-END` check and the `x` mark are compared there against the
+//! [`Effect`] that applying the move returns.
+
+use std::fmt;
+
+use thiserror::Error;
+
+use crate::geometry::{Pit, Side};
+
+/// A move: a sowing (every game after Kiothi's opening) or Kiothi's opening
+/// redistribution.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    Sow(Sowing),
+    Redistribute(Redistribution),
+}
+
+/// A sowing move and the choices made during it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Sowing {
+    /// The pit the move starts from.
+    pub from: Option<Pit>,
+    /// Kiothi: the number of stones lifted (`:n`); `None` lifts them all.
+    pub lift: Option<u16>,
+    /// Tsoro: stop at this head on the k-th arrival of a lap at it while it is occupied.
+    pub stop: Option<HeadStop>,
+    /// Tsoro and Nsolo: the bonus taken after a capture, in the order written.
+    pub bonus: Vec<BonusTake>,
+}
+
+impl Sowing {
+    /// A sowing from a pit with no further choices.
+    pub fn from(pit: Pit) -> Sowing {
+        Sowing {
+            from: Some(pit),
+            ..Sowing::default()
+        }
+    }
+
+    /// The start pit (every sowing has one; `Default` leaves it unset only for builders).
+    pub fn start(&self) -> Pit {
+        self.from.expect("a sowing has a start pit")
+    }
+}
+
+/// Tsoro's choice to stop at an occupied head.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct HeadStop {
+    pub head: Pit,
+    /// 1-based: stop at the `arrival`-th lap that ends at `head` while it is occupied.
+    pub arrival: u32,
+}
+
+/// One pit taken as a bonus: Tsoro takes whole pits; Nsolo names a count (`P:n`, `None`
+/// for the whole pit).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct BonusTake {
+    pub pit: Pit,
+    pub stones: Option<u16>,
+}
+
+/// Kiothi's opening redistribution: empty two own pits, place their stones freely.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Redistribution {
+    pub emptied: [Pit; 2],
+    /// Where the stones go, in the order written.
+    pub placed: Vec<(Pit, u16)>,
+}
+
+/// One lap of a sowing.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Lap {
+    pub start: Pit,
+    pub end: Pit,
+    pub stones: u32,
+}
+
+/// The laps of an effect keep at most this many entries; `lap_count` and
+/// `stones_sown` count them all, so a sowing of millions of laps stays small.
+pub const LAP_DETAIL: usize = 4096;
+
+/// What applying a move did.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Effect {
+    /// The laps (the first [`LAP_DETAIL`] of them).
+    pub laps: Vec<Lap>,
+    /// Laps in all (an opening redistribution has none).
+    pub lap_count: u64,
+    /// Stones dropped in all laps.
+    pub stones_sown: u64,
+    /// Where the move ended (`None` for an opening redistribution).
+    pub end: Option<Pit>,
+    /// Tsoro: the move ended by the player's stop at an occupied head.
+    pub stopped_at_head: bool,
+    /// Captured pits and their stones, in the order taken. Kiothi lists the capturing
+    /// stone's own pit last.
+    pub captured: Vec<(Pit, u16)>,
+    /// Bonus pits and the stones taken from each.
+    pub bonus: Vec<(Pit, u16)>,
+    /// Stones that went into the mover's prison (Kiothi).
+    pub prison_gain: u16,
+    /// Pits whose nki mark was cleared by lifting (Kiothi).
+    pub nki_cleared: Vec<Pit>,
+    /// Kiothi: this ply ended the opening, and every occupied pit was marked nki.
+    pub nki_marked: bool,
+    /// Rules broken by a move executed under [`Mode::Foul`].
+    pub fouls: Vec<Illegal>,
+}
+
+impl Effect {
+    /// Empties the effect, keeping its allocations, for reuse in a playout loop.
+    pub fn clear(&mut self) {
+        self.laps.clear();
+        self.lap_count = 0;
+        self.stones_sown = 0;
+        self.end = None;
+        self.stopped_at_head = false;
+        self.captured.clear();
+        self.bonus.clear();
+        self.prison_gain = 0;
+        self.nki_cleared.clear();
+        self.nki_marked = false;
+        self.fouls.clear();
+    }
+
+    /// Whether the move captured (its bonus aside).
+    pub fn is_capture(&self) -> bool {
+        !self.captured.is_empty()
+    }
+
+    /// Stones captured and taken as bonus, in all.
+    pub fn stones_taken(&self) -> u32 {
+        self.captured
+            .iter()
+            .chain(&self.bonus)
+            .map(|&(_, s)| s as u32)
+            .sum()
+    }
+
+    /// Records a lap, keeping the detail only for the first [`LAP_DETAIL`] laps.
+    pub fn push_lap(&mut self, lap: Lap) {
+        self.lap_count += 1;
+        self.stones_sown += lap.stones as u64;
+        if self.laps.len() < LAP_DETAIL {
+            self.laps.push(lap);
+        }
+    }
+}
+
+/// How strictly a move is applied.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Every rule holds; a broken rule makes the move illegal.
+    Legal,
+    /// PMN's `[%foul]`: execute the move as written where it can be executed
+    /// mechanically, and list the rules it broke in [`Effect::fouls`].
+    Foul,
+}
+
+/// Why a move is illegal (or, under [`Mode::Foul`], which rule it broke). Messages speak
+/// the words of RULES.md.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum Illegal {
+    #[error("the game is over")]
+    GameOver,
+    #[error("there is no pit {pit} on this board")]
+    NoSuchPit { pit: Pit },
+    #[error("{pit} is not a pit of the side to move ({side})")]
+    NotOwnPit { pit: Pit, side: Side },
+    #[error("pit {pit} is empty")]
+    EmptyPit { pit: Pit },
+    #[error("pit {pit} holds 1 stone; single stones may move only when no own pit holds two or more")]
+    SingletonWhileMultiple { pit: Pit },
+    #[error("the single stone in {pit} may move only into an empty next pit, and {next} holds {stones}")]
+    SingletonBlocked { pit: Pit, next: Pit, stones: u16 },
+    #[error("the stone in {pit} may step only into an empty pit, and {next} is occupied")]
+    StepBlocked { pit: Pit, next: Pit },
+    #[error("{lift} stones cannot be lifted from {pit}, which holds {stones}")]
+    LiftTooMany { pit: Pit, lift: u16, stones: u16 },
+    #[error("a lift of 0 stones is no move")]
+    LiftZero,
+    #[error("only Kiothi lifts part of a pit (`:n`)")]
+    PartialLiftNotAllowed,
+    #[error("first lap ends in occupied own pit {pit}")]
+    FirstLapOwnOccupied { pit: Pit },
+    #[error("endless sowing: the lap-end state recurs after {laps} laps; this move can never end")]
+    EndlessSowing { laps: u64 },
+    #[error("{pit} is not a head of {side}; only heads offer a stop")]
+    NotAHead { pit: Pit, side: Side },
+    #[error("{taken} bonus pits taken, {required} required")]
+    BonusCount { taken: usize, required: usize },
+    #[error("{taken} bonus stones taken, {required} required")]
+    BonusStones { taken: u32, required: u32 },
+    #[error("bonus pits must be distinct: {pit} is named twice")]
+    BonusNotDistinct { pit: Pit },
+    #[error("bonus pit {pit} is empty; bonus pits must be non-empty when taken")]
+    BonusEmptyPit { pit: Pit },
+    #[error("bonus pit {pit} is not on the opponent's side")]
+    BonusNotOpponent { pit: Pit },
+    #[error("bonus pit {pit} is a head, and heads are sanctuaries (head-bonus=no)")]
+    BonusHead { pit: Pit },
+    #[error("{stones} stones cannot be taken from {pit}, which holds {holds}")]
+    BonusTooMany { pit: Pit, stones: u16, holds: u16 },
+    #[error("a bonus was written but none is due")]
+    BonusNotDue,
+    #[error("the bonus is one other opponent pit (bonus=hole), taken whole")]
+    BonusHoleCount,
+    #[error("the move captured, and its bonus is due but not written")]
+    BonusMissing,
+    #[error("plies 1 and 2 of Kiothi are the opening redistribution (`P,P>Q:n,...`)")]
+    OpeningRequired,
+    #[error("the opening redistribution is over; this is a sowing ply")]
+    OpeningOver,
+    #[error("only Kiothi has an opening redistribution")]
+    RedistributionNotAllowed,
+    #[error("the opening empties two different own pits; {pit} is named twice")]
+    OpeningSamePit { pit: Pit },
+    #[error("{placed} stones placed, but {lifted} were lifted from the two emptied pits")]
+    OpeningStones { lifted: u32, placed: u32 },
+    #[error("a placement of 0 stones in {pit} places nothing")]
+    OpeningZero { pit: Pit },
+    #[error("Bao la Kimasai has no lift count, head stop or bonus")]
+    NotASimpleStep,
+    #[error("{option} is not a choice this game offers")]
+    ChoiceNotOffered { option: &'static str },
+}
+
+impl Illegal {
+    /// Whether a move that broke this rule can still be executed mechanically
+    /// (PMN's `[%foul]`).
+    pub fn executable(&self) -> bool {
+        matches!(
+            self,
+            Illegal::SingletonWhileMultiple { .. }
+                | Illegal::SingletonBlocked { .. }
+                | Illegal::FirstLapOwnOccupied { .. }
+                | Illegal::BonusCount { .. }
+                | Illegal::BonusStones { .. }
+                | Illegal::BonusHead { .. }
+                | Illegal::BonusMissing
+                | Illegal::BonusNotDue
+                | Illegal::BonusHoleCount
+                | Illegal::StepBlocked { .. }
+        )
+    }
+}
+
+impl fmt::Display for Move {
+    /// The move in PMN ply syntax (without `-END` checks or the `x` mark, which belong to
+    /// the written record, except Tsoro's head stop, which is a choice).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Move::Sow(s) => {
+                write!(f, "{}", s.start())?;
+                if let Some(n) = s.lift {
+                    write!(f, ":{n}")?;
+                }
+                if let Some(stop) = s.stop {
+                    write!(f, "-{}", stop.head)?;
+                    if stop.arrival != 1 {
+                        write!(f, "#{}", stop.arrival)?;
+                    }
+                }
+                if !s.bonus.is_empty() {
+                    f.write_str("x")?;
+                    for (i, b) in s.bonus.iter().enumerate() {
+                        if i > 0 {
+                            f.write_str(",")?;
+                        }
+                        write!(f, "{}", b.pit)?;
+                        if let Some(n) = b.stones {
+                            write!(f, ":{n}")?;
+                        }
+                    }
+                }
+                Ok(())
+            }
+            Move::Redistribute(r) => {
+                write!(f, "{},{}>", r.emptied[0], r.emptied[1])?;
+                for (i, (pit, n)) in r.placed.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{pit}:{n}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// A legal move with its bonus still to be chosen, as legal move generation describes
+/// it where full enumeration of the bonus would explode.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    /// The move with an empty bonus.
+    pub mv: Move,
+    /// Whether the move captures.
+    pub captures: bool,
+    /// The bonus that must be chosen to complete the move.
+    pub bonus: BonusChoice,
+}
+
+/// The bonus a capturing candidate still has to choose.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BonusChoice {
+    /// No bonus is due.
+    None,
+    /// Choose exactly `count` distinct pits among `eligible` (Tsoro; Nsolo `bonus=hole`
+    /// with count 1), each taken whole.
+    Pits { count: usize, eligible: Vec<Pit> },
+    /// Take exactly `stones` stones from `eligible` pits (pit, stones it holds), each
+    /// named once with 1..=its content (Nsolo `bonus=equal`).
+    Stones { stones: u32, eligible: Vec<(Pit, u16)> },
+    /// Kiothi's opening: empty two of `pits` and place their stones anywhere.
+    Redistribution { pits: Vec<Pit> },
+}
+
+impl fmt::Display for Candidate {
+    /// PMN-like notation: `d3x{2 of a1,a3,b4}` for a bonus still to choose.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.bonus {
+            BonusChoice::Redistribution { pits } => {
+                let names: Vec<String> = pits.iter().map(Pit::to_string).collect();
+                write!(f, "P,P>Q:n,... with P two of {}", names.join(","))
+            }
+            BonusChoice::None => {
+                write!(f, "{}", self.mv)?;
+                if self.captures {
+                    f.write_str("x")?;
+                }
+                Ok(())
+            }
+            BonusChoice::Pits { count, eligible } => {
+                let names: Vec<String> = eligible.iter().map(Pit::to_string).collect();
+                write!(f, "{}x{{{count} of {}}}", self.mv, names.join(","))
+            }
+            BonusChoice::Stones { stones, eligible } => {
+                let names: Vec<String> = eligible.iter().map(|(p, _)| p.to_string()).collect();
+                write!(f, "{}x{{{stones} stones from {}}}", self.mv, names.join(","))
+            }
+        }
+    }
+}

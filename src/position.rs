@@ -1,0 +1,483 @@
+//! Positions: the board's stones, the side to move, and for Kiothi the prisons, the nki
+//! marks and the opening phase; built from a game's start layout or from a checked setup.
+//!
+//! The PMN `Position` string (PMN.md) is parsed into an unchecked [`Setup`], which
+//! [`Position::from_setup`] validates against a rule set. Printing a position gives the
+//! same string form byte for byte.
+
+use std::fmt;
+
+use thiserror::Error;
+
+use crate::geometry::{Board, Pit, Side, MAX_PITS};
+use crate::rules::{Game, Heads, Options, Rules};
+
+/// A position of any of the four games.
+///
+/// Two positions are equal when their board, side to move, prisons, nki marks, opening
+/// phase and capture counts agree. The repetition rules compare [`Position::key`]s, which
+/// leave out the capture counts (they never differ between positions that can recur).
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Position {
+    board: Board,
+    /// Stones per pit, indexed by [`Board::index`]; entries past `board.len()` are zero.
+    pub pits: [u16; MAX_PITS],
+    pub side: Side,
+    /// Kiothi's prisons, South then North (zero in the other games).
+    pub prisons: [u16; 2],
+    /// Kiothi's nki marks, one bit per pit index.
+    pub nki: u64,
+    /// Kiothi: the opening redistribution (plies 1-2) is still to come.
+    pub opening: bool,
+    /// Captures made by each seat since the start (or set-up): Tsoro's graded bonus.
+    pub captures: [u16; 2],
+}
+
+impl Position {
+    /// The start position of a rule set (RULES.md, each game's "Start").
+    pub fn initial(rules: &Rules) -> Position {
+        let board = rules.board();
+        let n = board.cols();
+        let mut pos = Position::empty(board, Side::South);
+        match rules.options() {
+            Options::Tsoro(o) => {
+                for col in 1..=n {
+                    pos.set(Pit::new(0, col), 2);
+                    pos.set(Pit::new(3, col), 2);
+                }
+                if o.heads == Heads::One {
+                    pos.set(Pit::new(0, n), 3);
+                    pos.set(Pit::new(3, 1), 3);
+                }
+            }
+            Options::Nsolo(_) => {
+                for pit in board.pits() {
+                    pos.set(pit, 2);
+                }
+                pos.set(Pit::new(1, n), 0);
+                pos.set(Pit::new(2, 1), 0);
+            }
+            Options::Kiothi(o) => {
+                let (stones, count) = o.start.layout();
+                for k in 0..count {
+                    pos.set(Pit::new(0, 10 - k), stones);
+                    pos.set(Pit::new(1, 1 + k), stones);
+                }
+                pos.opening = true;
+            }
+            Options::BaoLaKimasai(_) => {
+                for pit in board.pits() {
+                    pos.set(pit, 1);
+                }
+                pos.set(Pit::new(1, 1), 0);
+                pos.set(Pit::new(2, n), 0);
+            }
+        }
+        pos
+    }
+
+    /// A position with no stones.
+    pub fn empty(board: Board, side: Side) -> Position {
+        Position {
+            board,
+            pits: [0; MAX_PITS],
+            side,
+            prisons: [0; 2],
+            nki: 0,
+            opening: false,
+            captures: [0; 2],
+        }
+    }
+
+    pub fn board(&self) -> Board {
+        self.board
+    }
+
+    /// The stones in a pit.
+    pub fn get(&self, pit: Pit) -> u16 {
+        self.pits[self.board.index(pit)]
+    }
+
+    pub fn set(&mut self, pit: Pit, stones: u16) {
+        let i = self.board.index(pit);
+        self.pits[i] = stones;
+    }
+
+    /// The pits in use, indexed by [`Board::index`].
+    pub fn board_pits(&self) -> &[u16] {
+        &self.pits[..self.board.len()]
+    }
+
+    pub fn is_nki(&self, pit: Pit) -> bool {
+        self.nki & (1u64 << self.board.index(pit)) != 0
+    }
+
+    pub fn set_nki(&mut self, pit: Pit, nki: bool) {
+        let bit = 1u64 << self.board.index(pit);
+        if nki {
+            self.nki |= bit;
+        } else {
+            self.nki &= !bit;
+        }
+    }
+
+    /// Stones on a seat's side of the board.
+    pub fn stones_of(&self, side: Side) -> u32 {
+        let board = self.board;
+        board
+            .rows_of(side)
+            .flat_map(|row| (1..=board.cols()).map(move |col| Pit::new(row, col)))
+            .map(|pit| self.get(pit) as u32)
+            .sum()
+    }
+
+    /// Stones on the whole board.
+    pub fn stones_on_board(&self) -> u32 {
+        self.board_pits().iter().map(|&s| s as u32).sum()
+    }
+
+    /// A 64-bit key of the board, side to move, prisons, nki marks and opening phase,
+    /// for repetition tables. Equal positions have equal keys; the replay compares the
+    /// positions themselves when keys agree, so a collision cannot cause a false draw.
+    pub fn key(&self) -> u64 {
+        // FxHash-style mixing: fast, and good enough as a table key.
+        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+        let mut h: u64 = self.side as u64;
+        for chunk in self.board_pits().chunks(4) {
+            let mut word = 0u64;
+            for (i, &s) in chunk.iter().enumerate() {
+                word |= (s as u64) << (16 * i);
+            }
+            h = (h.rotate_left(5) ^ word).wrapping_mul(K);
+        }
+        h = (h.rotate_left(5) ^ self.nki).wrapping_mul(K);
+        h = (h.rotate_left(5) ^ (self.prisons[0] as u64) ^ ((self.prisons[1] as u64) << 16))
+            .wrapping_mul(K);
+        (h.rotate_left(5) ^ self.opening as u64).wrapping_mul(K)
+    }
+
+    /// Whether two positions are the same for the repetition rules: board, side to move,
+    /// and (Kiothi) prisons, nki marks and phase; capture counts are not compared.
+    pub fn same_for_repetition(&self, other: &Position) -> bool {
+        self.board == other.board
+            && self.side == other.side
+            && self.board_pits() == other.board_pits()
+            && self.prisons == other.prisons
+            && self.nki == other.nki
+            && self.opening == other.opening
+    }
+
+    /// Builds a position from an unchecked setup, checking it against the rules:
+    /// the board's shape, stone counts, and each game's own limits.
+    pub fn from_setup(rules: &Rules, setup: &Setup) -> Result<Position, SetupError> {
+        let board = rules.board();
+        let game = rules.game();
+        if setup.rows.len() != board.rows() as usize {
+            return Err(SetupError::RowCount {
+                found: setup.rows.len(),
+                expected: board.rows() as usize,
+                board,
+            });
+        }
+        let mut pos = Position::empty(board, setup.side);
+        // Rows are listed top to bottom as South sees them: d, c, b, a (Kiothi b, a).
+        for (i, row) in setup.rows.iter().enumerate() {
+            let row_index = board.rows() - 1 - i as u8;
+            if row.len() != board.cols() as usize {
+                return Err(SetupError::ColumnCount {
+                    row: Pit::new(row_index, 1).row_letter(),
+                    found: row.len(),
+                    expected: board.cols() as usize,
+                });
+            }
+            for (c, cell) in row.iter().enumerate() {
+                let pit = Pit::new(row_index, c as u8 + 1);
+                if cell.nki && game != Game::Kiothi {
+                    return Err(SetupError::NkiOutsideKiothi { pit });
+                }
+                if game == Game::BaoLaKimasai && cell.stones > 1 {
+                    return Err(SetupError::BaoMoreThanOne {
+                        pit,
+                        stones: cell.stones,
+                    });
+                }
+                if cell.nki && cell.stones == 0 {
+                    return Err(SetupError::EmptyNki { pit });
+                }
+                pos.set(pit, cell.stones);
+                pos.set_nki(pit, cell.nki);
+            }
+        }
+        match (game, setup.prisons) {
+            (Game::Kiothi, Some(prisons)) => pos.prisons = prisons,
+            (Game::Kiothi, None) => return Err(SetupError::MissingPrisons),
+            (_, Some(_)) => return Err(SetupError::PrisonsOutsideKiothi { game }),
+            (_, None) => {}
+        }
+        if setup.opening && game != Game::Kiothi {
+            return Err(SetupError::OpeningOutsideKiothi { game });
+        }
+        pos.opening = setup.opening;
+        if pos.opening && pos.nki != 0 {
+            return Err(SetupError::NkiDuringOpening);
+        }
+        let total = pos.stones_on_board() + pos.prisons.iter().map(|&p| p as u32).sum::<u32>();
+        let start = rules.start_stones();
+        if game == Game::Kiothi && total != start {
+            return Err(SetupError::KiothiTotal { found: total, expected: start });
+        }
+        if total > start {
+            return Err(SetupError::TooManyStones { found: total, start });
+        }
+        Ok(pos)
+    }
+
+    /// The PMN `Position` string of this position.
+    pub fn to_pmn(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl fmt::Display for Position {
+    /// The PMN `Position` string form, byte for byte.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let board = self.board;
+        let kiothi = board.rows() == 2;
+        for row in (0..board.rows()).rev() {
+            if row + 1 != board.rows() {
+                f.write_str("/")?;
+            }
+            for col in 1..=board.cols() {
+                if col != 1 {
+                    f.write_str(",")?;
+                }
+                let pit = Pit::new(row, col);
+                write!(f, "{}", self.get(pit))?;
+                if kiothi && self.is_nki(pit) {
+                    f.write_str("*")?;
+                }
+            }
+        }
+        write!(f, " {}", self.side.letter())?;
+        if kiothi {
+            write!(f, " S:{} N:{}", self.prisons[0], self.prisons[1])?;
+            if self.opening {
+                f.write_str(" opening")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({self})")
+    }
+}
+
+/// One pit of a [`Setup`]: its stones and whether it is marked nki (`*`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SetupPit {
+    pub stones: u16,
+    pub nki: bool,
+}
+
+/// A PMN `Position` string read but not yet checked against any rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// Rows top to bottom as South sees them (d, c, b, a; Kiothi b, a).
+    pub rows: Vec<Vec<SetupPit>>,
+    pub side: Side,
+    pub prisons: Option<[u16; 2]>,
+    pub opening: bool,
+}
+
+/// Why a `Position` string or set-up was rejected.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SetupError {
+    #[error("position string: {0}")]
+    Syntax(String),
+    #[error("the position has {found} rows; a {board} board has {expected}")]
+    RowCount {
+        found: usize,
+        expected: usize,
+        board: Board,
+    },
+    #[error("row {row} of the position has {found} pits; expected {expected}")]
+    ColumnCount {
+        row: char,
+        found: usize,
+        expected: usize,
+    },
+    #[error("pit {pit} holds {stones} stones; in Bao la Kimasai no pit holds more than one")]
+    BaoMoreThanOne { pit: Pit, stones: u16 },
+    #[error("pit {pit} is marked nki (*), but only Kiothi has nki pits")]
+    NkiOutsideKiothi { pit: Pit },
+    #[error("pit {pit} is marked nki (*) but holds no stones")]
+    EmptyNki { pit: Pit },
+    #[error("a Kiothi position must give the prisons, as `S:n N:m`")]
+    MissingPrisons,
+    #[error("{game} has no prisons; only Kiothi positions give `S:n N:m`")]
+    PrisonsOutsideKiothi { game: Game },
+    #[error("{game} has no opening phase; only Kiothi positions end with `opening`")]
+    OpeningOutsideKiothi { game: Game },
+    #[error("no pit is nki before the opening redistribution is over")]
+    NkiDuringOpening,
+    #[error("the position holds {found} stones (board and prisons); Kiothi under these rules has {expected}, and no stone ever leaves the game")]
+    KiothiTotal { found: u32, expected: u32 },
+    #[error("the position holds {found} stones; the game starts with only {start}")]
+    TooManyStones { found: u32, start: u32 },
+}
+
+impl std::str::FromStr for Setup {
+    type Err = SetupError;
+
+    /// Reads a PMN `Position` string: rows separated by `/`, counts by `,`, a space and
+    /// the side to move; Kiothi adds ` S:n N:m`, `*` after nki counts and ` opening`.
+    fn from_str(s: &str) -> Result<Setup, SetupError> {
+        let syntax = |msg: String| SetupError::Syntax(msg);
+        let mut words = s.split_whitespace();
+        let rows_word = words
+            .next()
+            .ok_or_else(|| syntax("the position string is empty".into()))?;
+        let mut rows = Vec::new();
+        for row in rows_word.split('/') {
+            let mut cells = Vec::new();
+            for cell in row.split(',') {
+                let (digits, nki) = match cell.strip_suffix('*') {
+                    Some(d) => (d, true),
+                    None => (cell, false),
+                };
+                if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(syntax(format!(
+                        "{cell:?} is not a stone count (digits, optionally followed by *)"
+                    )));
+                }
+                let stones = digits
+                    .parse::<u16>()
+                    .map_err(|_| syntax(format!("stone count {digits} is too large")))?;
+                cells.push(SetupPit { stones, nki });
+            }
+            rows.push(cells);
+        }
+        let side = match words.next() {
+            Some("S") => Side::South,
+            Some("N") => Side::North,
+            Some(other) => {
+                return Err(syntax(format!(
+                    "expected the side to move, S or N, found {other:?}"
+                )))
+            }
+            None => return Err(syntax("the side to move (S or N) is missing".into())),
+        };
+        let mut prisons = None;
+        let mut opening = false;
+        let rest: Vec<&str> = words.collect();
+        let mut i = 0;
+        if let Some(first) = rest.first() {
+            if let Some(south) = first.strip_prefix("S:") {
+                let north = rest
+                    .get(1)
+                    .and_then(|w| w.strip_prefix("N:"))
+                    .ok_or_else(|| syntax("expected `N:m` after `S:n`".into()))?;
+                let parse = |v: &str| {
+                    v.parse::<u16>()
+                        .map_err(|_| syntax(format!("{v:?} is not a prison count")))
+                };
+                prisons = Some([parse(south)?, parse(north)?]);
+                i = 2;
+            }
+        }
+        if rest.get(i) == Some(&"opening") {
+            opening = true;
+            i += 1;
+        }
+        if let Some(extra) = rest.get(i) {
+            return Err(syntax(format!("unexpected {extra:?} at the end")));
+        }
+        Ok(Setup {
+            rows,
+            side,
+            prisons,
+            opening,
+        })
+    }
+}
+
+impl Position {
+    /// Parses and checks a PMN `Position` string under a rule set.
+    pub fn parse(rules: &Rules, s: &str) -> Result<Position, SetupError> {
+        Position::from_setup(rules, &s.parse()?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Game;
+
+    #[test]
+    fn initial_positions_print_as_pmn() {
+        let tsoro = Rules::new(Game::Tsoro, Board::new(4, 6), "").unwrap();
+        assert_eq!(
+            Position::initial(&tsoro).to_string(),
+            "2,2,2,2,2,2/0,0,0,0,0,0/0,0,0,0,0,0/2,2,2,2,2,2 S"
+        );
+        let kiothi = Rules::default_for(Game::Kiothi);
+        assert_eq!(
+            Position::initial(&kiothi).to_string(),
+            "5,5,5,5,5,5,0,0,0,0/0,0,0,0,5,5,5,5,5,5 S S:0 N:0 opening"
+        );
+        let bao = Rules::default_for(Game::BaoLaKimasai);
+        assert_eq!(
+            Position::initial(&bao).to_string(),
+            "1,1,1,1,1,1,1,1,1,1,1,1/1,1,1,1,1,1,1,1,1,1,1,0/0,1,1,1,1,1,1,1,1,1,1,1/1,1,1,1,1,1,1,1,1,1,1,1 S"
+        );
+        let nsolo = Rules::default_for(Game::Nsolo);
+        assert_eq!(
+            Position::initial(&nsolo).to_string(),
+            "2,2,2,2,2,2,2,2/0,2,2,2,2,2,2,2/2,2,2,2,2,2,2,0/2,2,2,2,2,2,2,2 S"
+        );
+    }
+
+    #[test]
+    fn tsoro_single_head_starts_with_three_stones() {
+        let r = Rules::new(Game::Tsoro, Board::new(4, 6), "heads=1").unwrap();
+        assert_eq!(
+            Position::initial(&r).to_string(),
+            "3,2,2,2,2,2/0,0,0,0,0,0/0,0,0,0,0,0/2,2,2,2,2,3 S"
+        );
+    }
+
+    #[test]
+    fn position_strings_round_trip() {
+        let r = Rules::default_for(Game::Kiothi);
+        let s = "0,3*,0,0,0,0,0,0,0,0/1,1,0,1,0,0,0,0,0,0 N S:18 N:29";
+        let total_ok = Position::parse(&r, s);
+        // 6 + 47 = 53, not 60: rejected, Kiothi never loses a stone.
+        assert!(matches!(total_ok, Err(SetupError::KiothiTotal { .. })));
+        let s = "0,3*,0,0,0,0,0,0,0,0/1,1,0,1,0,0,0,0,0,0 N S:25 N:29";
+        assert_eq!(Position::parse(&r, s).unwrap().to_string(), s);
+    }
+
+    #[test]
+    fn setups_are_checked() {
+        let bao = Rules::default_for(Game::BaoLaKimasai);
+        let two = "2,0,0,0,0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0,0,0,0,0 S";
+        assert!(matches!(
+            Position::parse(&bao, two),
+            Err(SetupError::BaoMoreThanOne { .. })
+        ));
+        let tsoro = Rules::new(Game::Tsoro, Board::new(4, 6), "").unwrap();
+        assert!(matches!(
+            Position::parse(&tsoro, "2,2,2/2,2,2 S"),
+            Err(SetupError::ColumnCount { .. } | SetupError::RowCount { .. })
+        ));
+        assert!(matches!(
+            Position::parse(&tsoro, "9,9,9,9,9,9/0,0,0,0,0,0/0,0,0,0,0,0/2,2,2,2,2,2 S"),
+            Err(SetupError::TooManyStones { .. })
+        ));
+        assert!(Position::parse(&tsoro, "2,2,2,2,2,2/0,0,0,0,0,0/0,0,0,0,0,0/2,2,2,2,2,2 X").is_err());
+        assert!(Position::parse(&tsoro, "2,2,2,2,2,2/0,0,0,0,0,0/0,0,0,0,0,0/2,2,2,2,2,x S").is_err());
+    }
+}

@@ -1,0 +1,254 @@
+//! The relay-sowing engine shared by the sowing games.
+//!
+//! Lift stones from a pit and drop one into each following pit of a circuit; a *lap* ends
+//! where its last stone lands. The game decides at each lap that ends in an occupied pit
+//! whether to relay (lift that pit's whole content, the last stone included, and sow on)
+//! or stop. A lap that ends in an empty pit ends the move (RULES.md, "Geometry").
+//!
+//! A move that can never end is detected with Brent's cycle detection over lap-end
+//! states (the circuit's contents and the lap-end place), in bounded memory: two state
+//! buffers, whatever the number of laps.
+
+use crate::geometry::Board;
+use crate::moves::{Effect, Illegal, Lap};
+
+/// A lap that ended in an occupied pit: the decision point of a relay.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct LapEnd {
+    /// 1-based lap number.
+    pub lap: u64,
+    /// Pit index where the lap ended.
+    pub pit: usize,
+    /// The pit's place on the circuit.
+    pub place: usize,
+    /// Stones now in the pit, the last stone included.
+    pub stones: u16,
+}
+
+/// The game's decision at a lap that ended in an occupied pit.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Next {
+    Relay,
+    Stop,
+}
+
+/// How a sowing ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct SowEnd {
+    /// Pit index of the last lap's end.
+    pub pit: usize,
+    /// Its place on the circuit.
+    pub place: usize,
+    /// The last lap ended in a pit that was empty (the move ended by itself); otherwise
+    /// the game chose to stop.
+    pub in_empty: bool,
+}
+
+/// Laps before cycle detection starts comparing states. Brent's method works from any
+/// point of the sequence, so starting late only delays detection by this many laps and
+/// spares the common short sowing the comparisons.
+const DETECT_AFTER: u64 = 64;
+
+/// Longest circuit: both rows of a seat on a 4×36 board (or Kiothi's 20 pits).
+const MAX_CIRCUIT: usize = 72;
+
+/// Sows `lift` stones from circuit place `start_place` around `circuit` (pit indices),
+/// relaying while `at_occupied_end` says so, and records the laps in `effect`.
+///
+/// The stones are taken out of the start pit here. `at_occupied_end` sees the lap end
+/// and the pits after the lap. With `detect_cycles`, a lap-end state that recurs is
+/// reported as [`Illegal::EndlessSowing`]; the caller must then discard `pits`. Without
+/// it, `max_laps` must bound the sowing (it is reported as endless beyond that).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn relay_sow(
+    pits: &mut [u16],
+    board: Board,
+    circuit: &[u8],
+    start_place: usize,
+    lift: u16,
+    effect: &mut Effect,
+    detect_cycles: bool,
+    max_laps: u64,
+    mut at_occupied_end: impl FnMut(&LapEnd, &[u16]) -> Result<Next, Illegal>,
+) -> Result<SowEnd, Illegal> {
+    let len = circuit.len();
+    debug_assert!(len <= MAX_CIRCUIT);
+    let mut place = start_place;
+    let mut stones = lift;
+    pits[circuit[place] as usize] -= lift;
+
+    // Brent's cycle detection: `saved` is the tortoise, compared with every later state
+    // until `power` laps have passed, then moved up to the hare.
+    let mut saved = [0u16; MAX_CIRCUIT + 1];
+    let mut current = [0u16; MAX_CIRCUIT + 1];
+    let mut have_saved = false;
+    let mut power: u64 = 1;
+    let mut lam: u64 = 0;
+
+    let mut lap: u64 = 0;
+    loop {
+        lap += 1;
+        let start_pit = circuit[place] as usize;
+        // Drop the stones: whole rounds first, then the rest one by one.
+        let rounds = (stones as usize / len) as u16;
+        let rest = stones as usize % len;
+        if rounds > 0 {
+            for &p in circuit {
+                pits[p as usize] += rounds;
+            }
+        }
+        let mut end_place = place;
+        for _ in 0..rest {
+            end_place += 1;
+            if end_place == len {
+                end_place = 0;
+            }
+            pits[circuit[end_place] as usize] += 1;
+        }
+        let end_pit = circuit[end_place] as usize;
+        effect.push_lap(Lap {
+            start: board.pit(start_pit),
+            end: board.pit(end_pit),
+            stones: stones as u32,
+        });
+        if pits[end_pit] == 1 {
+            return Ok(SowEnd {
+                pit: end_pit,
+                place: end_place,
+                in_empty: true,
+            });
+        }
+        let end = LapEnd {
+            lap,
+            pit: end_pit,
+            place: end_place,
+            stones: pits[end_pit],
+        };
+        if at_occupied_end(&end, pits)? == Next::Stop {
+            return Ok(SowEnd {
+                pit: end_pit,
+                place: end_place,
+                in_empty: false,
+            });
+        }
+        if lap >= max_laps {
+            return Err(Illegal::EndlessSowing { laps: lap });
+        }
+        if detect_cycles && lap >= DETECT_AFTER {
+            for (slot, &p) in current.iter_mut().zip(circuit) {
+                *slot = pits[p as usize];
+            }
+            current[len] = end_place as u16;
+            if have_saved {
+                lam += 1;
+                if current[..=len] == saved[..=len] {
+                    return Err(Illegal::EndlessSowing { laps: lap });
+                }
+                if lam == power {
+                    saved[..=len].copy_from_slice(&current[..=len]);
+                    power *= 2;
+                    lam = 0;
+                }
+            } else {
+                saved[..=len].copy_from_slice(&current[..=len]);
+                have_saved = true;
+            }
+        }
+        // Relay: lift the whole pit, the last stone included.
+        stones = pits[end_pit];
+        pits[end_pit] = 0;
+        place = end_place;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::{Direction, Side};
+
+    fn circuit(board: Board) -> Vec<u8> {
+        board
+            .circuit(Side::South, Direction::CounterClockwise)
+            .into_iter()
+            .map(|p| board.index(p) as u8)
+            .collect()
+    }
+
+    #[test]
+    fn a_lap_into_an_empty_pit_ends_the_move() {
+        let board = Board::new(4, 4).unwrap();
+        let c = circuit(board);
+        let mut pits = vec![0u16; board.len()];
+        pits[0] = 2; // a1
+        let mut effect = Effect::default();
+        let end = relay_sow(&mut pits, board, &c, 0, 2, &mut effect, true, u64::MAX, |_, _| {
+            Ok(Next::Relay)
+        })
+        .unwrap();
+        assert_eq!(board.pit(end.pit).to_string(), "a3");
+        assert!(end.in_empty);
+        assert_eq!(&pits[..4], &[0, 1, 1, 0]);
+        assert_eq!(effect.lap_count, 1);
+        assert_eq!(effect.stones_sown, 2);
+    }
+
+    #[test]
+    fn a_long_lap_does_not_skip_the_origin() {
+        let board = Board::new(4, 2).unwrap(); // circuit a1 a2 b2 b1
+        let c = circuit(board);
+        let mut pits = vec![0u16; board.len()];
+        pits[0] = 5;
+        let mut effect = Effect::default();
+        // 5 stones from a1: a2 b2 b1 a1 a2: ends in a2 (holding 2): relay 2 -> b2, b1
+        // (holding 2): relay 2 -> a1, a2 (emptied by the first relay): the move ends.
+        let end = relay_sow(&mut pits, board, &c, 0, 5, &mut effect, true, u64::MAX, |_, _| {
+            Ok(Next::Relay)
+        })
+        .unwrap();
+        assert_eq!(board.pit(end.pit).to_string(), "a2");
+        assert!(end.in_empty);
+        assert_eq!(effect.lap_count, 3);
+        assert_eq!(pits.iter().sum::<u16>(), 5);
+    }
+
+    #[test]
+    fn endless_sowings_are_detected_exactly() {
+        // Every small configuration on a 4x2 board: a sowing reported endless must not
+        // end within a generous bound, and one reported finished must finish the same
+        // way without detection.
+        let board = Board::new(4, 2).unwrap();
+        let c = circuit(board);
+        let mut endless = 0;
+        for code in 0..6u32.pow(4) {
+            let mut pits = vec![0u16; board.len()];
+            let mut k = code;
+            for &p in &c {
+                pits[p as usize] = (k % 6) as u16;
+                k /= 6;
+            }
+            if pits[0] == 0 {
+                continue;
+            }
+            let lift = pits[0];
+            let (mut a, mut b) = (pits.clone(), pits.clone());
+            let mut e = Effect::default();
+            let detected = relay_sow(&mut a, board, &c, 0, lift, &mut e, true, u64::MAX, |_, _| {
+                Ok(Next::Relay)
+            });
+            let bounded = relay_sow(&mut b, board, &c, 0, lift, &mut e, false, 100_000, |_, _| {
+                Ok(Next::Relay)
+            });
+            match (detected, bounded) {
+                (Err(Illegal::EndlessSowing { .. }), Err(Illegal::EndlessSowing { .. })) => {
+                    endless += 1
+                }
+                (Ok(x), Ok(y)) => {
+                    assert_eq!(x, y);
+                    assert_eq!(a, b);
+                }
+                (x, y) => panic!("{pits:?}: detection says {x:?}, bounded run says {y:?}"),
+            }
+        }
+        assert!(endless > 0, "no endless sowing among the small configurations");
+    }
+}
