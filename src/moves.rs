@@ -226,6 +226,15 @@ pub enum Illegal {
     NotASimpleStep,
     #[error("{option} is not a choice this game offers")]
     ChoiceNotOffered { option: &'static str },
+    // Reasons of one game only go below, each game in its own block.
+
+    // -- Tsoro --
+
+    // -- Nsolo --
+
+    // -- Kiothi --
+
+    // -- Bao la Kimasai --
 }
 
 impl Illegal {
