@@ -1,1 +1,25 @@
-//! PMN reader and writer (syntax only).
+//! PMN, the Portable Mancala Notation: reader, writer and JSON form (syntax only).
+//!
+//! Bytes are decoded ([`decode`]), cut into games and parsed ([`reader`], [`parse`])
+//! into [`ast::Record`]s with spans and a list of [`problem::Problem`]s; [`writer`]
+//! writes records back in the export form; [`json`] gives the JSON form and its schema.
+//!
+//! This layer must not know any game's rules: it never asks whether a ply is legal,
+//! which pits a board has, or what a tag value means. The replay layer does that.
+
+pub mod ast;
+pub mod decode;
+pub mod json;
+pub mod parse;
+pub mod problem;
+pub mod reader;
+pub mod writer;
+
+pub use ast::{
+    Command, Comment, CommentKind, Dots, Element, GameResult, MainLinePly, MoveNumber, Nag,
+    PitCount, PitRef, PitStones, Ply, PlySyntax, Record, Redistribution, ResultToken, Side, Sowing,
+    Span, Suffix, Tag, Variation,
+};
+pub use problem::{Problem, ProblemCode, Severity};
+pub use reader::{parse_bytes, parse_str, ParsedGame, Reader};
+pub use writer::{write_game, write_games};

@@ -1,0 +1,632 @@
+//! The syntax tree of one PMN game: tags, move text and result, each with its span.
+//!
+//! This module only describes what was written. It must not know any game's rules:
+//! whether a ply is legal, which pits exist on a given board, or what a tag value means
+//! are the replay layer's questions.
+
+use std::fmt;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Where a piece of text is in the file.
+///
+/// `start` and `end` are byte offsets into the decoded text (for a UTF-8 file, the file's
+/// own bytes, a byte-order mark included); `line` and `column` are 1-based and locate
+/// `start`, the column counting characters. A span of a value built by hand (or read
+/// from JSON) is all zeros.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub struct Span {
+    /// Byte offset of the first byte.
+    pub start: usize,
+    /// Byte offset one past the last byte.
+    pub end: usize,
+    /// Line of `start`, from 1.
+    pub line: u32,
+    /// Column of `start` in characters, from 1.
+    pub column: u32,
+}
+
+/// One game as written: tags, move text and result.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Record {
+    /// Tags in the order they were written (duplicates kept).
+    pub tags: Vec<Tag>,
+    /// Move text in order: move numbers, plies, comments, NAGs and variations.
+    pub moves: Vec<Element>,
+    /// The result token that ends the game, if there was one.
+    pub result: Option<ResultToken>,
+}
+
+/// A tag pair `[Name "value"]`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Tag {
+    /// Tag name, e.g. `Game`.
+    pub name: String,
+    /// Tag value with escapes resolved (`\"` is stored as `"`).
+    pub value: String,
+    /// The whole tag, `[` to `]`.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub span: Span,
+    /// The value between the quotes.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub value_span: Span,
+}
+
+/// One item of move text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum Element {
+    /// `12.` or `12...`.
+    MoveNumber(MoveNumber),
+    /// A ply with its optional suffix annotation.
+    Ply(Ply),
+    /// `{...}` or `;...`.
+    Comment(Comment),
+    /// `$12`.
+    Nag(Nag),
+    /// `( ... )`: plies that could have replaced the ply before it.
+    Variation(Variation),
+}
+
+impl Element {
+    /// Where the element is in the file.
+    pub fn span(&self) -> Span {
+        match self {
+            Element::MoveNumber(m) => m.span,
+            Element::Ply(p) => p.span,
+            Element::Comment(c) => c.span,
+            Element::Nag(n) => n.span,
+            Element::Variation(v) => v.span,
+        }
+    }
+}
+
+/// A move number, `12.` before South's ply or `12...` before North's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct MoveNumber {
+    /// The number.
+    pub number: u32,
+    /// `.` or `...`.
+    pub dots: Dots,
+    /// Where it is.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub span: Span,
+}
+
+/// The dots after a move number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Dots {
+    /// `12.`: South's ply follows.
+    One,
+    /// `12...`: North's ply follows.
+    Three,
+}
+
+/// A ply as written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Ply {
+    /// The parts of the ply.
+    pub syntax: PlySyntax,
+    /// `!`, `?`, `!!`, `??`, `!?` or `?!` written right after the ply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suffix: Option<Suffix>,
+    /// The ply and its suffix.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub span: Span,
+}
+
+/// The grammar of a ply, the union of what the four games write.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "form", rename_all = "kebab-case")]
+pub enum PlySyntax {
+    /// `FROM[:n][-END[#k]][x[P[:n],P[:n],...]]`.
+    Sowing(Sowing),
+    /// Kiothi's opening `P,P>Q:n,Q:n,...`.
+    Redistribution(Redistribution),
+}
+
+/// A sowing ply `FROM[:n][-END[#k]][x[P[:n],...]]`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Sowing {
+    /// The pit the move starts from.
+    pub from: PitRef,
+    /// `:n`: how many stones are lifted (default all).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lift: Option<u16>,
+    /// `-END`: the pit where the move ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end: Option<PitRef>,
+    /// `#k`: the k-th arrival at the head named by `end`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arrival: Option<u16>,
+    /// `x` and the bonus pits after it; `None` when there is no `x`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capture: Option<Vec<PitCount>>,
+}
+
+/// A bonus pit after `x`, with the stones taken from it (`:n`) when written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct PitCount {
+    /// The pit.
+    pub pit: PitRef,
+    /// `:n`, if written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<u16>,
+}
+
+/// Kiothi's opening redistribution `P,P>Q:n,Q:n,...`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Redistribution {
+    /// The pits emptied, before `>`.
+    pub emptied: Vec<PitRef>,
+    /// The pits filled, after `>`, with the stones put in each.
+    pub filled: Vec<PitStones>,
+}
+
+/// A pit with a number of stones, `Q:n`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct PitStones {
+    /// The pit.
+    pub pit: PitRef,
+    /// The stones.
+    pub stones: u16,
+}
+
+/// A pit coordinate as written: a row letter `a`-`d` and a column `1..=99`.
+///
+/// Whether the pit exists on a given board is for the replay layer to say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PitRef {
+    /// Row: 0 is `a`, 3 is `d`.
+    pub row: u8,
+    /// Column, from 1.
+    pub col: u8,
+}
+
+impl PitRef {
+    /// The highest column a pit coordinate may have.
+    pub const MAX_COL: u8 = 99;
+
+    /// A pit from a row letter (`'a'..='d'`) and a column (`1..=99`), if both are valid.
+    pub fn new(row: char, col: u8) -> Option<PitRef> {
+        let row = match row {
+            'a'..='d' => row as u8 - b'a',
+            _ => return None,
+        };
+        (1..=Self::MAX_COL)
+            .contains(&col)
+            .then_some(PitRef { row, col })
+    }
+
+    /// The row letter, `'a'` to `'d'`.
+    pub fn row_letter(self) -> char {
+        (b'a' + self.row) as char
+    }
+}
+
+impl fmt::Display for PitRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.row_letter(), self.col)
+    }
+}
+
+impl std::str::FromStr for PitRef {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<PitRef, String> {
+        let mut chars = s.chars();
+        let row = chars.next().ok_or_else(|| "empty pit".to_string())?;
+        let digits = chars.as_str();
+        let valid = !digits.is_empty()
+            && !digits.starts_with('0')
+            && digits.bytes().all(|b| b.is_ascii_digit());
+        let col = if valid {
+            digits.parse::<u8>().ok()
+        } else {
+            None
+        };
+        col.and_then(|col| PitRef::new(row, col))
+            .ok_or_else(|| format!("`{s}` is not a pit (a row a-d and a column 1-99)"))
+    }
+}
+
+impl Serialize for PitRef {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for PitRef {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<PitRef, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+impl JsonSchema for PitRef {
+    fn schema_name() -> String {
+        "PitRef".to_string()
+    }
+
+    fn json_schema(_: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
+        schemars::schema::SchemaObject {
+            instance_type: Some(schemars::schema::InstanceType::String.into()),
+            string: Some(Box::new(schemars::schema::StringValidation {
+                pattern: Some("^[a-d][1-9][0-9]?$".to_string()),
+                ..Default::default()
+            })),
+            metadata: Some(Box::new(schemars::schema::Metadata {
+                description: Some("A pit: a row letter a-d and a column 1-99, e.g. `a3`.".into()),
+                ..Default::default()
+            })),
+            ..Default::default()
+        }
+        .into()
+    }
+}
+
+/// A suffix annotation written right after a ply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum Suffix {
+    /// `!`
+    #[serde(rename = "!")]
+    Good,
+    /// `?`
+    #[serde(rename = "?")]
+    Mistake,
+    /// `!!`
+    #[serde(rename = "!!")]
+    Brilliant,
+    /// `??`
+    #[serde(rename = "??")]
+    Blunder,
+    /// `!?`
+    #[serde(rename = "!?")]
+    Interesting,
+    /// `?!`
+    #[serde(rename = "?!")]
+    Dubious,
+}
+
+impl Suffix {
+    /// The suffix as written.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Suffix::Good => "!",
+            Suffix::Mistake => "?",
+            Suffix::Brilliant => "!!",
+            Suffix::Blunder => "??",
+            Suffix::Interesting => "!?",
+            Suffix::Dubious => "?!",
+        }
+    }
+
+    /// The suffix for its text, if it is one.
+    pub fn from_text(s: &str) -> Option<Suffix> {
+        Some(match s {
+            "!" => Suffix::Good,
+            "?" => Suffix::Mistake,
+            "!!" => Suffix::Brilliant,
+            "??" => Suffix::Blunder,
+            "!?" => Suffix::Interesting,
+            "?!" => Suffix::Dubious,
+            _ => return None,
+        })
+    }
+}
+
+/// A comment and the `[%name args]` commands found in it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Comment {
+    /// `{...}` or `;...`.
+    pub kind: CommentKind,
+    /// The text exactly as written, without the braces or the `;` (and, for a line
+    /// comment, without the line ending).
+    pub text: String,
+    /// The commands inside, in order. Derived from `text`; the writer ignores it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<Command>,
+    /// The whole comment, braces included.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub span: Span,
+}
+
+/// How a comment was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum CommentKind {
+    /// `{...}`
+    Brace,
+    /// `;...` to the end of the line.
+    Line,
+}
+
+/// A command `[%name arg arg ...]` inside a comment, e.g. `[%stones 40 35]`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Command {
+    /// The name after `%`, e.g. `stones`.
+    pub name: String,
+    /// The arguments, split at whitespace.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<String>,
+    /// `[` to `]`.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub span: Span,
+}
+
+/// A numeric annotation glyph `$n`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Nag {
+    /// The number after `$`.
+    pub code: u16,
+    /// Where it is.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub span: Span,
+}
+
+/// A variation `( ... )`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Variation {
+    /// The move text inside the parentheses.
+    pub elements: Vec<Element>,
+    /// `(` to `)` (to the end of the game text when the `)` is missing).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub span: Span,
+}
+
+/// The result token that ends a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ResultToken {
+    /// The result.
+    pub result: GameResult,
+    /// Where it is.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub span: Span,
+}
+
+/// A game result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+pub enum GameResult {
+    /// `1-0`: South won.
+    #[serde(rename = "1-0")]
+    SouthWins,
+    /// `0-1`: North won.
+    #[serde(rename = "0-1")]
+    NorthWins,
+    /// `1/2-1/2`
+    #[serde(rename = "1/2-1/2")]
+    Draw,
+    /// `*`: unknown or unfinished.
+    #[serde(rename = "*")]
+    Unknown,
+}
+
+impl GameResult {
+    /// The token as written.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameResult::SouthWins => "1-0",
+            GameResult::NorthWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::Unknown => "*",
+        }
+    }
+
+    /// The result for a token, if it is one.
+    pub fn from_text(s: &str) -> Option<GameResult> {
+        Some(match s {
+            "1-0" => GameResult::SouthWins,
+            "0-1" => GameResult::NorthWins,
+            "1/2-1/2" => GameResult::Draw,
+            "*" => GameResult::Unknown,
+            _ => return None,
+        })
+    }
+}
+
+/// A player.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// South, who plays rows a and b.
+    South,
+    /// North.
+    North,
+}
+
+impl Side {
+    /// The other side.
+    pub fn other(self) -> Side {
+        match self {
+            Side::South => Side::North,
+            Side::North => Side::South,
+        }
+    }
+}
+
+/// A main-line ply with the elements written after it, up to the next main-line ply.
+#[derive(Debug, Clone, Copy)]
+pub struct MainLinePly<'a> {
+    /// The ply (its `span` says where it is).
+    pub ply: &'a Ply,
+    /// Position in the main line, from 0.
+    pub index: usize,
+    /// Elements between this ply and the next main-line ply: comments, NAGs,
+    /// variations and move numbers.
+    pub after: &'a [Element],
+}
+
+impl<'a> MainLinePly<'a> {
+    /// Comments written after the ply.
+    pub fn comments(&self) -> impl Iterator<Item = &'a Comment> + 'a {
+        self.after.iter().filter_map(|e| match e {
+            Element::Comment(c) => Some(c),
+            _ => None,
+        })
+    }
+
+    /// Commands (`[%stones 40 35]`, `[%foul]`) in the comments written after the ply.
+    pub fn commands(&self) -> impl Iterator<Item = &'a Command> + 'a {
+        self.comments().flat_map(|c| c.commands.iter())
+    }
+
+    /// NAGs written after the ply.
+    pub fn nags(&self) -> impl Iterator<Item = u16> + 'a {
+        self.after.iter().filter_map(|e| match e {
+            Element::Nag(n) => Some(n.code),
+            _ => None,
+        })
+    }
+}
+
+impl Record {
+    /// The value of the first tag with this name.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|t| t.name == name)
+            .map(|t| t.value.as_str())
+    }
+
+    /// The plies of the main line (not inside variations), in order, each with the
+    /// elements written after it.
+    pub fn main_line(&self) -> impl Iterator<Item = MainLinePly<'_>> + '_ {
+        let positions: Vec<usize> = self
+            .moves
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| matches!(e, Element::Ply(_)))
+            .map(|(i, _)| i)
+            .collect();
+        let moves = &self.moves;
+        (0..positions.len()).map(move |k| {
+            let at = positions[k];
+            let next = positions.get(k + 1).copied().unwrap_or(moves.len());
+            let Element::Ply(ply) = &moves[at] else {
+                unreachable!("positions holds only plies")
+            };
+            MainLinePly {
+                ply,
+                index: k,
+                after: &moves[at + 1..next],
+            }
+        })
+    }
+
+    /// Who plays the first ply: North when the record has `[SetUp "1"]` and a
+    /// `Position` whose side-to-move field (the token after the rows) is `N`;
+    /// South otherwise.
+    pub fn first_side(&self) -> Side {
+        if self.tag("SetUp") != Some("1") {
+            return Side::South;
+        }
+        match self
+            .tag("Position")
+            .and_then(|p| p.split_whitespace().nth(1))
+        {
+            Some("N") => Side::North,
+            _ => Side::South,
+        }
+    }
+
+    /// Sets every span in the record to zero, so that records read from different
+    /// texts compare by content alone.
+    pub fn clear_spans(&mut self) {
+        for tag in &mut self.tags {
+            tag.span = Span::default();
+            tag.value_span = Span::default();
+        }
+        clear_element_spans(&mut self.moves);
+        if let Some(r) = &mut self.result {
+            r.span = Span::default();
+        }
+    }
+}
+
+fn clear_element_spans(elements: &mut [Element]) {
+    for e in elements {
+        match e {
+            Element::MoveNumber(m) => m.span = Span::default(),
+            Element::Ply(p) => p.span = Span::default(),
+            Element::Comment(c) => {
+                c.span = Span::default();
+                for cmd in &mut c.commands {
+                    cmd.span = Span::default();
+                }
+            }
+            Element::Nag(n) => n.span = Span::default(),
+            Element::Variation(v) => {
+                v.span = Span::default();
+                clear_element_spans(&mut v.elements);
+            }
+        }
+    }
+}
+
+impl fmt::Display for PlySyntax {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlySyntax::Sowing(s) => {
+                write!(f, "{}", s.from)?;
+                if let Some(n) = s.lift {
+                    write!(f, ":{n}")?;
+                }
+                if let Some(end) = s.end {
+                    write!(f, "-{end}")?;
+                }
+                if let Some(k) = s.arrival {
+                    write!(f, "#{k}")?;
+                }
+                if let Some(pits) = &s.capture {
+                    f.write_str("x")?;
+                    for (i, p) in pits.iter().enumerate() {
+                        if i > 0 {
+                            f.write_str(",")?;
+                        }
+                        write!(f, "{}", p.pit)?;
+                        if let Some(n) = p.count {
+                            write!(f, ":{n}")?;
+                        }
+                    }
+                }
+                Ok(())
+            }
+            PlySyntax::Redistribution(r) => {
+                for (i, p) in r.emptied.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{p}")?;
+                }
+                f.write_str(">")?;
+                for (i, p) in r.filled.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{}:{}", p.pit, p.stones)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl fmt::Display for Ply {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.syntax)?;
+        if let Some(s) = self.suffix {
+            f.write_str(s.as_str())?;
+        }
+        Ok(())
+    }
+}

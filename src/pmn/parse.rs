@@ -1,0 +1,1061 @@
+//! The parser of one game's text (tags, move text, result) into a [`Record`].
+//!
+//! It works on a game chunk cut by the reader and never fails: it gives back the record
+//! as far as it could be read and the problems found. It must not know any game's
+//! rules, and it must not recurse on nested variations (it keeps an explicit stack).
+
+use std::collections::HashMap;
+
+use super::ast::*;
+use super::problem::{Problem, ProblemCode};
+
+/// Variations may nest this deep; one more `(` is a `nesting-too-deep` problem.
+pub const MAX_NESTING: usize = 256;
+
+/// Parses the text of one game. `offset` and `line` say where the text starts in the
+/// file (it must start at the beginning of a line), so that spans are absolute.
+pub fn parse_game(text: &str, offset: usize, line: u32) -> (Record, Vec<Problem>) {
+    let mut p = Parser {
+        text,
+        bytes: text.as_bytes(),
+        pos: 0,
+        base_offset: offset,
+        base_line: line,
+        loc_pos: 0,
+        loc_line: line,
+        loc_col: 1,
+        problems: Vec::new(),
+        record: Record::default(),
+    };
+    p.run();
+    (p.record, p.problems)
+}
+
+struct Frame {
+    elements: Vec<Element>,
+    /// Where the `(` is (unused for the main line).
+    open: Span,
+    /// Absolute ply index (0 = South's first ply) of the next ply in this line.
+    next_ply: u64,
+    /// Absolute ply index of the last ply in this line.
+    last_ply: Option<u64>,
+    /// A move number waiting for its ply.
+    pending_number: Option<MoveNumber>,
+}
+
+impl Frame {
+    fn new(next_ply: u64, open: Span) -> Frame {
+        Frame {
+            elements: Vec::new(),
+            open,
+            next_ply,
+            last_ply: None,
+            pending_number: None,
+        }
+    }
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    base_offset: usize,
+    base_line: u32,
+    loc_pos: usize,
+    loc_line: u32,
+    loc_col: u32,
+    problems: Vec<Problem>,
+    record: Record,
+}
+
+/// Whether a byte ends a token in move text.
+fn is_delimiter(b: u8) -> bool {
+    matches!(
+        b,
+        b' ' | b'\t' | b'\r' | b'\n' | 0 | 0x0c | b'{' | b'}' | b'(' | b')' | b';' | b'$'
+    )
+}
+
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0 | 0x0c)
+}
+
+/// Characters of UTF-8 text in a byte range (counts bytes that start a character).
+fn count_chars(bytes: &[u8]) -> u32 {
+    bytes.iter().filter(|&&b| (b & 0xC0) != 0x80).count() as u32
+}
+
+/// A short quotation of `s` for a message.
+fn quote(s: &str) -> String {
+    let mut out: String = s.chars().take(24).collect();
+    if out.len() < s.len() {
+        out.push('…');
+    }
+    out
+}
+
+impl<'a> Parser<'a> {
+    /// Line and column of a position in the text. Positions are asked for mostly in
+    /// increasing order, so each byte is counted about once.
+    fn locate(&mut self, pos: usize) -> (u32, u32) {
+        if pos < self.loc_pos {
+            self.loc_pos = 0;
+            self.loc_line = self.base_line;
+            self.loc_col = 1;
+        }
+        let seg = &self.bytes[self.loc_pos..pos];
+        match seg.iter().rposition(|&b| b == b'\n') {
+            Some(last) => {
+                self.loc_line += seg.iter().filter(|&&b| b == b'\n').count() as u32;
+                self.loc_col = 1 + count_chars(&seg[last + 1..]);
+            }
+            None => self.loc_col += count_chars(seg),
+        }
+        self.loc_pos = pos;
+        (self.loc_line, self.loc_col)
+    }
+
+    fn span(&mut self, start: usize, end: usize) -> Span {
+        let (line, column) = self.locate(start);
+        Span {
+            start: self.base_offset + start,
+            end: self.base_offset + end,
+            line,
+            column,
+        }
+    }
+
+    fn error(&mut self, code: ProblemCode, start: usize, end: usize, message: String) {
+        let span = self.span(start, end);
+        self.problems.push(Problem::error(code, span, message));
+    }
+
+    fn skip_space(&mut self) {
+        while self.pos < self.bytes.len() && is_space(self.bytes[self.pos]) {
+            self.pos += 1;
+        }
+    }
+
+    /// Position of the next line (after `from`) that begins with a tag `[`.
+    fn next_tag_line(&self, from: usize) -> Option<usize> {
+        let mut at = from;
+        while let Some(i) = self.bytes[at..].iter().position(|&b| b == b'\n') {
+            let start = at + i + 1;
+            if self.bytes.get(start) == Some(&b'[') && self.bytes.get(start + 1) != Some(&b'%') {
+                return Some(start);
+            }
+            at = start;
+        }
+        None
+    }
+
+    fn char_at(&self, pos: usize) -> String {
+        if self.text.is_char_boundary(pos) {
+            self.text[pos..]
+                .chars()
+                .next()
+                .map(String::from)
+                .unwrap_or_default()
+        } else {
+            format!("byte {:#04x}", self.bytes[pos])
+        }
+    }
+
+    fn run(&mut self) {
+        let stopped = self.read_tags();
+        self.check_tags();
+        if !stopped {
+            self.read_moves();
+        }
+    }
+
+    /// Reads the tag section. Returns true when the text ended while resuming after a
+    /// problem (nothing is left to read).
+    fn read_tags(&mut self) -> bool {
+        loop {
+            self.skip_space();
+            if self.bytes.get(self.pos) != Some(&b'[')
+                || self.bytes.get(self.pos + 1) == Some(&b'%')
+            {
+                return false;
+            }
+            if let Err(()) = self.read_tag() {
+                match self.next_tag_line(self.pos) {
+                    Some(next) => self.pos = next,
+                    None => {
+                        self.pos = self.bytes.len();
+                        return true;
+                    }
+                }
+            }
+        }
+    }
+
+    fn line_end(&self, from: usize) -> usize {
+        self.bytes[from..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(self.bytes.len(), |i| from + i)
+    }
+
+    fn read_tag(&mut self) -> Result<(), ()> {
+        let open = self.pos;
+        let end_of_line = self.line_end(open);
+        let mut i = open + 1;
+        let b = self.bytes;
+        while i < end_of_line && matches!(b[i], b' ' | b'\t') {
+            i += 1;
+        }
+        let name_start = i;
+        while i < end_of_line && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+            i += 1;
+        }
+        let name_end = i;
+        let unterminated = |p: &mut Self, what: &str| {
+            let line_end = p.line_end(open);
+            let shown = quote(p.text[open..line_end].trim_end());
+            p.error(
+                ProblemCode::UnterminatedTag,
+                open,
+                line_end,
+                format!("tag `{shown}` is not closed: {what}"),
+            );
+            Err(())
+        };
+        if name_start == name_end {
+            if i >= end_of_line || b[i] == b'\r' {
+                return unterminated(self, "expected a tag name and a quoted value, then `]`");
+            }
+            let found = self.char_at(i);
+            self.error(
+                ProblemCode::Syntax,
+                i,
+                i + 1,
+                format!("expected a tag name after `[`, found `{found}`"),
+            );
+            return Err(());
+        }
+        while i < end_of_line && matches!(b[i], b' ' | b'\t') {
+            i += 1;
+        }
+        if i >= end_of_line || b[i] == b'\r' {
+            return unterminated(self, "expected a quoted value after the tag name, then `]`");
+        }
+        if b[i] != b'"' {
+            let found = self.char_at(i);
+            self.error(
+                ProblemCode::Syntax,
+                i,
+                i + 1,
+                format!("expected `\"` and the tag value after the tag name, found `{found}`"),
+            );
+            return Err(());
+        }
+        let value_start = i + 1;
+        i = value_start;
+        let mut has_escape = false;
+        loop {
+            if i >= end_of_line {
+                return unterminated(self, "the value has no closing `\"` on its line");
+            }
+            match b[i] {
+                b'"' => break,
+                b'\\' => {
+                    if i + 1 < end_of_line && matches!(b[i + 1], b'"' | b'\\') {
+                        has_escape = true;
+                        i += 2;
+                    } else {
+                        let escaped = if i + 1 < end_of_line && b[i + 1] != b'\r' {
+                            format!("`\\{}`", self.char_at(i + 1))
+                        } else {
+                            "`\\` at the end of the line".to_string()
+                        };
+                        self.error(
+                            ProblemCode::BadEscape,
+                            i,
+                            i + 2,
+                            format!(
+                                "{escaped} is not an escape; in a tag value only `\\\"` and `\\\\` are"
+                            ),
+                        );
+                        return Err(());
+                    }
+                }
+                _ => i += 1,
+            }
+        }
+        let value_end = i;
+        i += 1;
+        while i < end_of_line && matches!(b[i], b' ' | b'\t') {
+            i += 1;
+        }
+        if i >= end_of_line || b[i] == b'\r' {
+            return unterminated(self, "expected `]` after the value");
+        }
+        if b[i] != b']' {
+            let found = self.char_at(i);
+            self.error(
+                ProblemCode::Syntax,
+                i,
+                i + 1,
+                format!("expected `]` after the tag value, found `{found}`"),
+            );
+            return Err(());
+        }
+        let close = i + 1;
+        let mut rest = close;
+        while rest < end_of_line && is_space(b[rest]) {
+            rest += 1;
+        }
+        if rest < end_of_line {
+            let shown = quote(self.text[rest..end_of_line].trim_end());
+            self.error(
+                ProblemCode::Syntax,
+                rest,
+                end_of_line,
+                format!(
+                    "expected the end of the line after a tag, found `{shown}` (one tag per line)"
+                ),
+            );
+            return Err(());
+        }
+        let raw = &self.text[value_start..value_end];
+        let value = if has_escape {
+            let mut v = String::with_capacity(raw.len());
+            let mut chars = raw.chars();
+            while let Some(c) = chars.next() {
+                if c == '\\' {
+                    v.extend(chars.next());
+                } else {
+                    v.push(c);
+                }
+            }
+            v
+        } else {
+            raw.to_string()
+        };
+        let span = self.span(open, close);
+        let value_span = self.span(value_start, value_end);
+        self.record.tags.push(Tag {
+            name: self.text[name_start..name_end].to_string(),
+            value,
+            span,
+            value_span,
+        });
+        self.pos = end_of_line;
+        Ok(())
+    }
+
+    fn check_tags(&mut self) {
+        let mut seen: HashMap<&str, Span> = HashMap::new();
+        for tag in &self.record.tags {
+            if let Some(first) = seen.get(tag.name.as_str()) {
+                self.problems.push(Problem::error(
+                    ProblemCode::DuplicateTag,
+                    tag.span,
+                    format!(
+                        "tag {} appears again (first at line {}); the first value is used",
+                        tag.name, first.line
+                    ),
+                ));
+            } else {
+                seen.insert(&tag.name, tag.span);
+            }
+        }
+    }
+
+    fn read_moves(&mut self) {
+        let first = match self.record.first_side() {
+            Side::South => 0,
+            Side::North => 1,
+        };
+        let mut stack: Vec<Frame> = vec![Frame::new(first, Span::default())];
+        let mut stopped = false;
+        let mut content_end = self.pos;
+        while self.pos < self.bytes.len() {
+            let start = self.pos;
+            let b = self.bytes[start];
+            if is_space(b) {
+                self.pos += 1;
+                continue;
+            }
+            content_end = start;
+            let ok = match b {
+                b'{' => self.read_brace_comment(&mut stack),
+                b';' => {
+                    self.read_line_comment(&mut stack);
+                    true
+                }
+                b'(' => self.open_variation(&mut stack),
+                b')' => self.close_variation(&mut stack),
+                b'$' => self.read_nag(&mut stack),
+                b'*' => {
+                    self.finish_with_result(&mut stack, GameResult::Unknown, 1);
+                    return;
+                }
+                b'0'..=b'9' => {
+                    let rest = &self.text[start..];
+                    let result = ["1/2-1/2", "1-0", "0-1"].into_iter().find(|t| {
+                        rest.starts_with(t)
+                            && rest
+                                .as_bytes()
+                                .get(t.len())
+                                .is_none_or(|&c| is_delimiter(c))
+                    });
+                    if let Some(t) = result {
+                        let result = GameResult::from_text(t).expect("a result token");
+                        self.finish_with_result(&mut stack, result, t.len());
+                        return;
+                    }
+                    self.read_move_number(&mut stack)
+                }
+                b if b.is_ascii_alphabetic() => self.read_ply(&mut stack),
+                _ => {
+                    let found = self.char_at(start);
+                    let end = start + found.len().max(1);
+                    let expected = if b == b'[' {
+                        "a tag here; tags come before the move text"
+                    } else {
+                        "a ply, move number, comment, NAG, variation or result"
+                    };
+                    self.error(
+                        ProblemCode::Syntax,
+                        start,
+                        end,
+                        format!("unexpected `{found}` in the move text; expected {expected}"),
+                    );
+                    false
+                }
+            };
+            if !ok {
+                stopped = true;
+                break;
+            }
+        }
+        self.close_open_variations(&mut stack, stopped);
+        let main = stack.pop().expect("the main line");
+        self.record.moves = main.elements;
+        if !stopped && (!self.record.tags.is_empty() || !self.record.moves.is_empty()) {
+            let at = self.bytes[..self.bytes.len()]
+                .iter()
+                .rposition(|&b| !is_space(b))
+                .map_or(content_end, |i| i + 1);
+            self.error(
+                ProblemCode::MissingResult,
+                at,
+                at,
+                "the game has no result; expected `1-0`, `0-1`, `1/2-1/2` or `*` at the end of the move text".into(),
+            );
+        }
+        self.check_game_tag();
+    }
+
+    fn check_game_tag(&mut self) {
+        if self.record.tag("Game").is_none() {
+            let span = match self.record.tags.first() {
+                Some(t) => t.span,
+                None => self.span(0, 0),
+            };
+            self.problems.push(Problem::error(
+                ProblemCode::MissingGameTag,
+                span,
+                "the game has no Game tag; expected e.g. [Game \"Tsoro\"] (Tsoro, Nsolo, Kiothi or BaoLaKimasai)",
+            ));
+        }
+    }
+
+    /// Closes variations left open at the end of the text (or at a stop), keeping what
+    /// was read in them. Each open `(` is a problem unless reading stopped at a problem.
+    fn close_open_variations(&mut self, stack: &mut Vec<Frame>, stopped: bool) {
+        while stack.len() > 1 {
+            let frame = stack.pop().expect("an open variation");
+            if !stopped {
+                self.problems.push(Problem::error(
+                    ProblemCode::UnterminatedVariation,
+                    frame.open,
+                    "this variation is not closed: expected `)` before the end of the game",
+                ));
+            }
+            let span = Span {
+                end: self.base_offset + self.pos,
+                ..frame.open
+            };
+            let parent = stack.last_mut().expect("a parent line");
+            parent.elements.push(Element::Variation(Variation {
+                elements: frame.elements,
+                span,
+            }));
+        }
+    }
+
+    fn finish_with_result(&mut self, stack: &mut Vec<Frame>, result: GameResult, len: usize) {
+        let start = self.pos;
+        self.pos += len;
+        let span = self.span(start, self.pos);
+        self.close_open_variations(stack, false);
+        let main = stack.pop().expect("the main line");
+        self.record.moves = main.elements;
+        self.record.result = Some(ResultToken { result, span });
+        if let Some(tag) = self.record.tags.iter().find(|t| t.name == "Result") {
+            if tag.value != result.as_str() {
+                let message = format!(
+                    "the result `{}` does not agree with the Result tag \"{}\" (line {})",
+                    result.as_str(),
+                    tag.value,
+                    tag.span.line
+                );
+                self.problems
+                    .push(Problem::error(ProblemCode::ResultMismatch, span, message));
+            }
+        }
+        self.skip_space();
+        if self.pos < self.bytes.len() {
+            let start = self.pos;
+            let end = self.line_end(start);
+            let shown = quote(self.text[start..end].trim_end());
+            let span = self.span(start, self.bytes.len());
+            self.problems.push(Problem::warning(
+                ProblemCode::GarbageBetweenGames,
+                span,
+                format!(
+                    "text after the result: `{shown}`; expected the tags of the next game (it is skipped)"
+                ),
+            ));
+        }
+        self.check_game_tag();
+    }
+
+    fn push(stack: &mut [Frame], element: Element) {
+        stack.last_mut().expect("a line").elements.push(element);
+    }
+
+    fn read_brace_comment(&mut self, stack: &mut [Frame]) -> bool {
+        let open = self.pos;
+        let Some(close) = self.bytes[open + 1..].iter().position(|&b| b == b'}') else {
+            self.error(
+                ProblemCode::UnterminatedComment,
+                open,
+                open + 1,
+                "this comment is not closed: expected `}` before the end of the game".into(),
+            );
+            self.pos = self.bytes.len();
+            return false;
+        };
+        let close = open + 1 + close;
+        let span = self.span(open, close + 1);
+        let comment = self.comment(CommentKind::Brace, open + 1, close, span);
+        Self::push(stack, Element::Comment(comment));
+        self.pos = close + 1;
+        true
+    }
+
+    fn read_line_comment(&mut self, stack: &mut [Frame]) {
+        let open = self.pos;
+        let mut end = self.line_end(open);
+        let span_end = end;
+        if end > open + 1 && self.bytes[end - 1] == b'\r' {
+            end -= 1;
+        }
+        let span = self.span(open, span_end);
+        let comment = self.comment(CommentKind::Line, open + 1, end, span);
+        Self::push(stack, Element::Comment(comment));
+        self.pos = span_end;
+    }
+
+    fn comment(&mut self, kind: CommentKind, start: usize, end: usize, span: Span) -> Comment {
+        let text = &self.text[start..end];
+        let mut commands = Vec::new();
+        let mut from = 0;
+        while let Some(i) = text[from..].find("[%") {
+            let at = from + i;
+            let Some(len) = text[at..].find(']') else {
+                break;
+            };
+            let inner = &text[at + 2..at + len];
+            let mut words = inner.split_whitespace();
+            if let Some(name) = words.next() {
+                let span = self.span(start + at, start + at + len + 1);
+                commands.push(Command {
+                    name: name.to_string(),
+                    args: words.map(str::to_string).collect(),
+                    span,
+                });
+            }
+            from = at + len + 1;
+        }
+        Comment {
+            kind,
+            text: text.to_string(),
+            commands,
+            span,
+        }
+    }
+
+    fn open_variation(&mut self, stack: &mut Vec<Frame>) -> bool {
+        let open = self.pos;
+        if stack.len() > MAX_NESTING {
+            self.error(
+                ProblemCode::NestingTooDeep,
+                open,
+                open + 1,
+                format!("variations are nested more than {MAX_NESTING} deep here; the rest of the game is skipped"),
+            );
+            return false;
+        }
+        let span = self.span(open, open + 1);
+        let parent = stack.last().expect("a line");
+        // A variation replaces the ply before it, so it starts on that ply's side.
+        let next_ply = parent.last_ply.unwrap_or(parent.next_ply);
+        stack.push(Frame::new(next_ply, span));
+        self.pos += 1;
+        true
+    }
+
+    fn close_variation(&mut self, stack: &mut Vec<Frame>) -> bool {
+        let close = self.pos;
+        if stack.len() == 1 {
+            self.error(
+                ProblemCode::UnmatchedParen,
+                close,
+                close + 1,
+                "`)` without a `(` before it".into(),
+            );
+            return false;
+        }
+        self.pos += 1;
+        let frame = stack.pop().expect("an open variation");
+        let span = Span {
+            end: self.base_offset + self.pos,
+            ..frame.open
+        };
+        Self::push(
+            stack,
+            Element::Variation(Variation {
+                elements: frame.elements,
+                span,
+            }),
+        );
+        true
+    }
+
+    fn digits_end(&self, from: usize) -> usize {
+        self.bytes[from..]
+            .iter()
+            .position(|b| !b.is_ascii_digit())
+            .map_or(self.bytes.len(), |i| from + i)
+    }
+
+    fn read_nag(&mut self, stack: &mut [Frame]) -> bool {
+        let start = self.pos;
+        let end = self.digits_end(start + 1);
+        if end == start + 1 {
+            self.error(
+                ProblemCode::Syntax,
+                start,
+                start + 1,
+                "expected a number after `$` (a NAG such as `$1`)".into(),
+            );
+            return false;
+        }
+        let digits = &self.text[start + 1..end];
+        let Ok(code) = digits.parse::<u16>() else {
+            self.error(
+                ProblemCode::NumberTooLarge,
+                start,
+                end,
+                format!(
+                    "NAG `${}` is too large; the largest is $65535",
+                    quote(digits)
+                ),
+            );
+            return false;
+        };
+        if end < self.bytes.len() && !is_delimiter(self.bytes[end]) {
+            let found = self.char_at(end);
+            self.error(
+                ProblemCode::Syntax,
+                end,
+                end + found.len().max(1),
+                format!("unexpected `{found}` after NAG `${digits}`"),
+            );
+            return false;
+        }
+        let span = self.span(start, end);
+        Self::push(stack, Element::Nag(Nag { code, span }));
+        self.pos = end;
+        true
+    }
+
+    fn read_move_number(&mut self, stack: &mut [Frame]) -> bool {
+        let start = self.pos;
+        let digits_end = self.digits_end(start);
+        let mut end = digits_end;
+        while end < self.bytes.len() && self.bytes[end] == b'.' {
+            end += 1;
+        }
+        let digits = &self.text[start..digits_end];
+        let dots = match end - digits_end {
+            1 => Dots::One,
+            3 => Dots::Three,
+            _ => {
+                let token_end = self.token_end(start);
+                let shown = quote(&self.text[start..token_end]);
+                self.error(
+                    ProblemCode::Syntax,
+                    start,
+                    token_end,
+                    format!(
+                        "expected a move number like `12.` or `12...` or a result, found `{shown}`"
+                    ),
+                );
+                return false;
+            }
+        };
+        let Ok(number) = digits.parse::<u32>() else {
+            self.error(
+                ProblemCode::NumberTooLarge,
+                start,
+                end,
+                format!("move number {} is too large", quote(digits)),
+            );
+            return false;
+        };
+        let span = self.span(start, end);
+        let number = MoveNumber { number, dots, span };
+        let frame = stack.last_mut().expect("a line");
+        frame.pending_number = Some(number);
+        frame.elements.push(Element::MoveNumber(number));
+        self.pos = end;
+        true
+    }
+
+    fn token_end(&self, from: usize) -> usize {
+        self.bytes[from..]
+            .iter()
+            .position(|&b| is_delimiter(b))
+            .map_or(self.bytes.len(), |i| from + i)
+    }
+
+    fn read_ply(&mut self, stack: &mut [Frame]) -> bool {
+        let start = self.pos;
+        let end = self.token_end(start);
+        let token = &self.bytes[start..end];
+        let marks = token
+            .iter()
+            .rev()
+            .take_while(|&&b| b == b'!' || b == b'?')
+            .count();
+        let core_end = end - marks;
+        let suffix = if marks == 0 {
+            None
+        } else {
+            let text = &self.text[core_end..end];
+            match Suffix::from_text(text) {
+                Some(s) => Some(s),
+                None => {
+                    self.error(
+                        ProblemCode::Syntax,
+                        core_end,
+                        end,
+                        format!(
+                            "`{}` is not an annotation; expected ! ? !! ?? !? or ?!",
+                            quote(text)
+                        ),
+                    );
+                    return false;
+                }
+            }
+        };
+        let syntax = match parse_ply(&self.bytes[start..core_end]) {
+            Ok(s) => s,
+            Err(e) => {
+                let at = start + e.at;
+                let message = match e.kind {
+                    PlyErrorKind::Unexpected(expected) => {
+                        let found = if at < core_end {
+                            format!("`{}`", self.char_at(at))
+                        } else {
+                            "the end of the ply".to_string()
+                        };
+                        format!(
+                            "in ply `{}`: expected {expected}, found {found}",
+                            quote(&self.text[start..end])
+                        )
+                    }
+                    PlyErrorKind::Message(m) => {
+                        format!("in ply `{}`: {m}", quote(&self.text[start..end]))
+                    }
+                };
+                let at_end = (at + 1).min(end).max(at);
+                self.error(e.code, at, at_end, message);
+                return false;
+            }
+        };
+        let span = self.span(start, end);
+        let frame = stack.last_mut().expect("a line");
+        let index = frame.next_ply;
+        if let Some(number) = frame.pending_number.take() {
+            check_move_number(&mut self.problems, number, index);
+        }
+        frame.last_ply = Some(index);
+        frame.next_ply = index + 1;
+        frame.elements.push(Element::Ply(Ply {
+            syntax,
+            suffix,
+            span,
+        }));
+        self.pos = end;
+        true
+    }
+}
+
+/// The move number that belongs before the ply with this absolute index (0 = South's
+/// first ply): `(number, dots)`.
+pub fn move_number_for(index: u64) -> (u64, Dots) {
+    let dots = if index % 2 == 0 {
+        Dots::One
+    } else {
+        Dots::Three
+    };
+    (index / 2 + 1, dots)
+}
+
+fn check_move_number(problems: &mut Vec<Problem>, number: MoveNumber, index: u64) {
+    let (expected, dots) = move_number_for(index);
+    if number.number as u64 == expected && number.dots == dots {
+        return;
+    }
+    let write = |n: u64, d: Dots| match d {
+        Dots::One => format!("{n}."),
+        Dots::Three => format!("{n}..."),
+    };
+    let side = if dots == Dots::One { "South" } else { "North" };
+    problems.push(Problem::warning(
+        ProblemCode::MoveNumber,
+        number.span,
+        format!(
+            "move number `{}` does not fit: the ply after it is {side}'s ply of move {expected}, numbered `{}`",
+            write(number.number as u64, number.dots),
+            write(expected, dots)
+        ),
+    ));
+}
+
+enum PlyErrorKind {
+    Unexpected(&'static str),
+    Message(String),
+}
+
+struct PlyError {
+    at: usize,
+    code: ProblemCode,
+    kind: PlyErrorKind,
+}
+
+type PlyResult<T> = Result<T, PlyError>;
+
+struct PlyCursor<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+impl PlyCursor<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+
+    fn eat(&mut self, c: u8) -> bool {
+        if self.peek() == Some(c) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn unexpected<T>(&self, expected: &'static str) -> PlyResult<T> {
+        Err(PlyError {
+            at: self.i,
+            code: ProblemCode::Syntax,
+            kind: PlyErrorKind::Unexpected(expected),
+        })
+    }
+
+    fn expect(&mut self, c: u8, expected: &'static str) -> PlyResult<()> {
+        if self.eat(c) {
+            Ok(())
+        } else {
+            self.unexpected(expected)
+        }
+    }
+
+    /// Digits as a number no larger than `max`; `what` names the number in messages.
+    fn number(&mut self, what: &str, max: u64) -> PlyResult<u64> {
+        let start = self.i;
+        while self.peek().is_some_and(|b| b.is_ascii_digit()) {
+            self.i += 1;
+        }
+        let digits = &self.b[start..self.i];
+        let shown = String::from_utf8_lossy(digits);
+        if digits.is_empty() {
+            return Err(PlyError {
+                at: start,
+                code: ProblemCode::Syntax,
+                kind: PlyErrorKind::Message(format!("expected a {what} (digits)")),
+            });
+        }
+        let value = digits.iter().try_fold(0u64, |v, &d| {
+            v.checked_mul(10)?.checked_add((d - b'0') as u64)
+        });
+        if digits.len() > 1 && digits[0] == b'0' && value != Some(0) {
+            return Err(PlyError {
+                at: start,
+                code: ProblemCode::Syntax,
+                kind: PlyErrorKind::Message(format!(
+                    "{what} `{shown}` starts with 0; write it without leading zeros"
+                )),
+            });
+        }
+        match value {
+            Some(v) if v <= max => Ok(v),
+            _ => Err(PlyError {
+                at: start,
+                code: ProblemCode::NumberTooLarge,
+                kind: PlyErrorKind::Message(format!(
+                    "{what} {} is too large; the largest is {max}",
+                    quote(&shown)
+                )),
+            }),
+        }
+    }
+
+    fn count(&mut self, what: &str) -> PlyResult<u16> {
+        Ok(self.number(what, u16::MAX as u64)? as u16)
+    }
+
+    fn pit(&mut self) -> PlyResult<PitRef> {
+        let start = self.i;
+        let row = match self.peek() {
+            Some(r @ b'a'..=b'd') => r - b'a',
+            Some(r) if r.is_ascii_alphabetic() => {
+                return Err(PlyError {
+                    at: start,
+                    code: ProblemCode::Syntax,
+                    kind: PlyErrorKind::Message(format!(
+                        "row `{}` does not exist; rows are a, b, c and d",
+                        r as char
+                    )),
+                })
+            }
+            _ => return self.unexpected("a pit such as `a3` (a row a-d and a column)"),
+        };
+        self.i += 1;
+        if !self.peek().is_some_and(|b| b.is_ascii_digit()) {
+            return self.unexpected("a column number after the row letter");
+        }
+        let col = self.number("column", u64::MAX)?;
+        if col == 0 {
+            return Err(PlyError {
+                at: start + 1,
+                code: ProblemCode::Syntax,
+                kind: PlyErrorKind::Message(
+                    "column 0 does not exist; columns start at 1".to_string(),
+                ),
+            });
+        }
+        if col > PitRef::MAX_COL as u64 {
+            return Err(PlyError {
+                at: start + 1,
+                code: ProblemCode::NumberTooLarge,
+                kind: PlyErrorKind::Message(format!(
+                    "column {col} is too large; columns go up to {}",
+                    PitRef::MAX_COL
+                )),
+            });
+        }
+        Ok(PitRef {
+            row,
+            col: col as u8,
+        })
+    }
+}
+
+/// Parses the text of a ply (without its suffix annotation).
+fn parse_ply(b: &[u8]) -> PlyResult<PlySyntax> {
+    let mut c = PlyCursor { b, i: 0 };
+    let from = c.pit()?;
+    if matches!(c.peek(), Some(b',') | Some(b'>')) {
+        let mut emptied = vec![from];
+        while c.eat(b',') {
+            emptied.push(c.pit()?);
+        }
+        c.expect(b'>', "`,` and another pit, or `>` and the pits filled")?;
+        let mut filled = Vec::new();
+        loop {
+            let pit = c.pit()?;
+            c.expect(b':', "`:` and the stones put in the pit")?;
+            let stones = c.count("number of stones")?;
+            filled.push(PitStones { pit, stones });
+            if !c.eat(b',') {
+                break;
+            }
+        }
+        if c.peek().is_some() {
+            return c.unexpected("`,` and another pit, or the end of the ply");
+        }
+        return Ok(PlySyntax::Redistribution(Redistribution {
+            emptied,
+            filled,
+        }));
+    }
+    let lift = if c.eat(b':') {
+        Some(c.count("number of stones lifted")?)
+    } else {
+        None
+    };
+    let mut end = None;
+    let mut arrival = None;
+    if c.eat(b'-') {
+        end = Some(c.pit()?);
+        if c.eat(b'#') {
+            arrival = Some(c.count("arrival number")?);
+        }
+    }
+    let capture = if c.eat(b'x') {
+        let mut pits = Vec::new();
+        if c.peek().is_some() {
+            loop {
+                let pit = c.pit()?;
+                let count = if c.eat(b':') {
+                    Some(c.count("number of stones taken")?)
+                } else {
+                    None
+                };
+                pits.push(PitCount { pit, count });
+                if !c.eat(b',') {
+                    break;
+                }
+            }
+        }
+        Some(pits)
+    } else {
+        None
+    };
+    if c.peek().is_some() {
+        let expected = match (lift, end, arrival, &capture) {
+            (_, _, _, Some(_)) => "`,` and another bonus pit, or the end of the ply",
+            (_, Some(_), None, None) => "`#k`, `x` or the end of the ply",
+            (_, Some(_), Some(_), None) => "`x` or the end of the ply",
+            (None, None, _, None) => "`:n`, `-END`, `x` or the end of the ply",
+            (Some(_), None, _, None) => "`-END`, `x` or the end of the ply",
+        };
+        return c.unexpected(expected);
+    }
+    Ok(PlySyntax::Sowing(Sowing {
+        from,
+        lift,
+        end,
+        arrival,
+        capture,
+    }))
+}

@@ -1,0 +1,346 @@
+//! The streaming PMN reader: bytes in, one [`ParsedGame`] at a time out.
+//!
+//! It cuts the input into game chunks at lines that begin with a tag `[` after move
+//! text or a result, decodes them ([`super::decode`]), reports problems of the bytes
+//! (encoding, NUL, long lines) and hands each chunk to the parser. Memory is bounded by
+//! the largest game, not the file. It never fails and never panics; it must not know
+//! any game's rules.
+
+use std::io::{self, BufRead, BufReader, Chain, Cursor, Read};
+
+use super::ast::{Record, Span};
+use super::decode::{decode_line, Encoding, Utf16ToUtf8};
+use super::parse::parse_game;
+use super::problem::{Problem, ProblemCode};
+
+/// Lines longer than this many characters are a `long-line` warning.
+pub const MAX_LINE_CHARS: usize = 10_000;
+
+/// One game read from the input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParsedGame {
+    /// The game as far as it could be read.
+    pub record: Record,
+    /// The problems found, in the order of the text.
+    pub problems: Vec<Problem>,
+    /// The text of the game exactly as decoded (line endings kept).
+    pub text: String,
+    /// Byte offset of `text` in the decoded file.
+    pub offset: usize,
+    /// Line of the first line of `text`, from 1.
+    pub line: u32,
+}
+
+impl ParsedGame {
+    /// Whether any problem is an error.
+    pub fn has_errors(&self) -> bool {
+        self.problems.iter().any(Problem::is_error)
+    }
+}
+
+/// Reads all games of a text (already decoded).
+pub fn parse_str(text: &str) -> Vec<ParsedGame> {
+    Reader::new(text.as_bytes()).collect()
+}
+
+/// Reads all games of a file's bytes (any encoding PMN allows).
+pub fn parse_bytes(bytes: &[u8]) -> Vec<ParsedGame> {
+    Reader::new(bytes).collect()
+}
+
+/// A line that begins the next game, read while finishing the one before.
+struct PendingLine {
+    text: String,
+    problems: Vec<Problem>,
+    offset: usize,
+    line: u32,
+}
+
+type Prefixed<R> = Chain<Cursor<Vec<u8>>, R>;
+
+enum Input<R: Read> {
+    /// Not yet opened: the encoding is not known.
+    Unopened(R),
+    Utf8(BufReader<Prefixed<R>>),
+    Utf16(BufReader<Utf16ToUtf8<Prefixed<R>>>),
+    Done,
+}
+
+/// A streaming reader over any [`Read`], yielding one game at a time.
+///
+/// ```
+/// use sow::pmn::reader::Reader;
+/// let text = "[Game \"Tsoro\"]\n\n1. a3 d10 *\n";
+/// let games: Vec<_> = Reader::new(text.as_bytes()).collect();
+/// assert_eq!(games.len(), 1);
+/// assert!(games[0].problems.is_empty());
+/// ```
+pub struct Reader<R: Read> {
+    input: Input<R>,
+    line_buf: Vec<u8>,
+    /// A line read that begins the next game.
+    pending: Option<PendingLine>,
+    /// Offset and line number of the next line to read.
+    offset: usize,
+    line: u32,
+    games_yielded: usize,
+    saw_content: bool,
+    latin1_reported_at: Option<u32>,
+    /// Offset of the first character (after a UTF-8 byte-order mark).
+    first_offset: usize,
+}
+
+impl<R: Read> Reader<R> {
+    /// A reader over `input`. Nothing is read until the first game is asked for.
+    pub fn new(input: R) -> Reader<R> {
+        Reader {
+            input: Input::Unopened(input),
+            line_buf: Vec::with_capacity(256),
+            pending: None,
+            offset: 0,
+            line: 1,
+            games_yielded: 0,
+            saw_content: false,
+            latin1_reported_at: None,
+            first_offset: 0,
+        }
+    }
+
+    fn open(&mut self) -> io::Result<()> {
+        let Input::Unopened(_) = &self.input else {
+            return Ok(());
+        };
+        let Input::Unopened(mut raw) = std::mem::replace(&mut self.input, Input::Done) else {
+            unreachable!("checked above")
+        };
+        let mut prefix = Vec::with_capacity(3);
+        let mut byte = [0u8; 3];
+        while prefix.len() < 3 {
+            let n = raw.read(&mut byte[..3 - prefix.len()])?;
+            if n == 0 {
+                break;
+            }
+            prefix.extend_from_slice(&byte[..n]);
+        }
+        let encoding = Encoding::sniff(&prefix);
+        let bom = encoding.bom_len();
+        let rest = Cursor::new(prefix[bom..].to_vec()).chain(raw);
+        self.input = match encoding {
+            Encoding::Utf8 => Input::Utf8(BufReader::with_capacity(1 << 16, rest)),
+            Encoding::Utf8Bom => {
+                // The mark is bytes of the file: spans keep counting file bytes.
+                self.offset = bom;
+                self.first_offset = bom;
+                Input::Utf8(BufReader::with_capacity(1 << 16, rest))
+            }
+            Encoding::Utf16Le | Encoding::Utf16Be => Input::Utf16(BufReader::with_capacity(
+                1 << 16,
+                Utf16ToUtf8::new(rest, encoding == Encoding::Utf16Be),
+            )),
+        };
+        Ok(())
+    }
+
+    /// Reads one line into `line_buf`; false at the end of the input.
+    fn read_raw_line(&mut self) -> io::Result<bool> {
+        self.line_buf.clear();
+        let n = match &mut self.input {
+            Input::Utf8(r) => r.read_until(b'\n', &mut self.line_buf)?,
+            Input::Utf16(r) => r.read_until(b'\n', &mut self.line_buf)?,
+            Input::Unopened(_) | Input::Done => 0,
+        };
+        Ok(n > 0)
+    }
+
+    /// The next line as text with the problems of its bytes, advancing the position.
+    fn next_line(&mut self, line_problems: &mut Vec<Problem>) -> io::Result<Option<String>> {
+        if !self.read_raw_line()? {
+            return Ok(None);
+        }
+        let (text, latin1) = decode_line(&self.line_buf);
+        let text = text.into_owned();
+        let at = |column: u32, start: usize, end: usize| Span {
+            start,
+            end,
+            line: self.line,
+            column,
+        };
+        if latin1 && self.latin1_reported_at.is_none() {
+            let bad = std::str::from_utf8(&self.line_buf)
+                .err()
+                .map_or(0, |e| e.valid_up_to());
+            let column = 1 + self.line_buf[..bad]
+                .iter()
+                .filter(|&&b| (b & 0xC0) != 0x80)
+                .count() as u32;
+            let start = self.offset
+                + text
+                    .char_indices()
+                    .nth(column as usize - 1)
+                    .map_or(0, |c| c.0);
+            line_problems.push(Problem::warning(
+                ProblemCode::Encoding,
+                at(column, start, start + 1),
+                format!(
+                    "byte {:#04x} is not UTF-8; the line is read as Latin-1 (later such lines are read the same way without a warning)",
+                    self.line_buf[bad]
+                ),
+            ));
+            self.latin1_reported_at = Some(self.line);
+        }
+        if let Some(nul) = text.find('\0') {
+            let column = 1 + text[..nul].chars().count() as u32;
+            line_problems.push(Problem::warning(
+                ProblemCode::NulByte,
+                at(column, self.offset + nul, self.offset + nul + 1),
+                "a NUL byte (0x00) in the text; it is read as a space",
+            ));
+        }
+        if text.len() > MAX_LINE_CHARS {
+            let chars = text.trim_end_matches(['\r', '\n']).chars().count();
+            if chars > MAX_LINE_CHARS {
+                line_problems.push(Problem::warning(
+                    ProblemCode::LongLine,
+                    at(1, self.offset, self.offset + text.len()),
+                    format!(
+                        "this line has {chars} characters; lines longer than {MAX_LINE_CHARS} are read but are probably not PMN"
+                    ),
+                ));
+            }
+        }
+        self.offset += text.len();
+        if text.ends_with('\n') {
+            self.line += 1;
+        }
+        Ok(Some(text))
+    }
+
+    fn read_game(&mut self) -> io::Result<Option<ParsedGame>> {
+        self.open()?;
+        let mut chunk = String::new();
+        let mut problems = Vec::new();
+        let mut has_moves = false;
+        let mut has_content = false;
+        let mut start_offset = self.offset;
+        let mut start_line = self.line;
+        if let Some(pending) = self.pending.take() {
+            start_offset = pending.offset;
+            start_line = pending.line;
+            chunk.push_str(&pending.text);
+            problems.extend(pending.problems);
+            has_content = true;
+        }
+        loop {
+            let mut line_problems = Vec::new();
+            let line_offset = self.offset;
+            let line_number = self.line;
+            let Some(line) = self.next_line(&mut line_problems)? else {
+                break;
+            };
+            let is_tag = line.starts_with('[') && !line.starts_with("[%");
+            if is_tag && has_moves {
+                self.pending = Some(PendingLine {
+                    text: line,
+                    problems: line_problems,
+                    offset: line_offset,
+                    line: line_number,
+                });
+                break;
+            }
+            let blank = line
+                .trim_matches(|c: char| c.is_whitespace() || c == '\0')
+                .is_empty();
+            if !blank {
+                has_content = true;
+                if !is_tag {
+                    has_moves = true;
+                }
+            }
+            if chunk.is_empty() && !has_content && !has_moves {
+                // Leading blank lines belong to no game: the game starts after them.
+                start_offset = self.offset;
+                start_line = self.line;
+                problems.extend(line_problems);
+                continue;
+            }
+            chunk.push_str(&line);
+            problems.extend(line_problems);
+        }
+        if !has_content {
+            if self.games_yielded == 0 && !self.saw_content {
+                let span = Span {
+                    start: self.first_offset,
+                    end: self.first_offset,
+                    line: 1,
+                    column: 1,
+                };
+                problems.push(Problem::warning(
+                    ProblemCode::EmptyFile,
+                    span,
+                    "the file holds no game",
+                ));
+                self.saw_content = true;
+                return Ok(Some(ParsedGame {
+                    record: Record::default(),
+                    problems,
+                    text: chunk,
+                    offset: start_offset,
+                    line: start_line,
+                }));
+            }
+            return Ok(None);
+        }
+        self.saw_content = true;
+        let (record, parse_problems) = parse_game(&chunk, start_offset, start_line);
+        problems.extend(parse_problems);
+        problems.sort_by_key(|p| p.span.start);
+        Ok(Some(ParsedGame {
+            record,
+            problems,
+            text: chunk,
+            offset: start_offset,
+            line: start_line,
+        }))
+    }
+}
+
+impl<R: Read> Iterator for Reader<R> {
+    type Item = ParsedGame;
+
+    fn next(&mut self) -> Option<ParsedGame> {
+        if matches!(self.input, Input::Done) && self.pending.is_none() {
+            return None;
+        }
+        match self.read_game() {
+            Ok(Some(game)) => {
+                self.games_yielded += 1;
+                Some(game)
+            }
+            Ok(None) => {
+                self.input = Input::Done;
+                None
+            }
+            Err(e) => {
+                self.input = Input::Done;
+                self.pending = None;
+                let span = Span {
+                    start: self.offset,
+                    end: self.offset,
+                    line: self.line,
+                    column: 1,
+                };
+                Some(ParsedGame {
+                    record: Record::default(),
+                    problems: vec![Problem::error(
+                        ProblemCode::Io,
+                        span,
+                        format!("the input could not be read: {e}"),
+                    )],
+                    text: String::new(),
+                    offset: self.offset,
+                    line: self.line,
+                })
+            }
+        }
+    }
+}
