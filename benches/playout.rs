@@ -18,7 +18,10 @@ fn configs() -> Vec<(&'static str, Rules)> {
     let r = |g, b: Option<Board>, o: &str| Rules::new(g, b, o).expect("benchmark rules are valid");
     vec![
         ("tsoro-4x21", r(Game::Tsoro, None, "")),
-        ("tsoro-4x21-heads1", r(Game::Tsoro, None, "heads=1 head-bonus=yes")),
+        (
+            "tsoro-4x21-heads1",
+            r(Game::Tsoro, None, "heads=1 head-bonus=yes"),
+        ),
         ("tsoro-4x8", r(Game::Tsoro, Board::new(4, 8), "")),
         ("nsolo-4x8", r(Game::Nsolo, None, "")),
         ("nsolo-4x36", r(Game::Nsolo, Board::new(4, 36), "")),
@@ -35,7 +38,10 @@ fn main() {
     while i < args.len() {
         match args[i].as_str() {
             "--seconds" => {
-                seconds = args.get(i + 1).and_then(|s| s.parse().ok()).unwrap_or(seconds);
+                seconds = args
+                    .get(i + 1)
+                    .and_then(|s| s.parse().ok())
+                    .unwrap_or(seconds);
                 i += 1;
             }
             "--bench" => {}

@@ -111,7 +111,10 @@ impl std::str::FromStr for Pit {
         {
             return Err(());
         }
-        let col: u8 = std::str::from_utf8(digits).map_err(|_| ())?.parse().map_err(|_| ())?;
+        let col: u8 = std::str::from_utf8(digits)
+            .map_err(|_| ())?
+            .parse()
+            .map_err(|_| ())?;
         if col == 0 {
             return Err(());
         }
@@ -303,12 +306,24 @@ mod tests {
     #[test]
     fn opposite_and_behind() {
         let four = Board::new(4, 8).unwrap();
-        assert_eq!(four.opposite("b3".parse().unwrap()), Some("c3".parse().unwrap()));
-        assert_eq!(four.behind("c3".parse().unwrap()), Some("d3".parse().unwrap()));
-        assert_eq!(four.behind("b3".parse().unwrap()), Some("a3".parse().unwrap()));
+        assert_eq!(
+            four.opposite("b3".parse().unwrap()),
+            Some("c3".parse().unwrap())
+        );
+        assert_eq!(
+            four.behind("c3".parse().unwrap()),
+            Some("d3".parse().unwrap())
+        );
+        assert_eq!(
+            four.behind("b3".parse().unwrap()),
+            Some("a3".parse().unwrap())
+        );
         assert_eq!(four.opposite("a3".parse().unwrap()), None);
         let two = Board::new(2, 10).unwrap();
-        assert_eq!(two.opposite("a10".parse().unwrap()), Some("b10".parse().unwrap()));
+        assert_eq!(
+            two.opposite("a10".parse().unwrap()),
+            Some("b10".parse().unwrap())
+        );
     }
 
     #[test]

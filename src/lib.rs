@@ -3,15 +3,28 @@
 //!
 //! See ARCHITECTURE.md for the map of the modules and the invariants between them.
 
+pub mod cli;
+pub mod convert;
+pub mod corpus;
+pub mod diagnostic;
+pub mod diagram;
+pub mod error;
 pub mod games;
+pub mod generate;
 pub mod geometry;
 pub mod moves;
+pub mod output;
 pub mod play;
+pub mod plot;
 pub mod pmn;
 pub mod position;
+pub mod repair;
+pub mod replay;
 pub mod rng;
 pub mod rules;
 mod sowing;
+pub mod stats;
+pub mod validate;
 
 pub use geometry::{Board, Direction, Pit, Side};
 pub use moves::{Candidate, Effect, Illegal, Mode, Move};

@@ -1,1 +1,5 @@
-fn main() {}
+//! The `sow` command: see `sow --help` and README.md.
+
+fn main() {
+    std::process::exit(sow::cli::main());
+}

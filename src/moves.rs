@@ -172,9 +172,13 @@ pub enum Illegal {
     NotOwnPit { pit: Pit, side: Side },
     #[error("pit {pit} is empty")]
     EmptyPit { pit: Pit },
-    #[error("pit {pit} holds 1 stone; single stones may move only when no own pit holds two or more")]
+    #[error(
+        "pit {pit} holds 1 stone; single stones may move only when no own pit holds two or more"
+    )]
     SingletonWhileMultiple { pit: Pit },
-    #[error("the single stone in {pit} may move only into an empty next pit, and {next} holds {stones}")]
+    #[error(
+        "the single stone in {pit} may move only into an empty next pit, and {next} holds {stones}"
+    )]
     SingletonBlocked { pit: Pit, next: Pit, stones: u16 },
     #[error("the stone in {pit} may step only into an empty pit, and {next} is occupied")]
     StepBlocked { pit: Pit, next: Pit },
@@ -323,7 +327,10 @@ pub enum BonusChoice {
     Pits { count: usize, eligible: Vec<Pit> },
     /// Take exactly `stones` stones from `eligible` pits (pit, stones it holds), each
     /// named once with 1..=its content (Nsolo `bonus=equal`).
-    Stones { stones: u32, eligible: Vec<(Pit, u16)> },
+    Stones {
+        stones: u32,
+        eligible: Vec<(Pit, u16)>,
+    },
     /// Kiothi's opening: empty two of `pits` and place their stones anywhere.
     Redistribution { pits: Vec<Pit> },
 }
@@ -349,7 +356,12 @@ impl fmt::Display for Candidate {
             }
             BonusChoice::Stones { stones, eligible } => {
                 let names: Vec<String> = eligible.iter().map(|(p, _)| p.to_string()).collect();
-                write!(f, "{}x{{{stones} stones from {}}}", self.mv, names.join(","))
+                write!(
+                    f,
+                    "{}x{{{stones} stones from {}}}",
+                    self.mv,
+                    names.join(",")
+                )
             }
         }
     }

@@ -224,10 +224,16 @@ impl Position {
         let total = pos.stones_on_board() + pos.prisons.iter().map(|&p| p as u32).sum::<u32>();
         let start = rules.start_stones();
         if game == Game::Kiothi && total != start {
-            return Err(SetupError::KiothiTotal { found: total, expected: start });
+            return Err(SetupError::KiothiTotal {
+                found: total,
+                expected: start,
+            });
         }
         if total > start {
-            return Err(SetupError::TooManyStones { found: total, start });
+            return Err(SetupError::TooManyStones {
+                found: total,
+                start,
+            });
         }
         Ok(pos)
     }
@@ -477,7 +483,11 @@ mod tests {
             Position::parse(&tsoro, "9,9,9,9,9,9/0,0,0,0,0,0/0,0,0,0,0,0/2,2,2,2,2,2 S"),
             Err(SetupError::TooManyStones { .. })
         ));
-        assert!(Position::parse(&tsoro, "2,2,2,2,2,2/0,0,0,0,0,0/0,0,0,0,0,0/2,2,2,2,2,2 X").is_err());
-        assert!(Position::parse(&tsoro, "2,2,2,2,2,2/0,0,0,0,0,0/0,0,0,0,0,0/2,2,2,2,2,x S").is_err());
+        assert!(
+            Position::parse(&tsoro, "2,2,2,2,2,2/0,0,0,0,0,0/0,0,0,0,0,0/2,2,2,2,2,2 X").is_err()
+        );
+        assert!(
+            Position::parse(&tsoro, "2,2,2,2,2,2/0,0,0,0,0,0/0,0,0,0,0,0/2,2,2,2,2,x S").is_err()
+        );
     }
 }

@@ -594,12 +594,7 @@ mod tests {
 
     #[test]
     fn options_print_in_table_order() {
-        let r = Rules::new(
-            Game::Tsoro,
-            None,
-            "head-bonus=yes bonus=5,3,2 heads=1",
-        )
-        .unwrap();
+        let r = Rules::new(Game::Tsoro, None, "head-bonus=yes bonus=5,3,2 heads=1").unwrap();
         assert_eq!(r.options_tag(), "heads=1 bonus=5,3,2 head-bonus=yes");
         let r = Rules::new(Game::Nsolo, None, "repeat=5 sow=ccw bonus=hole").unwrap();
         assert_eq!(r.options_tag(), "bonus=hole sow=ccw repeat=5");
@@ -641,7 +636,10 @@ mod tests {
 
     #[test]
     fn graded_bonus_uses_the_last_value_after_the_list() {
-        let Options::Tsoro(o) = Rules::new(Game::Tsoro, None, "bonus=5,3,2").unwrap().options().clone()
+        let Options::Tsoro(o) = Rules::new(Game::Tsoro, None, "bonus=5,3,2")
+            .unwrap()
+            .options()
+            .clone()
         else {
             unreachable!()
         };
@@ -656,7 +654,12 @@ mod tests {
         let n36 = Rules::new(Game::Nsolo, Board::new(4, 36), "").unwrap();
         assert_eq!(n36.start_stones(), 284);
         assert_eq!(Rules::default_for(Game::Kiothi).start_stones(), 60);
-        assert_eq!(Rules::new(Game::Kiothi, None, "start=5x5").unwrap().start_stones(), 50);
+        assert_eq!(
+            Rules::new(Game::Kiothi, None, "start=5x5")
+                .unwrap()
+                .start_stones(),
+            50
+        );
         assert_eq!(Rules::default_for(Game::BaoLaKimasai).start_stones(), 46);
     }
 }

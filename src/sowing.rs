@@ -181,9 +181,17 @@ mod tests {
         let mut pits = vec![0u16; board.len()];
         pits[0] = 2; // a1
         let mut effect = Effect::default();
-        let end = relay_sow(&mut pits, board, &c, 0, 2, &mut effect, true, u64::MAX, |_, _| {
-            Ok(Next::Relay)
-        })
+        let end = relay_sow(
+            &mut pits,
+            board,
+            &c,
+            0,
+            2,
+            &mut effect,
+            true,
+            u64::MAX,
+            |_, _| Ok(Next::Relay),
+        )
         .unwrap();
         assert_eq!(board.pit(end.pit).to_string(), "a3");
         assert!(end.in_empty);
@@ -201,9 +209,17 @@ mod tests {
         let mut effect = Effect::default();
         // 5 stones from a1: a2 b2 b1 a1 a2: ends in a2 (holding 2): relay 2 -> b2, b1
         // (holding 2): relay 2 -> a1, a2 (emptied by the first relay): the move ends.
-        let end = relay_sow(&mut pits, board, &c, 0, 5, &mut effect, true, u64::MAX, |_, _| {
-            Ok(Next::Relay)
-        })
+        let end = relay_sow(
+            &mut pits,
+            board,
+            &c,
+            0,
+            5,
+            &mut effect,
+            true,
+            u64::MAX,
+            |_, _| Ok(Next::Relay),
+        )
         .unwrap();
         assert_eq!(board.pit(end.pit).to_string(), "a2");
         assert!(end.in_empty);
@@ -232,12 +248,28 @@ mod tests {
             let lift = pits[0];
             let (mut a, mut b) = (pits.clone(), pits.clone());
             let mut e = Effect::default();
-            let detected = relay_sow(&mut a, board, &c, 0, lift, &mut e, true, u64::MAX, |_, _| {
-                Ok(Next::Relay)
-            });
-            let bounded = relay_sow(&mut b, board, &c, 0, lift, &mut e, false, 100_000, |_, _| {
-                Ok(Next::Relay)
-            });
+            let detected = relay_sow(
+                &mut a,
+                board,
+                &c,
+                0,
+                lift,
+                &mut e,
+                true,
+                u64::MAX,
+                |_, _| Ok(Next::Relay),
+            );
+            let bounded = relay_sow(
+                &mut b,
+                board,
+                &c,
+                0,
+                lift,
+                &mut e,
+                false,
+                100_000,
+                |_, _| Ok(Next::Relay),
+            );
             match (detected, bounded) {
                 (Err(Illegal::EndlessSowing { .. }), Err(Illegal::EndlessSowing { .. })) => {
                     endless += 1
@@ -249,6 +281,9 @@ mod tests {
                 (x, y) => panic!("{pits:?}: detection says {x:?}, bounded run says {y:?}"),
             }
         }
-        assert!(endless > 0, "no endless sowing among the small configurations");
+        assert!(
+            endless > 0,
+            "no endless sowing among the small configurations"
+        );
     }
 }

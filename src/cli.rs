@@ -1,0 +1,516 @@
+//! The `sow` command line: argument definitions (clap) and dispatch to the library.
+//!
+//! Kept in the library so that the man page and shell completions are generated from
+//! the same definitions (`sow man`, `sow completions`). Exit status: 0 success, 1 some
+//! game has an error (validate), 2 usage or input/output failure.
+
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+
+use crate::corpus::{self, Filter, Input};
+use crate::error::CommandError;
+use crate::output::write_output;
+use crate::replay::{replay, ReplayOptions};
+use crate::validate;
+
+/// Validate, convert and analyse records of mancala games (Tsoro, Nsolo, Kiothi,
+/// Bao la Kimasai) written in PMN, the Portable Mancala Notation.
+#[derive(Parser, Debug)]
+#[command(name = "sow", version, about, long_about = None, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Replay every game and report every problem, with the line, column and ply.
+    Validate(ValidateArgs),
+    /// Print the position after a ply as a text board, a PMN Position string or SVG.
+    Show(ShowArgs),
+    /// Statistics as CSV, one row per ply or per game.
+    Stats(StatsArgs),
+    /// SVG plots: material over time, game lengths, laps, captures.
+    Plot(PlotArgs),
+    /// Convert records: PMN export form, JSON, CSV, long text, seat-relative numbering.
+    Convert(ConvertArgs),
+    /// Play complete games under any options and write them as PMN.
+    Generate(GenerateArgs),
+    /// Print shell completions for sow.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Write the man pages of sow and its subcommands into a folder.
+    Man {
+        /// The folder (created if missing).
+        #[arg(long, short = 'o', default_value = "man")]
+        out_dir: PathBuf,
+    },
+}
+
+/// Paths and filters shared by the corpus commands.
+#[derive(Args, Debug, Clone)]
+pub struct CorpusArgs {
+    /// Files and folders (walked recursively for *.pmn); `-` reads standard input.
+    #[arg(default_value = ".")]
+    pub paths: Vec<PathBuf>,
+    /// Only games of this game (the value of the Game tag), e.g. Tsoro.
+    #[arg(long = "game", value_name = "NAME")]
+    pub game_name: Option<String>,
+    /// Only games with this tag value, e.g. --where Site=Mutoko (repeatable; all hold).
+    #[arg(long = "where", value_name = "TAG=VALUE")]
+    pub wheres: Vec<String>,
+    /// Override a rule option of every record, e.g. --rules bonus=1 (repeatable).
+    #[arg(long = "rules", value_name = "KEY=VALUE")]
+    pub rules: Vec<String>,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValidateFormat {
+    Human,
+    Json,
+}
+
+#[derive(Args, Debug)]
+pub struct ValidateArgs {
+    #[command(flatten)]
+    pub corpus: CorpusArgs,
+    /// Output format: rustc-style reports, or JSON Lines (one object per diagnostic and
+    /// per game).
+    #[arg(long, value_enum, default_value_t = ValidateFormat::Human)]
+    pub format: ValidateFormat,
+    /// For each game with an error, search the single edits that repair it.
+    #[arg(long)]
+    pub suggest: bool,
+    /// Replay each game under every combination of the options its Rules tag leaves
+    /// open, and say which are consistent with it.
+    #[arg(long)]
+    pub infer_rules: bool,
+    /// Worker threads (default: one per core).
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShowFormat {
+    Text,
+    Pmn,
+    Svg,
+}
+
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    /// The file.
+    pub file: PathBuf,
+    /// The game in the file (from 1).
+    #[arg(long, default_value_t = 1)]
+    pub game: usize,
+    /// The ply after which to show the position (0: the start; default: the last ply
+    /// replayed).
+    #[arg(long)]
+    pub ply: Option<usize>,
+    #[arg(long, value_enum, default_value_t = ShowFormat::Text)]
+    pub format: ShowFormat,
+    /// Write to this file instead of standard output.
+    #[arg(long, short = 'o')]
+    pub output: Option<PathBuf>,
+    /// Replace the output file if it exists.
+    #[arg(long)]
+    pub force: bool,
+    /// Override a rule option of the record (repeatable).
+    #[arg(long = "rules", value_name = "KEY=VALUE")]
+    pub rules: Vec<String>,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Per {
+    Ply,
+    Game,
+}
+
+#[derive(Args, Debug)]
+pub struct StatsArgs {
+    #[command(flatten)]
+    pub corpus: CorpusArgs,
+    /// One row per ply or per game.
+    #[arg(long, value_enum, default_value_t = Per::Game)]
+    pub per: Per,
+    /// Write the CSV to this file instead of standard output.
+    #[arg(long, short = 'o')]
+    pub output: Option<PathBuf>,
+    /// Replace the output file if it exists.
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlotKind {
+    Material,
+    Length,
+    Laps,
+    Captures,
+}
+
+#[derive(Args, Debug)]
+pub struct PlotArgs {
+    #[command(flatten)]
+    pub corpus: CorpusArgs,
+    /// The SVG file to write.
+    #[arg(long, short = 'o')]
+    pub output: PathBuf,
+    /// What to plot.
+    #[arg(long, value_enum, default_value_t = PlotKind::Material)]
+    pub kind: PlotKind,
+    /// Width in pixels (SVG user units).
+    #[arg(long, default_value_t = 640)]
+    pub width: u32,
+    /// Height in pixels (SVG user units).
+    #[arg(long, default_value_t = 400)]
+    pub height: u32,
+    /// With several games, also draw every game faintly (material plots).
+    #[arg(long)]
+    pub every: bool,
+    /// The title (default: made from the records).
+    #[arg(long)]
+    pub title: Option<String>,
+    /// Replace the output file if it exists.
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConvertTo {
+    Pmn,
+    Json,
+    Jsonl,
+    Csv,
+    Long,
+    Relative,
+    Ludii,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConvertFrom {
+    Pmn,
+    Relative,
+    Ludii,
+}
+
+#[derive(Args, Debug)]
+pub struct ConvertArgs {
+    #[command(flatten)]
+    pub corpus: CorpusArgs,
+    /// The output form.
+    #[arg(long, value_enum)]
+    pub to: ConvertTo,
+    /// The input's numbering: PMN's absolute pits, seat-relative numbers or Ludii's.
+    #[arg(long, value_enum, default_value_t = ConvertFrom::Pmn)]
+    pub from: ConvertFrom,
+    /// Write to this file instead of standard output.
+    #[arg(long, short = 'o')]
+    pub output: Option<PathBuf>,
+    /// Replace the output file if it exists.
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Player {
+    Random,
+    Greedy,
+}
+
+#[derive(Args, Debug)]
+pub struct GenerateArgs {
+    /// The game: Tsoro, Nsolo, Kiothi or BaoLaKimasai.
+    #[arg(long)]
+    pub game: String,
+    /// The board, e.g. 4x12 (default: the game's).
+    #[arg(long)]
+    pub board: Option<String>,
+    /// Rule options as in a Rules tag, e.g. "bonus=1 heads=2".
+    #[arg(long, default_value = "")]
+    pub rules: String,
+    /// How many games.
+    #[arg(long, default_value_t = 1)]
+    pub games: usize,
+    /// The seed: the same seed gives the same games.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// How the players choose: at random, or the move that captures most.
+    #[arg(long, value_enum, default_value_t = Player::Random)]
+    pub player: Player,
+    /// Stop a game after this many plies (its result is then `*`).
+    #[arg(long, default_value_t = 1000)]
+    pub max_plies: u32,
+    /// Write to this file instead of standard output.
+    #[arg(long, short = 'o')]
+    pub output: Option<PathBuf>,
+    /// Replace the output file if it exists.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Parses `KEY=VALUE` rule overrides.
+fn overrides(rules: &[String]) -> Result<Vec<(String, String)>, CommandError> {
+    rules
+        .iter()
+        .flat_map(|r| r.split_whitespace())
+        .map(|kv| {
+            kv.split_once('=')
+                .filter(|(k, v)| !k.is_empty() && !v.is_empty())
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .ok_or_else(|| {
+                    CommandError::Usage(format!("--rules takes KEY=VALUE, found {kv:?}"))
+                })
+        })
+        .collect()
+}
+
+fn use_color() -> bool {
+    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && io::stdout().is_terminal()
+}
+
+/// Runs the command line; returns the exit status.
+pub fn main() -> i32 {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(status) => status,
+        Err(e) => {
+            let _ = writeln!(io::stderr(), "sow: {e}");
+            2
+        }
+    }
+}
+
+/// The inputs of a corpus command, with unreadable paths reported on stderr.
+pub fn corpus_inputs(
+    args: &CorpusArgs,
+) -> Result<(Vec<Input>, Filter, ReplayOptions), CommandError> {
+    let (inputs, skipped) = corpus::expand(&args.paths);
+    let mut failed = false;
+    for s in &skipped {
+        let _ = writeln!(io::stderr(), "sow: {}: {}", s.path, s.reason);
+        failed |= s.error;
+    }
+    if failed && inputs.is_empty() {
+        return Err(CommandError::Usage("no input could be read".into()));
+    }
+    let filter = Filter::new(args.game_name.clone(), &args.wheres).map_err(CommandError::Usage)?;
+    let mut replay = ReplayOptions::full();
+    replay.overrides = overrides(&args.rules)?;
+    Ok((inputs, filter, replay))
+}
+
+fn run(cli: Cli) -> Result<i32, CommandError> {
+    match cli.command {
+        Command::Validate(args) => run_validate(args),
+        Command::Show(args) => run_show(args),
+        Command::Stats(args) => {
+            let (inputs, filter, replay) = corpus_inputs(&args.corpus)?;
+            let csv = crate::stats::run(&inputs, &filter, &replay, args.per)?;
+            write_output(args.output.as_deref(), args.force, &csv)
+                .map_err(|e| CommandError::io(args.output.clone().unwrap_or_default(), e))?;
+            Ok(0)
+        }
+        Command::Plot(args) => {
+            let (inputs, filter, replay) = corpus_inputs(&args.corpus)?;
+            let svg = crate::plot::run(&inputs, &filter, &replay, &args)?;
+            write_output(Some(&args.output), args.force, svg.as_bytes())
+                .map_err(|e| CommandError::io(&args.output, e))?;
+            Ok(0)
+        }
+        Command::Convert(args) => {
+            let (inputs, filter, replay) = corpus_inputs(&args.corpus)?;
+            let bytes = crate::convert::run(&inputs, &filter, &replay, args.to, args.from)?;
+            write_output(args.output.as_deref(), args.force, &bytes)
+                .map_err(|e| CommandError::io(args.output.clone().unwrap_or_default(), e))?;
+            Ok(0)
+        }
+        Command::Generate(args) => {
+            let text = crate::generate::run(&args)?;
+            write_output(args.output.as_deref(), args.force, text.as_bytes())
+                .map_err(|e| CommandError::io(args.output.clone().unwrap_or_default(), e))?;
+            Ok(0)
+        }
+        Command::Completions { shell } => {
+            let mut cmd = Cli::command();
+            clap_complete::generate(shell, &mut cmd, "sow", &mut io::stdout());
+            Ok(0)
+        }
+        Command::Man { out_dir } => {
+            write_man_pages(&out_dir).map_err(|e| CommandError::io(&out_dir, e))?;
+            Ok(0)
+        }
+    }
+}
+
+/// Writes `sow.1` and one page per subcommand (`sow-validate.1`, ...).
+pub fn write_man_pages(dir: &Path) -> io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let cmd = Cli::command();
+    let mut pages = vec![("sow".to_string(), cmd.clone())];
+    for sub in cmd.get_subcommands() {
+        let name = format!("sow-{}", sub.get_name());
+        // clap names are `&'static str`; a man page run is short-lived.
+        let static_name: &'static str = Box::leak(name.clone().into_boxed_str());
+        pages.push((name, sub.clone().name(static_name)));
+    }
+    for (name, page) in pages {
+        let mut buf = Vec::new();
+        clap_mangen::Man::new(page).render(&mut buf)?;
+        std::fs::write(dir.join(format!("{name}.1")), buf)?;
+    }
+    Ok(())
+}
+
+fn run_validate(args: ValidateArgs) -> Result<i32, CommandError> {
+    if let Some(jobs) = args.jobs {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs.max(1))
+            .build_global()
+            .map_err(|e| CommandError::Usage(e.to_string()))?;
+    }
+    let (inputs, skipped) = corpus::expand(&args.corpus.paths);
+    let filter = Filter::new(args.corpus.game_name.clone(), &args.corpus.wheres)
+        .map_err(CommandError::Usage)?;
+    let mut replay = ReplayOptions::validate();
+    replay.overrides = overrides(&args.corpus.rules)?;
+    let settings = validate::Settings {
+        replay,
+        filter,
+        suggest: args.suggest,
+        infer_rules: args.infer_rules,
+    };
+    let format = match args.format {
+        ValidateFormat::Human => validate::Format::Human { color: use_color() },
+        ValidateFormat::Json => validate::Format::Json,
+    };
+    let progress = (io::stderr().is_terminal() && inputs.len() >= 64).then(|| {
+        let bar = indicatif::ProgressBar::new(inputs.len() as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} files {elapsed}")
+                .expect("the template is valid"),
+        );
+        bar
+    });
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let summary = validate::run(
+        &inputs,
+        &skipped,
+        &settings,
+        format,
+        &mut out,
+        progress.as_ref(),
+    )
+    .map_err(|e| CommandError::io("<stdout>", e))?;
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
+    match format {
+        validate::Format::Human { .. } => {
+            writeln!(out, "{}", summary.line()).map_err(|e| CommandError::io("<stdout>", e))?
+        }
+        validate::Format::Json => {
+            let mut obj = serde_json::to_value(summary).expect("a summary serializes");
+            obj["kind"] = "summary".into();
+            writeln!(out, "{obj}").map_err(|e| CommandError::io("<stdout>", e))?;
+        }
+    }
+    out.flush().map_err(|e| CommandError::io("<stdout>", e))?;
+    Ok(validate::exit_status(&summary))
+}
+
+fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
+    let input = if args.file.as_os_str() == "-" {
+        Input::Stdin
+    } else {
+        Input::File(args.file.clone())
+    };
+    let games = input.games().map_err(|e| CommandError::io(&args.file, e))?;
+    if args.game == 0 {
+        return Err(CommandError::Usage("games are numbered from 1".into()));
+    }
+    let Some(parsed) = games.into_iter().nth(args.game - 1) else {
+        return Err(CommandError::Usage(format!(
+            "{} has fewer than {} games",
+            args.file.display(),
+            args.game
+        )));
+    };
+    let mut options = ReplayOptions::full();
+    options.overrides = overrides(&args.rules)?;
+    let trace = replay(&parsed, &options);
+    let Some(rules) = trace.rules.clone() else {
+        let why = trace
+            .diagnostics
+            .iter()
+            .find(|d| d.is_error())
+            .map(|d| d.message.clone())
+            .unwrap_or_default();
+        return Err(CommandError::Usage(format!(
+            "game {} cannot be replayed: {why}",
+            args.game
+        )));
+    };
+    let replayed = trace.plies.len();
+    let ply = args.ply.unwrap_or(replayed);
+    if ply > replayed {
+        let why = match trace.diagnostics.iter().find(|d| d.is_error()) {
+            Some(d) => format!(
+                "the replay stops at ply {}: {}",
+                d.ply.unwrap_or(0),
+                d.message
+            ),
+            None => format!("the game has {replayed} plies"),
+        };
+        return Err(CommandError::Usage(format!(
+            "no position after ply {ply}: {why}"
+        )));
+    }
+    let pos = trace
+        .position_after(ply)
+        .ok_or_else(|| CommandError::Usage(format!("no position after ply {ply}")))?;
+    let text = match args.format {
+        ShowFormat::Pmn => format!("{pos}\n"),
+        ShowFormat::Text => {
+            let caption = format!(
+                "{} {}{}, game {}, {}",
+                rules.game(),
+                rules.board(),
+                match rules.options_tag().as_str() {
+                    "" => String::new(),
+                    o => format!(" ({o})"),
+                },
+                args.game,
+                if ply == 0 {
+                    "start position".to_string()
+                } else {
+                    format!("after ply {ply} `{}`", trace.plies[ply - 1].text)
+                }
+            );
+            crate::diagram::text_board(&rules, pos, &caption)
+        }
+        ShowFormat::Svg => {
+            let last = ply.checked_sub(1).and_then(|i| trace.plies.get(i));
+            crate::diagram::svg_board(&rules, pos, last)
+        }
+    };
+    write_output(args.output.as_deref(), args.force, text.as_bytes())
+        .map_err(|e| CommandError::io(args.output.clone().unwrap_or_default(), e))?;
+    Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,198 @@
+//! Finding and reading the records a command is pointed at: files, folders walked
+//! recursively for `*.pmn`, and `-` for standard input; and the filters every corpus
+//! command shares (`--game NAME`, `--where TAG=VALUE`).
+//!
+//! Nothing here writes anywhere: input files are only ever opened for reading.
+
+use std::fs::File;
+use std::io::{self, BufReader, Read};
+use std::path::{Path, PathBuf};
+
+use walkdir::WalkDir;
+
+use crate::pmn::{ParsedGame, Reader, Record};
+
+/// One input to read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// Standard input (`-`).
+    Stdin,
+    File(PathBuf),
+}
+
+impl Input {
+    /// The name diagnostics use for it.
+    pub fn name(&self) -> String {
+        match self {
+            Input::Stdin => "<stdin>".into(),
+            Input::File(p) => p.display().to_string(),
+        }
+    }
+
+    /// Opens the input for streaming.
+    pub fn open(&self) -> io::Result<Box<dyn Read + Send>> {
+        Ok(match self {
+            Input::Stdin => Box::new(io::stdin()),
+            Input::File(p) => Box::new(BufReader::with_capacity(1 << 16, File::open(p)?)),
+        })
+    }
+
+    /// The games of the input, one at a time.
+    pub fn games(&self) -> io::Result<Reader<Box<dyn Read + Send>>> {
+        Ok(Reader::new(self.open()?))
+    }
+}
+
+/// A path that could not be used, with why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skipped {
+    pub path: String,
+    pub reason: String,
+    /// An error (unreadable, missing) rather than a note (hidden entry skipped).
+    pub error: bool,
+}
+
+/// Expands command-line paths into inputs: files as given (whatever their extension),
+/// folders walked recursively for `*.pmn` in a stable (sorted) order, `-` for standard
+/// input. Hidden entries inside folders are skipped and reported; unreadable entries
+/// and symlink loops are reported; nothing stops the walk.
+pub fn expand(paths: &[PathBuf]) -> (Vec<Input>, Vec<Skipped>) {
+    let mut inputs = Vec::new();
+    let mut skipped = Vec::new();
+    for path in paths {
+        if path.as_os_str() == "-" {
+            inputs.push(Input::Stdin);
+            continue;
+        }
+        match std::fs::metadata(path) {
+            Err(e) => skipped.push(Skipped {
+                path: path.display().to_string(),
+                reason: e.to_string(),
+                error: true,
+            }),
+            Ok(meta) if meta.is_dir() => walk(path, &mut inputs, &mut skipped),
+            Ok(_) => inputs.push(Input::File(path.clone())),
+        }
+    }
+    (inputs, skipped)
+}
+
+fn is_hidden(name: &std::ffi::OsStr) -> bool {
+    name.to_str()
+        .is_some_and(|n| n.starts_with('.') && n != "." && n != "..")
+}
+
+fn walk(root: &Path, inputs: &mut Vec<Input>, skipped: &mut Vec<Skipped>) {
+    let mut walker = WalkDir::new(root)
+        .follow_links(true)
+        .sort_by_file_name()
+        .into_iter();
+    loop {
+        let entry = match walker.next() {
+            None => break,
+            Some(Ok(entry)) => entry,
+            Some(Err(e)) => {
+                let path = e
+                    .path()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_else(|| root.display().to_string());
+                let reason = if e.loop_ancestor().is_some() {
+                    "symbolic link loop; not followed".to_string()
+                } else {
+                    e.io_error()
+                        .map(ToString::to_string)
+                        .unwrap_or_else(|| e.to_string())
+                };
+                skipped.push(Skipped {
+                    path,
+                    reason,
+                    error: true,
+                });
+                continue;
+            }
+        };
+        if entry.depth() > 0 && is_hidden(entry.file_name()) {
+            skipped.push(Skipped {
+                path: entry.path().display().to_string(),
+                reason: "hidden entry; not read".into(),
+                error: false,
+            });
+            if entry.file_type().is_dir() {
+                walker.skip_current_dir();
+            }
+            continue;
+        }
+        if entry.file_type().is_file()
+            && entry
+                .path()
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("pmn"))
+        {
+            inputs.push(Input::File(entry.into_path()));
+        }
+    }
+}
+
+/// The record filters shared by the corpus commands.
+#[derive(Clone, Debug, Default)]
+pub struct Filter {
+    /// `--game NAME`: only games whose `Game` tag is NAME (case-insensitive).
+    pub game: Option<String>,
+    /// `--where TAG=VALUE`: only games with that tag value (all must hold).
+    pub tags: Vec<(String, String)>,
+}
+
+impl Filter {
+    /// Parses `TAG=VALUE` filters.
+    pub fn new(game: Option<String>, wheres: &[String]) -> Result<Filter, String> {
+        let tags = wheres
+            .iter()
+            .map(|w| {
+                w.split_once('=')
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .ok_or_else(|| format!("--where takes TAG=VALUE, found {w:?}"))
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Filter { game, tags })
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.game.is_none() && self.tags.is_empty()
+    }
+
+    pub fn accepts(&self, record: &Record) -> bool {
+        if let Some(g) = &self.game {
+            if !record
+                .tag("Game")
+                .is_some_and(|t| t.eq_ignore_ascii_case(g))
+            {
+                return false;
+            }
+        }
+        self.tags
+            .iter()
+            .all(|(k, v)| record.tag(k).is_some_and(|t| t == v))
+    }
+}
+
+/// A parsed game with its 1-based index in its file.
+pub struct NumberedGame {
+    pub index: usize,
+    pub game: ParsedGame,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filters_match_tags() {
+        let games = crate::pmn::parse_str(
+            "[Game \"Tsoro\"]\n[Site \"Mutoko\"]\n\n*\n\n[Game \"Nsolo\"]\n\n*\n",
+        );
+        let f = Filter::new(Some("tsoro".into()), &["Site=Mutoko".into()]).unwrap();
+        assert!(f.accepts(&games[0].record));
+        assert!(!f.accepts(&games[1].record));
+        assert!(Filter::new(None, &["Site".into()]).is_err());
+    }
+}

@@ -1,0 +1,703 @@
+//! Replay: the one place where a record's text meets the rules.
+//!
+//! A parsed record is replayed from its start position under its `Game`, `Board` and
+//! `Rules` tags, ply by ply, into a [`Trace`]: the effect of every ply (and, when asked,
+//! the position after it) and every diagnostic, reader problems included. Validation,
+//! statistics, plots, conversion and diagrams all read the trace; none replays on its
+//! own.
+//!
+//! After the first error in a game the replay stops: the position is then unknown.
+
+use crate::diagnostic::{code, Diagnostic};
+use crate::games;
+use crate::geometry::{Pit, Side};
+use crate::moves::{BonusTake, Effect, HeadStop, Illegal, Mode, Move, Redistribution, Sowing};
+use crate::play::{GameState, Outcome};
+use crate::pmn::{GameResult, ParsedGame, PitRef, PlySyntax, Record, Span};
+use crate::position::Position;
+use crate::rules::{split_options, Game, Rules};
+use crate::Board;
+
+/// How a replay is run.
+#[derive(Clone, Debug, Default)]
+pub struct ReplayOptions {
+    /// `--rules KEY=VALUE`: options that override the record's `Rules` tag.
+    pub overrides: Vec<(String, String)>,
+    /// Keep the position after every ply in the trace (for show, stats, convert).
+    pub keep_positions: bool,
+    /// Keep every ply's laps in the trace (for `long` conversion, diagrams).
+    pub keep_laps: bool,
+    /// Legal plies listed in an illegal-move diagnostic, at most.
+    pub max_legal_listed: usize,
+}
+
+impl ReplayOptions {
+    /// Options for validation: lean traces.
+    pub fn validate() -> ReplayOptions {
+        ReplayOptions {
+            max_legal_listed: 64,
+            ..ReplayOptions::default()
+        }
+    }
+
+    /// Options for the analysers and converters: positions and laps kept.
+    pub fn full() -> ReplayOptions {
+        ReplayOptions {
+            keep_positions: true,
+            keep_laps: true,
+            max_legal_listed: 64,
+            ..ReplayOptions::default()
+        }
+    }
+}
+
+/// One replayed ply.
+#[derive(Clone, Debug)]
+pub struct PlyTrace {
+    /// 1-based ply number.
+    pub number: u32,
+    /// Who played it.
+    pub side: Side,
+    /// Where it is written.
+    pub span: Span,
+    /// The ply as written (without its suffix).
+    pub text: String,
+    /// The move it was read as.
+    pub mv: Move,
+    /// What it did (laps kept only with `keep_laps`).
+    pub effect: Effect,
+    /// The position after it (only with `keep_positions`).
+    pub after: Option<Position>,
+    /// Played under `[%foul]`.
+    pub foul: bool,
+}
+
+/// The replay of one game.
+#[derive(Clone, Debug, Default)]
+pub struct Trace {
+    /// The rules the game was replayed under, when the tags could be understood.
+    pub rules: Option<Rules>,
+    /// The start position.
+    pub start: Option<Position>,
+    /// The plies replayed, in order (up to the first error).
+    pub plies: Vec<PlyTrace>,
+    /// Every problem, in the order found (reader problems first).
+    pub diagnostics: Vec<Diagnostic>,
+    /// Plies in the record's main line.
+    pub plies_written: usize,
+    /// The position after the last ply replayed.
+    pub last: Option<Position>,
+    /// The outcome if the game is over after the last ply (only for a complete replay).
+    pub outcome: Option<Outcome>,
+    /// The result the record declares (token, else `Result` tag).
+    pub declared: Option<GameResult>,
+    /// The whole main line replayed without an error.
+    pub complete: bool,
+}
+
+impl Trace {
+    pub fn errors(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.is_error()).count()
+    }
+
+    pub fn warnings(&self) -> usize {
+        self.diagnostics.len() - self.errors()
+    }
+
+    /// Valid: no diagnostic is an error.
+    pub fn is_valid(&self) -> bool {
+        self.errors() == 0
+    }
+
+    /// The first ply with an error, if any.
+    pub fn first_error_ply(&self) -> Option<u32> {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .find_map(|d| d.ply)
+    }
+
+    /// The position after ply `n` (0: the start), when positions were kept.
+    pub fn position_after(&self, n: usize) -> Option<&Position> {
+        if n == 0 {
+            self.start.as_ref()
+        } else {
+            self.plies.get(n - 1)?.after.as_ref()
+        }
+    }
+}
+
+/// The span of a tag's value, or of the record's first element when the tag is absent.
+fn tag_span(record: &Record, name: &str) -> Span {
+    record
+        .tags
+        .iter()
+        .find(|t| t.name == name)
+        .map(|t| {
+            if t.value_span.end > t.value_span.start {
+                t.value_span
+            } else {
+                t.span
+            }
+        })
+        .or_else(|| record.tags.first().map(|t| t.span))
+        .unwrap_or_default()
+}
+
+/// Builds the rule set of a record from its tags and the overrides.
+pub fn rules_of(record: &Record, overrides: &[(String, String)]) -> Result<Rules, Diagnostic> {
+    let Some(game_tag) = record.tag("Game") else {
+        return Err(Diagnostic::error(
+            code::UNKNOWN_GAME,
+            None,
+            tag_span(record, "Game"),
+            "the record has no Game tag; expected one of Tsoro, Nsolo, Kiothi, BaoLaKimasai".into(),
+        ));
+    };
+    let game = Game::from_tag(game_tag).ok_or_else(|| {
+        Diagnostic::error(
+            code::UNKNOWN_GAME,
+            None,
+            tag_span(record, "Game"),
+            format!(
+                "unknown game {game_tag:?}; expected one of Tsoro, Nsolo, Kiothi, BaoLaKimasai"
+            ),
+        )
+    })?;
+    let board = match record.tag("Board") {
+        None => None,
+        Some(text) => Some(Board::parse(text).ok_or_else(|| {
+            Diagnostic::error(
+                code::BAD_BOARD,
+                None,
+                tag_span(record, "Board"),
+                format!(
+                    "board {text:?} is not of the form RxC; {game} is played on {}",
+                    game.allowed_boards()
+                ),
+            )
+        })?),
+    };
+    let written = record.tag("Rules").unwrap_or("");
+    let option_error = |e: crate::rules::RulesError, span: Span| {
+        let c = match e {
+            crate::rules::RulesError::Board { .. } => code::BAD_BOARD,
+            _ => code::UNKNOWN_OPTION,
+        };
+        Diagnostic::error(c, None, span, e.to_string())
+    };
+    let mut pairs =
+        split_options(written).map_err(|e| option_error(e, tag_span(record, "Rules")))?;
+    for (key, value) in overrides {
+        match pairs.iter_mut().find(|(k, _)| k == key) {
+            Some(pair) => pair.1 = value.clone(),
+            None => pairs.push((key.clone(), value.clone())),
+        }
+    }
+    let options: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let span = if record.tag("Board").is_some() && record.tag("Rules").is_none() {
+        tag_span(record, "Board")
+    } else {
+        tag_span(record, "Rules")
+    };
+    Rules::new(game, board, &options.join(" ")).map_err(|e| option_error(e, span))
+}
+
+/// The start position of a record: its `SetUp`/`Position`, else the game's layout.
+pub fn start_of(record: &Record, rules: &Rules) -> Result<Position, Diagnostic> {
+    if record.tag("SetUp") == Some("1") {
+        let Some(text) = record.tag("Position") else {
+            return Err(Diagnostic::error(
+                code::SETUP,
+                None,
+                tag_span(record, "SetUp"),
+                "SetUp \"1\" needs a Position tag".into(),
+            ));
+        };
+        return Position::parse(rules, text).map_err(|e| {
+            Diagnostic::error(
+                code::SETUP,
+                None,
+                tag_span(record, "Position"),
+                e.to_string(),
+            )
+        });
+    }
+    Ok(Position::initial(rules))
+}
+
+fn pit_on_board(rules: &Rules, pit: PitRef) -> Result<Pit, Illegal> {
+    let p = Pit::new(pit.row, pit.col);
+    if rules.board().contains(p) {
+        Ok(p)
+    } else {
+        Err(Illegal::NoSuchPit { pit: p })
+    }
+}
+
+/// Why a ply could not be read as a move of its game.
+enum PlyError {
+    /// A form the game does not write.
+    Form(String),
+    /// A pit that is not on the board.
+    Illegal(Illegal),
+}
+
+impl From<Illegal> for PlyError {
+    fn from(e: Illegal) -> PlyError {
+        PlyError::Illegal(e)
+    }
+}
+
+/// Reads a ply as a move of the game, in the position it is played in.
+fn move_of(rules: &Rules, pos: &Position, syntax: &PlySyntax) -> Result<Move, PlyError> {
+    let game = rules.game();
+    match syntax {
+        PlySyntax::Redistribution(r) => {
+            if game != Game::Kiothi {
+                return Err(PlyError::Form(format!(
+                    "{game} has no opening redistribution (`P,P>Q:n`); only Kiothi does"
+                )));
+            }
+            let [a, b] = r.emptied[..] else {
+                return Err(PlyError::Form(format!(
+                    "the opening empties exactly two own pits; {} are named",
+                    r.emptied.len()
+                )));
+            };
+            let placed = r
+                .filled
+                .iter()
+                .map(|f| Ok((pit_on_board(rules, f.pit)?, f.stones)))
+                .collect::<Result<Vec<_>, Illegal>>()?;
+            Ok(Move::Redistribute(Redistribution {
+                emptied: [pit_on_board(rules, a)?, pit_on_board(rules, b)?],
+                placed,
+            }))
+        }
+        PlySyntax::Sowing(s) => {
+            let from = pit_on_board(rules, s.from)?;
+            if s.lift.is_some() && game != Game::Kiothi {
+                return Err(PlyError::Form(format!(
+                    "{game} lifts every stone of a pit; only Kiothi writes `:n`"
+                )));
+            }
+            let mut stop = None;
+            if let Some(end) = s.end {
+                let end = pit_on_board(rules, end)?;
+                if game == Game::Tsoro && rules.heads(pos.side).contains(&end) {
+                    stop = Some(HeadStop {
+                        head: end,
+                        arrival: s.arrival.unwrap_or(1) as u32,
+                    });
+                }
+            }
+            if let Some(k) = s.arrival {
+                if stop.is_none() {
+                    return Err(PlyError::Form(format!(
+                        "`#{k}` counts arrivals at a head; the pit after `-` is not a head of {}",
+                        pos.side
+                    )));
+                }
+                if k == 0 {
+                    return Err(PlyError::Form(
+                        "arrivals are counted from 1; `#0` names none".into(),
+                    ));
+                }
+            }
+            let mut bonus = Vec::new();
+            if let Some(list) = &s.capture {
+                match game {
+                    Game::Tsoro | Game::Nsolo => {}
+                    _ if list.is_empty() => {}
+                    _ => {
+                        return Err(PlyError::Form(format!(
+                            "{game} has no bonus: `x` stands alone"
+                        )))
+                    }
+                }
+                for pc in list {
+                    if pc.count.is_some() && game == Game::Tsoro {
+                        return Err(PlyError::Form(
+                            "Tsoro bonus pits are taken whole; they have no `:n`".into(),
+                        ));
+                    }
+                    bonus.push(BonusTake {
+                        pit: pit_on_board(rules, pc.pit)?,
+                        stones: pc.count,
+                    });
+                }
+            }
+            Ok(Move::Sow(Sowing {
+                from: Some(from),
+                lift: s.lift,
+                stop,
+                bonus,
+            }))
+        }
+    }
+}
+
+/// The diagnostic code of an illegal move.
+fn code_of(e: &Illegal, has_x: bool) -> &'static str {
+    match e {
+        Illegal::EndlessSowing { .. } => code::ENDLESS_SOWING,
+        Illegal::GameOver => code::AFTER_END,
+        Illegal::BonusMissing | Illegal::BonusNotDue if !has_x => code::CAPTURE_MARK,
+        Illegal::BonusNotDue => code::CAPTURE_MARK,
+        Illegal::BonusMissing
+        | Illegal::BonusCount { .. }
+        | Illegal::BonusStones { .. }
+        | Illegal::BonusNotDistinct { .. }
+        | Illegal::BonusEmptyPit { .. }
+        | Illegal::BonusNotOpponent { .. }
+        | Illegal::BonusHead { .. }
+        | Illegal::BonusTooMany { .. }
+        | Illegal::BonusHoleCount => code::BONUS,
+        _ => code::ILLEGAL_MOVE,
+    }
+}
+
+fn result_of(outcome: &Outcome) -> GameResult {
+    match outcome.winner() {
+        Some(Side::South) => GameResult::SouthWins,
+        Some(Side::North) => GameResult::NorthWins,
+        None => GameResult::Draw,
+    }
+}
+
+fn describe(outcome: &Outcome) -> String {
+    use crate::play::EndReason;
+    let reason = match outcome {
+        Outcome::Win { reason, .. } | Outcome::Draw { reason } => reason,
+    };
+    let how = match reason {
+        EndReason::NoLegalMove => {
+            let loser = outcome.winner().map(Side::opponent).unwrap_or(Side::South);
+            format!("{loser} has no legal move")
+        }
+        EndReason::Repetition => "the position occurred for the repetition count".into(),
+        EndReason::Score { score } => format!(
+            "the side to move has no legal move; with the stones left awarded, the prisons are South {} and North {}",
+            score[0], score[1]
+        ),
+    };
+    format!("{how}: {}", result_of(outcome).as_str())
+}
+
+/// Replays one parsed game.
+pub fn replay(parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
+    let record = &parsed.record;
+    let mut trace = Trace {
+        diagnostics: parsed
+            .problems
+            .iter()
+            .map(Diagnostic::from_problem)
+            .collect(),
+        plies_written: record.main_line().count(),
+        declared: record
+            .result
+            .map(|r| r.result)
+            .or_else(|| record.tag("Result").and_then(GameResult::from_text)),
+        ..Trace::default()
+    };
+    let reader_errors = parsed.has_errors();
+    let rules = match rules_of(record, &options.overrides) {
+        Ok(r) => r,
+        Err(d) => {
+            trace.diagnostics.push(d);
+            return trace;
+        }
+    };
+    let start = match start_of(record, &rules) {
+        Ok(p) => p,
+        Err(d) => {
+            trace.diagnostics.push(d);
+            trace.rules = Some(rules);
+            return trace;
+        }
+    };
+    trace.rules = Some(rules.clone());
+    trace.start = Some(start.clone());
+    let mut state = GameState::new(rules.clone(), start);
+    let mut effect = Effect::default();
+    let mut failed = false;
+
+    for entry in record.main_line() {
+        let number = entry.index as u32 + 1;
+        let ply = entry.ply;
+        let span = ply.span;
+        let before = state.position().clone();
+        let side = before.side;
+        let has_x = matches!(&ply.syntax, PlySyntax::Sowing(s) if s.capture.is_some());
+        let foul = entry.commands().any(|c| c.name == "foul");
+        let mv = match move_of(&rules, &before, &ply.syntax) {
+            Ok(mv) => mv,
+            Err(PlyError::Form(message)) => {
+                trace.diagnostics.push(Diagnostic::error(
+                    code::PLY_FORM,
+                    Some(number),
+                    span,
+                    format!("ply {number} `{}`: {message}", ply.syntax),
+                ));
+                failed = true;
+                break;
+            }
+            Err(PlyError::Illegal(e)) => {
+                trace.diagnostics.push(illegal(
+                    &state,
+                    number,
+                    span,
+                    &ply.syntax,
+                    &e,
+                    has_x,
+                    options,
+                ));
+                failed = true;
+                break;
+            }
+        };
+        let mode = if foul { Mode::Foul } else { Mode::Legal };
+        if let Err(e) = state.play_into(&mv, mode, &mut effect) {
+            trace.diagnostics.push(illegal(
+                &state,
+                number,
+                span,
+                &ply.syntax,
+                &e,
+                has_x,
+                options,
+            ));
+            failed = true;
+            break;
+        }
+        for broken in &effect.fouls {
+            trace.diagnostics.push(Diagnostic::warning(
+                code::FOUL,
+                Some(number),
+                span,
+                format!(
+                    "ply {number} `{}` broke a rule and was accepted ([%foul]): {broken}",
+                    ply.syntax
+                ),
+            ));
+        }
+        if foul && effect.fouls.is_empty() {
+            trace.diagnostics.push(Diagnostic::warning(
+                code::FOUL,
+                Some(number),
+                span,
+                format!(
+                    "ply {number} `{}` is marked [%foul] but breaks no rule",
+                    ply.syntax
+                ),
+            ));
+        }
+        // The written `-END` is a check.
+        if let PlySyntax::Sowing(s) = &ply.syntax {
+            if let (Some(end), Some(actual)) = (s.end, effect.end) {
+                let written = Pit::new(end.row, end.col);
+                if written != actual {
+                    trace.diagnostics.push(Diagnostic::error(
+                        code::END_MISMATCH,
+                        Some(number),
+                        span,
+                        format!(
+                            "ply {number} `{}` ends in {actual}, not in {written} as written",
+                            ply.syntax
+                        ),
+                    ));
+                    failed = true;
+                }
+            }
+        }
+        // The `x` mark is checked too.
+        let captured = effect.is_capture();
+        if !failed && has_x && !captured {
+            trace.diagnostics.push(Diagnostic::error(
+                code::CAPTURE_MARK,
+                Some(number),
+                span,
+                format!(
+                    "ply {number} `{}` is marked x but captured nothing",
+                    ply.syntax
+                ),
+            ));
+            failed = true;
+        } else if !failed && !has_x && captured {
+            let taken: Vec<String> = effect
+                .captured
+                .iter()
+                .map(|(p, n)| format!("{p} ({n})"))
+                .collect();
+            trace.diagnostics.push(Diagnostic::warning(
+                code::CAPTURE_MARK,
+                Some(number),
+                span,
+                format!(
+                    "ply {number} `{}` captured {} but is not marked x",
+                    ply.syntax,
+                    taken.join(", ")
+                ),
+            ));
+        }
+        let after = state.position();
+        if !failed {
+            for cmd in entry.commands().filter(|c| c.name == "stones") {
+                let parsed: Option<Vec<u32>> = cmd.args.iter().map(|a| a.parse().ok()).collect();
+                let Some([south, north]) = parsed
+                    .as_deref()
+                    .map(|v| <[u32; 2]>::try_from(v).ok())
+                    .flatten()
+                else {
+                    trace.diagnostics.push(Diagnostic::error(
+                        code::COMMAND,
+                        Some(number),
+                        cmd.span,
+                        format!(
+                            "[%stones] takes two counts, South's and North's, e.g. [%stones 40 35]; found [%stones {}]",
+                            cmd.args.join(" ")
+                        ),
+                    ));
+                    failed = true;
+                    break;
+                };
+                let (actual, what) = if rules.game() == Game::Kiothi {
+                    (
+                        [after.prisons[0] as u32, after.prisons[1] as u32],
+                        "in prison",
+                    )
+                } else {
+                    (
+                        [after.stones_of(Side::South), after.stones_of(Side::North)],
+                        "on the board",
+                    )
+                };
+                if actual != [south, north] {
+                    trace.diagnostics.push(Diagnostic::error(
+                        code::STONES_MISMATCH,
+                        Some(number),
+                        cmd.span,
+                        format!(
+                            "after ply {number} South has {} and North {} stones {what}; the record says {south} and {north}",
+                            actual[0], actual[1]
+                        ),
+                    ));
+                    failed = true;
+                }
+            }
+        }
+        let mut kept = effect.clone();
+        if !options.keep_laps {
+            kept.laps = Vec::new();
+        }
+        trace.plies.push(PlyTrace {
+            number,
+            side,
+            span,
+            text: ply.syntax.to_string(),
+            mv,
+            effect: kept,
+            after: options.keep_positions.then(|| after.clone()),
+            foul,
+        });
+        if failed {
+            break;
+        }
+    }
+    trace.last = Some(state.position().clone());
+    if failed || reader_errors {
+        return trace;
+    }
+    trace.complete = true;
+    let outcome = state.outcome();
+    trace.outcome = outcome;
+    check_result(record, &mut trace, outcome);
+    trace
+}
+
+/// PMN.md, "Results": the declared result against the final position.
+fn check_result(record: &Record, trace: &mut Trace, outcome: Option<Outcome>) {
+    let Some(declared) = trace.declared else {
+        return;
+    };
+    let span = record
+        .result
+        .map(|r| r.span)
+        .unwrap_or_else(|| tag_span(record, "Result"));
+    let ply = Some(trace.plies.len() as u32).filter(|&n| n > 0);
+    match (declared, outcome) {
+        (GameResult::Unknown, _) => {}
+        (declared, Some(outcome)) => {
+            let actual = result_of(&outcome);
+            if declared != actual {
+                trace.diagnostics.push(Diagnostic::error(
+                    code::RESULT_MISMATCH,
+                    ply,
+                    span,
+                    format!(
+                        "the record says {} but the game is over: {}",
+                        declared.as_str(),
+                        describe(&outcome)
+                    ),
+                ));
+            }
+        }
+        (declared, None) => {
+            let explained = record
+                .tag("Termination")
+                .is_some_and(|t| !t.trim().eq_ignore_ascii_case("normal"));
+            if !explained {
+                trace.diagnostics.push(Diagnostic::warning(
+                    code::RESULT_NOT_OVER,
+                    ply,
+                    span,
+                    format!(
+                        "the record says {} but the game is not over ({} has a legal move); a Termination tag (e.g. resignation, abandoned) would explain it",
+                        declared.as_str(),
+                        trace.last.as_ref().map(|p| p.side).unwrap_or(Side::South)
+                    ),
+                ));
+            }
+        }
+    }
+}
+
+/// The diagnostic of a ply that could not be played.
+fn illegal(
+    state: &GameState,
+    number: u32,
+    span: Span,
+    syntax: &PlySyntax,
+    e: &Illegal,
+    has_x: bool,
+    options: &ReplayOptions,
+) -> Diagnostic {
+    let code = code_of(e, has_x);
+    let pos = state.position();
+    let message = match e {
+        Illegal::GameOver => match state.outcome() {
+            Some(outcome) => format!(
+                "ply {number} `{syntax}` is written after the end of the game ({})",
+                describe(&outcome)
+            ),
+            None => format!("ply {number} `{syntax}` is written after the end of the game"),
+        },
+        _ => format!("ply {number} `{syntax}` by {} is illegal: {e}", pos.side),
+    };
+    let mut d = Diagnostic::error(code, Some(number), span, message);
+    if code != code::AFTER_END {
+        d.position = Some(pos.to_string());
+        let legal = games::legal_moves(state.rules(), pos);
+        d.legal = legal
+            .iter()
+            .take(options.max_legal_listed.max(1))
+            .map(ToString::to_string)
+            .collect();
+        if legal.len() > d.legal.len() {
+            d.legal
+                .push(format!("... and {} more", legal.len() - d.legal.len()));
+        }
+    }
+    d
+}

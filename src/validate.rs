@@ -1,0 +1,447 @@
+//! `sow validate`: replay every game of every input and report every problem.
+//!
+//! Files are validated in parallel, and the games of one large file in parallel batches;
+//! reports come out in input order whatever the scheduling. Rendering (human or JSON)
+//! happens in the worker that replayed the game, from the game's own text, so no file
+//! is held in memory beyond one batch of games.
+
+use std::io::{self, Write};
+use std::ops::Range;
+
+use codespan_reporting::diagnostic::{Diagnostic as Report, Label};
+use codespan_reporting::files::{Files, SimpleFile};
+use codespan_reporting::term::{self, termcolor::Buffer, Chars, Config};
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::corpus::{Filter, Input, Skipped};
+use crate::diagnostic::Diagnostic;
+use crate::pmn::{ParsedGame, Severity};
+use crate::replay::{replay, ReplayOptions, Trace};
+
+/// Games replayed together in one parallel batch of a file.
+const BATCH: usize = 256;
+
+/// Output format.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Format {
+    Human { color: bool },
+    Json,
+}
+
+/// What validation does besides replaying.
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    pub replay: ReplayOptions,
+    pub filter: Filter,
+    /// `--suggest`: search repairs for each game with an error.
+    pub suggest: bool,
+    /// `--infer-rules`: report which option combinations replay each game.
+    pub infer_rules: bool,
+}
+
+/// The totals of a validation run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    pub files: usize,
+    pub games: usize,
+    pub valid: usize,
+    pub with_errors: usize,
+    pub warnings: usize,
+    /// Inputs that could not be read.
+    pub io_errors: usize,
+}
+
+impl Summary {
+    fn add(&mut self, other: &Summary) {
+        self.files += other.files;
+        self.games += other.games;
+        self.valid += other.valid;
+        self.with_errors += other.with_errors;
+        self.warnings += other.warnings;
+        self.io_errors += other.io_errors;
+    }
+
+    /// The human summary line.
+    pub fn line(&self) -> String {
+        format!(
+            "{} games, {} valid, {} with errors, {} warnings",
+            self.games, self.valid, self.with_errors, self.warnings
+        )
+    }
+}
+
+/// The rendered report of one input.
+struct FileOutput {
+    text: Vec<u8>,
+    summary: Summary,
+}
+
+/// A game's JSON object.
+#[derive(Serialize)]
+struct GameObject<'a> {
+    kind: &'static str,
+    file: &'a str,
+    game: usize,
+    plies: usize,
+    valid: bool,
+    result: Option<&'static str>,
+    outcome: Option<&'static str>,
+    errors: usize,
+    warnings: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    first_error_ply: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rules: Option<Vec<crate::repair::RulesVerdict>>,
+}
+
+/// A diagnostic's JSON object.
+#[derive(Serialize)]
+struct DiagnosticObject<'a> {
+    kind: &'static str,
+    file: &'a str,
+    game: Option<usize>,
+    ply: Option<u32>,
+    line: u32,
+    column: u32,
+    severity: Severity,
+    code: &'a str,
+    message: &'a str,
+    legal: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    position: Option<&'a str>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    suggestions: &'a [crate::diagnostic::Suggestion],
+}
+
+/// Validates inputs, writing reports to `out` in input order; returns the totals.
+pub fn run(
+    inputs: &[Input],
+    skipped: &[Skipped],
+    settings: &Settings,
+    format: Format,
+    out: &mut dyn Write,
+    progress: Option<&indicatif::ProgressBar>,
+) -> io::Result<Summary> {
+    let mut total = Summary::default();
+    for s in skipped {
+        let d = Diagnostic {
+            severity: if s.error {
+                Severity::Error
+            } else {
+                Severity::Warning
+            },
+            code: if s.error { "io" } else { "skipped" },
+            ply: None,
+            span: Default::default(),
+            message: s.reason.clone(),
+            legal: Vec::new(),
+            position: None,
+            suggestions: Vec::new(),
+        };
+        let mut buf = Vec::new();
+        write_diagnostic(&mut buf, format, &s.path, None, &d, None)?;
+        out.write_all(&buf)?;
+        if s.error {
+            total.io_errors += 1;
+        }
+    }
+    // Files in parallel; `collect` keeps the input order.
+    let outputs: Vec<FileOutput> = inputs
+        .par_iter()
+        .map(|input| {
+            let o = validate_input(input, settings, format);
+            if let Some(p) = progress {
+                p.inc(1);
+            }
+            o
+        })
+        .collect();
+    for o in outputs {
+        out.write_all(&o.text)?;
+        total.add(&o.summary);
+    }
+    Ok(total)
+}
+
+fn validate_input(input: &Input, settings: &Settings, format: Format) -> FileOutput {
+    let name = input.name();
+    let mut text = Vec::new();
+    let mut summary = Summary {
+        files: 1,
+        ..Summary::default()
+    };
+    let mut games = match input.games() {
+        Ok(g) => g,
+        Err(e) => {
+            let d = Diagnostic::error("io", None, Default::default(), format!("cannot read: {e}"));
+            let _ = write_diagnostic(&mut text, format, &name, None, &d, None);
+            summary.io_errors += 1;
+            return FileOutput { text, summary };
+        }
+    };
+    let mut index = 0usize;
+    loop {
+        let batch: Vec<(usize, ParsedGame)> = games
+            .by_ref()
+            .take(BATCH)
+            .map(|g| {
+                index += 1;
+                (index, g)
+            })
+            .collect();
+        if batch.is_empty() {
+            break;
+        }
+        let rendered: Vec<(Vec<u8>, Summary)> = batch
+            .par_iter()
+            .filter(|(_, g)| settings.filter.is_empty() || settings.filter.accepts(&g.record))
+            .map(|(i, g)| validate_game(&name, *i, g, settings, format))
+            .collect();
+        for (bytes, s) in rendered {
+            text.extend_from_slice(&bytes);
+            summary.add(&s);
+        }
+    }
+    FileOutput { text, summary }
+}
+
+fn validate_game(
+    file: &str,
+    index: usize,
+    game: &ParsedGame,
+    settings: &Settings,
+    format: Format,
+) -> (Vec<u8>, Summary) {
+    let mut trace = replay(game, &settings.replay);
+    if settings.suggest && !trace.is_valid() {
+        crate::repair::attach_suggestions(game, &mut trace, &settings.replay);
+    }
+    let verdicts = settings
+        .infer_rules
+        .then(|| crate::repair::infer_rules(game, &settings.replay));
+    let mut out = Vec::new();
+    for d in &trace.diagnostics {
+        let _ = write_diagnostic(&mut out, format, file, Some(index), d, Some(game));
+    }
+    let summary = Summary {
+        files: 0,
+        games: 1,
+        valid: trace.is_valid() as usize,
+        with_errors: (!trace.is_valid()) as usize,
+        warnings: trace.warnings(),
+        io_errors: 0,
+    };
+    let _ = write_game(&mut out, format, file, index, &trace, verdicts);
+    (out, summary)
+}
+
+fn write_game(
+    out: &mut Vec<u8>,
+    format: Format,
+    file: &str,
+    index: usize,
+    trace: &Trace,
+    verdicts: Option<Vec<crate::repair::RulesVerdict>>,
+) -> io::Result<()> {
+    match format {
+        Format::Json => {
+            let obj = GameObject {
+                kind: "game",
+                file,
+                game: index,
+                plies: trace.plies_written,
+                valid: trace.is_valid(),
+                result: trace.declared.map(|r| r.as_str()),
+                outcome: trace.outcome.map(|o| o.result_token()),
+                errors: trace.errors(),
+                warnings: trace.warnings(),
+                first_error_ply: trace.first_error_ply(),
+                rules: verdicts,
+            };
+            serde_json::to_writer(&mut *out, &obj)?;
+            out.push(b'\n');
+        }
+        Format::Human { .. } => {
+            if let Some(verdicts) = verdicts {
+                writeln!(
+                    out,
+                    "{file}: game {index}: {}",
+                    crate::repair::describe_verdicts(&verdicts)
+                )?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A game's text as a codespan file whose line numbers are those of the whole file.
+struct GameFile<'a> {
+    inner: SimpleFile<&'a str, &'a str>,
+    first_line: usize,
+}
+
+impl<'a> Files<'a> for GameFile<'a> {
+    type FileId = ();
+    type Name = &'a str;
+    type Source = &'a str;
+
+    fn name(&'a self, id: ()) -> Result<&'a str, codespan_reporting::files::Error> {
+        Files::name(&self.inner, id)
+    }
+
+    fn source(&'a self, id: ()) -> Result<&'a str, codespan_reporting::files::Error> {
+        Files::source(&self.inner, id)
+    }
+
+    fn line_index(
+        &'a self,
+        id: (),
+        byte: usize,
+    ) -> Result<usize, codespan_reporting::files::Error> {
+        Files::line_index(&self.inner, id, byte)
+    }
+
+    fn line_number(
+        &'a self,
+        _: (),
+        line_index: usize,
+    ) -> Result<usize, codespan_reporting::files::Error> {
+        Ok(line_index + self.first_line)
+    }
+
+    fn line_range(
+        &'a self,
+        id: (),
+        line_index: usize,
+    ) -> Result<Range<usize>, codespan_reporting::files::Error> {
+        Files::line_range(&self.inner, id, line_index)
+    }
+}
+
+fn write_diagnostic(
+    out: &mut Vec<u8>,
+    format: Format,
+    file: &str,
+    game_index: Option<usize>,
+    d: &Diagnostic,
+    game: Option<&ParsedGame>,
+) -> io::Result<()> {
+    match format {
+        Format::Json => {
+            let obj = DiagnosticObject {
+                kind: "diagnostic",
+                file,
+                game: game_index,
+                ply: d.ply,
+                line: d.span.line,
+                column: d.span.column,
+                severity: d.severity,
+                code: d.code,
+                message: &d.message,
+                legal: &d.legal,
+                position: d.position.as_deref(),
+                suggestions: &d.suggestions,
+            };
+            serde_json::to_writer(&mut *out, &obj)?;
+            out.push(b'\n');
+            Ok(())
+        }
+        Format::Human { color } => render_human(out, color, file, game_index, d, game),
+    }
+}
+
+fn render_human(
+    out: &mut Vec<u8>,
+    color: bool,
+    file: &str,
+    game_index: Option<usize>,
+    d: &Diagnostic,
+    game: Option<&ParsedGame>,
+) -> io::Result<()> {
+    let where_ = match (game_index, d.ply) {
+        (Some(g), Some(p)) => format!("game {g}, ply {p}"),
+        (Some(g), None) => format!("game {g}"),
+        _ => String::new(),
+    };
+    let mut report = match d.severity {
+        Severity::Error => Report::error(),
+        Severity::Warning => Report::warning(),
+    }
+    .with_code(d.code)
+    .with_message(&d.message);
+    let mut notes = Vec::new();
+    if let Some(p) = &d.position {
+        notes.push(format!("position: {p}"));
+    }
+    if !d.legal.is_empty() {
+        notes.push(format!("legal plies: {}", d.legal.join(" ")));
+    }
+    for s in &d.suggestions {
+        let how = if s.complete {
+            "replays completely".to_string()
+        } else {
+            format!("replays {} plies", s.replays)
+        };
+        notes.push(format!("suggestion: {} ({how}): {}", s.edit, s.text));
+    }
+    // The span lies in the game's text when it was found in it.
+    let in_text = game.filter(|g| {
+        d.span.line > 0 && d.span.start >= g.offset && d.span.end <= g.offset + g.text.len()
+    });
+    let mut buffer = if color {
+        Buffer::ansi()
+    } else {
+        Buffer::no_color()
+    };
+    let config = Config {
+        chars: Chars::ascii(),
+        ..Config::default()
+    };
+    match in_text {
+        Some(g) => {
+            let files = GameFile {
+                inner: SimpleFile::new(file, g.text.as_str()),
+                first_line: g.line as usize,
+            };
+            let start = d.span.start - g.offset;
+            let end = (d.span.end - g.offset).max(start);
+            report = report
+                .with_labels(vec![Label::primary((), start..end).with_message(where_)])
+                .with_notes(notes);
+            term::emit(&mut buffer, &config, &files, &report)
+                .map_err(|e| io::Error::other(e.to_string()))?;
+        }
+        None => {
+            let location = if d.span.line > 0 {
+                format!("{file}:{}:{}", d.span.line, d.span.column)
+            } else {
+                file.to_string()
+            };
+            let location = if where_.is_empty() {
+                location
+            } else {
+                format!("{location} ({where_})")
+            };
+            notes.insert(0, format!("in {location}"));
+            report = report.with_notes(notes);
+            let files = SimpleFile::new(file, "");
+            term::emit(&mut buffer, &config, &files, &report)
+                .map_err(|e| io::Error::other(e.to_string()))?;
+        }
+    }
+    out.extend_from_slice(buffer.as_slice());
+    Ok(())
+}
+
+/// The exit status of a validation: 0 when no game has an error, 1 when one has,
+/// 2 when an input could not be read.
+pub fn exit_status(summary: &Summary) -> i32 {
+    if summary.io_errors > 0 {
+        2
+    } else if summary.with_errors > 0 {
+        1
+    } else {
+        0
+    }
+}
