@@ -153,7 +153,7 @@ pub fn game_text(tags: &[(&str, String)], plies: &[String], result: &str) -> Str
     }
     out.push('\n');
     let mut line = String::new();
-    let mut push = |token: &str, line: &mut String, out: &mut String| {
+    let push = |token: &str, line: &mut String, out: &mut String| {
         if !line.is_empty() && line.len() + 1 + token.len() > 80 {
             out.push_str(line);
             out.push('\n');
