@@ -233,6 +233,10 @@ pub enum Illegal {
     // Reasons of one game only go below, each game in its own block.
 
     // -- Tsoro --
+    #[error("a stop at head {head} on arrival #0: arrivals at a head are counted from 1")]
+    HeadStopArrivalZero { head: Pit },
+    #[error("bonus pit {pit} names {stones} stones; Tsoro takes its bonus pits whole")]
+    BonusPitPartial { pit: Pit, stones: u16 },
 
     // -- Nsolo --
 
