@@ -243,6 +243,10 @@ pub enum Illegal {
     // -- Kiothi --
 
     // -- Bao la Kimasai --
+    #[error("a step names the pit its stone starts from")]
+    StepWithoutPit,
+    #[error("pit {pit} holds {stones} stones; in Bao la Kimasai no pit ever holds more than one")]
+    CrowdedPit { pit: Pit, stones: u16 },
 }
 
 impl Illegal {
