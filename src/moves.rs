@@ -231,6 +231,10 @@ pub enum Illegal {
     // -- Tsoro --
 
     // -- Nsolo --
+    #[error("the sowing names no start pit")]
+    NoStartPit,
+    #[error("a bonus of 0 stones from {pit} takes nothing; each bonus pit is named with a count from 1 to its content")]
+    BonusZero { pit: Pit },
 
     // -- Kiothi --
 
