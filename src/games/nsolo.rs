@@ -63,7 +63,8 @@ pub(crate) fn apply(
     let captured = capture(rules, &mut pits, side, end, effect);
     let due = bonus_due(rules, &pits, side, captured);
     take_bonus(rules, &mut pits, side, due, &sowing.bonus, mode, effect)?;
-    finish(pos, pits, captured);
+    pos.pits = pits;
+    finish(pos, captured);
     Ok(())
 }
 
@@ -123,21 +124,25 @@ pub(crate) fn play_random(
 ) -> Option<Move> {
     let side = pos.side;
     let (mut starts, mut count) = legal_starts(rules, &pos.pits, side);
+    // Sown in place: the pits in use are kept to undo an endless sowing.
+    let used = rules.board().len();
+    let mut saved = [0u16; MAX_PITS];
+    saved[..used].copy_from_slice(&pos.pits[..used]);
     while count > 0 {
         let pick = rng.below(count);
         let place = starts[pick] as usize;
-        let mut pits = pos.pits;
         effect.clear();
-        let Ok(end) = sow(rules, &mut pits, side, place, effect) else {
+        let Ok(end) = sow(rules, &mut pos.pits, side, place, effect) else {
             // Endless sowing: not a move; try another start.
+            pos.pits[..used].copy_from_slice(&saved[..used]);
             count -= 1;
             starts[pick] = starts[count];
             continue;
         };
-        let captured = capture(rules, &mut pits, side, end, effect);
-        let due = bonus_due(rules, &pits, side, captured);
-        let bonus = random_bonus(rules, &mut pits, side, due, rng, effect);
-        finish(pos, pits, captured);
+        let captured = capture(rules, &mut pos.pits, side, end, effect);
+        let due = bonus_due(rules, &pos.pits, side, captured);
+        let bonus = random_bonus(rules, &mut pos.pits, side, due, rng, effect);
+        finish(pos, captured);
         let from = rules.board().pit(rules.circuit(side)[place] as usize);
         return Some(Move::Sow(Sowing {
             from: Some(from),
@@ -415,12 +420,11 @@ fn random_bonus(
     takes
 }
 
-/// Commits a move worked out on `pits`: the opponent moves next.
-fn finish(pos: &mut Position, pits: Pits, captured: u16) {
+/// Ends a move: the opponent moves next.
+fn finish(pos: &mut Position, captured: u16) {
     if captured > 0 {
         let mover = pos.side.index();
         pos.captures[mover] = pos.captures[mover].saturating_add(1);
     }
-    pos.pits = pits;
     pos.side = pos.side.opponent();
 }
