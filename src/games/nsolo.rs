@@ -9,7 +9,7 @@
 //! There are no heads, no partial lifts and no prisons: captured stones leave the board.
 //!
 //! The end of the game and the repetition draw are [`crate::play::GameState`]'s; this
-//! module only says which moves exist ([`has_legal_move`]).
+//! module only says which moves exist (`has_legal_move`).
 
 use crate::geometry::{Pit, Side, MAX_PITS};
 use crate::moves::{BonusChoice, BonusTake, Candidate, Effect, Illegal, Mode, Move, Sowing};
@@ -176,19 +176,18 @@ fn legal_starts(rules: &Rules, pits: &Pits, side: Side) -> ([u8; MAX_CIRCUIT], u
     let circuit = rules.circuit(side);
     let mut starts = [0u8; MAX_CIRCUIT];
     let mut count = 0;
+    // Branch-free: every place is written, and kept by counting it.
     for (place, &p) in circuit.iter().enumerate() {
-        if pits[p as usize] >= 2 {
-            starts[count] = place as u8;
-            count += 1;
-        }
+        starts[count] = place as u8;
+        count += (pits[p as usize] >= 2) as usize;
     }
     if count == 0 {
-        for (place, &p) in circuit.iter().enumerate() {
-            let next = circuit[(place + 1) % circuit.len()];
-            if pits[p as usize] == 1 && pits[next as usize] == 0 {
-                starts[count] = place as u8;
-                count += 1;
-            }
+        let mut next = pits[circuit[0] as usize];
+        for place in (0..circuit.len()).rev() {
+            let stones = pits[circuit[place] as usize];
+            starts[count] = place as u8;
+            count += (stones == 1 && next == 0) as usize;
+            next = stones;
         }
     }
     (starts, count)
@@ -283,6 +282,9 @@ fn capture(rules: &Rules, pits: &mut Pits, side: Side, end: usize, effect: &mut 
 
 /// The bonus due after `captured` stones were taken (none if none were).
 fn bonus_due(rules: &Rules, pits: &Pits, side: Side, captured: u16) -> Due {
+    if captured == 0 {
+        return Due::Nothing;
+    }
     let left: u32 = (rules.circuit(side.opponent()).iter())
         .map(|&p| pits[p as usize] as u32)
         .sum();
@@ -291,7 +293,7 @@ fn bonus_due(rules: &Rules, pits: &Pits, side: Side, captured: u16) -> Due {
         _ => NsoloBonus::None,
     };
     match bonus {
-        _ if captured == 0 || left == 0 => Due::Nothing,
+        _ if left == 0 => Due::Nothing,
         NsoloBonus::Equal => Due::Stones(left.min(captured as u32)),
         NsoloBonus::Hole => Due::Hole,
         NsoloBonus::None => Due::Nothing,
