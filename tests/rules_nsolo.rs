@@ -1177,6 +1177,40 @@ fn endless_sowing_is_illegal() {
     assert!(games::legal_moves(&r, &pos).is_empty());
 }
 
+/// a3 (2) sows for ever; b8 (2) is a move.
+const ONE_ENDLESS: &str = "1,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,1,0,1,0,1,0,2/1,0,2,1,0,1,0,1 S";
+
+#[test]
+fn play_random_tries_another_start_after_an_endless_sowing() {
+    let r = rules(8, "");
+    let pos = Position::parse(&r, ONE_ENDLESS).unwrap();
+    let mut probe = pos.clone();
+    let mut effect = Effect::default();
+    let endless = games::apply(&r, &mut probe, &sow("a3"), Mode::Legal, &mut effect);
+    assert!(
+        matches!(endless, Err(Illegal::EndlessSowing { .. })),
+        "{endless:?}"
+    );
+    assert_eq!(candidate_starts(&r, ONE_ENDLESS), ["b8"]);
+    for seed in 0..40 {
+        let mut played = pos.clone();
+        let mv = games::play_random(&r, &mut played, &mut Rng::new(seed), &mut effect).unwrap();
+        assert_eq!(mv, sow("b8"));
+        let mut replayed = pos.clone();
+        let mut again = Effect::default();
+        games::apply(&r, &mut replayed, &mv, Mode::Legal, &mut again).unwrap();
+        assert_eq!((played, effect.clone()), (replayed, again));
+    }
+    // Only endless sowings: no move, and the position is left as it was.
+    let pos = Position::parse(&r, ENDLESS).unwrap();
+    let mut played = pos.clone();
+    assert_eq!(
+        games::play_random(&r, &mut played, &mut Rng::new(1), &mut effect),
+        None
+    );
+    assert_eq!(played, pos);
+}
+
 // ---------------------------------------------------------------------------------------
 // End of the game and the repetition draw (GameState)
 
