@@ -239,6 +239,10 @@ pub enum Illegal {
     BonusPitPartial { pit: Pit, stones: u16 },
 
     // -- Nsolo --
+    #[error("the sowing names no start pit")]
+    NoStartPit,
+    #[error("a bonus of 0 stones from {pit} takes nothing; each bonus pit is named with a count from 1 to its content")]
+    BonusZero { pit: Pit },
 
     // -- Kiothi --
 
