@@ -886,3 +886,142 @@ fn nonsense_moves_are_refused_with_a_reason() {
         Illegal::ChoiceNotOffered { .. }
     ));
 }
+
+// ---------------------------------------------------------------------------------------
+// Properties of random playouts, under every option set
+
+mod playouts {
+    use super::*;
+    use proptest::prelude::{any, proptest, ProptestConfig};
+    use sow::games::play_random;
+    use sow::moves::{Candidate, LAP_DETAIL};
+
+    const OPTION_SETS: [&str; 6] = [
+        "start=5x6 leftmost=three",
+        "start=5x5 leftmost=three",
+        "start=6x5 leftmost=three",
+        "start=5x6 leftmost=chain",
+        "start=5x5 leftmost=chain",
+        "start=6x5 leftmost=chain",
+    ];
+
+    /// Games are cut off after this many plies (random games end in about 50).
+    const MAX_PLIES: usize = 400;
+
+    /// A candidate made complete: a redistribution of two random pits among those it
+    /// offers, spread at random.
+    fn complete(c: &Candidate, pos: &Position, rng: &mut Rng) -> Move {
+        let BonusChoice::Redistribution { pits } = &c.bonus else {
+            return c.mv.clone();
+        };
+        let first = rng.below(pits.len());
+        let second = (first + 1 + rng.below(pits.len() - 1)) % pits.len();
+        let emptied = [pits[first], pits[second]];
+        let stones = pos.get(emptied[0]) + pos.get(emptied[1]);
+        let board = pos.board();
+        let placed = (0..stones)
+            .map(|_| (board.pit(rng.below(board.len())), 1))
+            .collect();
+        Move::Redistribute(Redistribution { emptied, placed })
+    }
+
+    /// Applies a move twice to copies of `pos`: both must agree (determinism).
+    fn apply_twice(r: &Rules, pos: &Position, mv: &Move) -> (Position, Effect) {
+        let (mut a, mut b) = (pos.clone(), pos.clone());
+        let (mut ea, mut eb) = (Effect::default(), Effect::default());
+        apply(r, &mut a, mv, Mode::Legal, &mut ea).unwrap_or_else(|e| panic!("{mv}: {e}"));
+        apply(r, &mut b, mv, Mode::Legal, &mut eb).unwrap();
+        assert_eq!((&a, &ea), (&b, &eb), "{mv} is not deterministic");
+        (a, ea)
+    }
+
+    /// What every ply must satisfy: stones conserved, the laps adding up to the stones
+    /// sown and starting with the stones lifted, the captures in the mover's prison.
+    fn check_ply(r: &Rules, before: &Position, mv: &Move, after: &Position, effect: &Effect) {
+        let mover = before.side.index();
+        let total = after.stones_on_board() + after.prisons.iter().map(|&p| p as u32).sum::<u32>();
+        assert_eq!(total, r.start_stones(), "{mv}: stones not conserved");
+        assert_eq!(after.side, before.side.opponent());
+        assert_eq!(
+            after.prisons[mover],
+            before.prisons[mover] + effect.prison_gain
+        );
+        assert_eq!(effect.stones_taken(), effect.prison_gain as u32);
+        assert!(effect.fouls.is_empty());
+        for p in after.board().pits() {
+            assert!(
+                !after.is_nki(p) || after.get(p) > 0,
+                "{mv}: empty nki pit {p}"
+            );
+        }
+        match mv {
+            Move::Redistribute(_) => {
+                assert_eq!((effect.lap_count, effect.end), (0, None));
+                assert!(effect.captured.is_empty());
+            }
+            Move::Sow(s) => {
+                let laps = &effect.laps;
+                assert!(effect.lap_count >= 1);
+                assert_eq!(laps[0].start, s.start());
+                assert_eq!(Some(laps[0].stones as u16), s.lift, "{mv}: stones lifted");
+                if effect.lap_count as usize <= LAP_DETAIL {
+                    assert_eq!(laps.len() as u64, effect.lap_count);
+                    let sown: u64 = laps.iter().map(|l| l.stones as u64).sum();
+                    assert_eq!(sown, effect.stones_sown, "{mv}: laps and stones sown");
+                    for pair in laps.windows(2) {
+                        assert_eq!(
+                            pair[1].start, pair[0].end,
+                            "{mv}: a relay starts where the lap ended"
+                        );
+                    }
+                    assert_eq!(Some(laps[laps.len() - 1].end), effect.end);
+                }
+            }
+        }
+    }
+
+    fn playout(options: &str, seed: u64) {
+        let r = rules(options);
+        let mut rng = Rng::new(seed);
+        let mut pos = Position::initial(&r);
+        let mut effect = Effect::default();
+        for _ in 0..MAX_PLIES {
+            let moves = legal_moves(&r, &pos);
+            assert_eq!(moves.is_empty(), !has_legal_move(&r, &pos), "{pos}");
+            for c in &moves {
+                let mv = complete(c, &pos, &mut rng);
+                let (after, e) = apply_twice(&r, &pos, &mv);
+                check_ply(&r, &pos, &mv, &after, &e);
+                assert_eq!(c.captures, e.is_capture(), "{mv}");
+            }
+            let before = pos.clone();
+            let Some(mv) = play_random(&r, &mut pos, &mut rng, &mut effect) else {
+                assert!(moves.is_empty(), "play_random found no move in {pos}");
+                assert_eq!(pos, before);
+                return;
+            };
+            // The move returned, applied to the old position, does the same.
+            let (again, e) = apply_twice(&r, &before, &mv);
+            assert_eq!((&again, &e), (&pos, &effect), "{mv} in {before}");
+            check_ply(&r, &before, &mv, &pos, &effect);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+        #[test]
+        fn random_playouts_keep_every_invariant(set in 0..OPTION_SETS.len(), seed in any::<u64>()) {
+            playout(OPTION_SETS[set], seed);
+        }
+    }
+
+    #[test]
+    fn random_playouts_under_every_option_set() {
+        for (i, options) in OPTION_SETS.iter().enumerate() {
+            for seed in 0..4 {
+                playout(options, 1000 * i as u64 + seed);
+            }
+        }
+    }
+}
