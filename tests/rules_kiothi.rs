@@ -1025,3 +1025,26 @@ mod playouts {
         }
     }
 }
+
+/// Found by the playout benchmark (seed 0x5eed, game 29375): a10:4 and a10:6 are proved
+/// endless only after 1,621,183,227 laps, a10:2 and a10:8 after 413,545,899, a9:7 after
+/// 60,158,798 (about two minutes in all, in release). play_random must not try them
+/// while a shorter move is legal.
+#[test]
+fn play_random_does_not_wait_for_a_billion_lap_endless_sowing() {
+    let r = rules("");
+    let before = "4,10*,2,7*,1,0,3,2,3,0/1,0,1,0,2,1,5*,1,7,10* S S:0 N:0";
+    let slow =
+        [("a10", 2), ("a10", 4), ("a10", 6), ("a10", 8), ("a9", 7)].map(|(p, n)| sow(p, Some(n)));
+    let pos = Position::parse(&r, before).unwrap();
+    assert!(has_legal_move(&r, &pos));
+    for seed in 0..64 {
+        let mut after = pos.clone();
+        let mut effect = Effect::default();
+        let mv = sow::games::play_random(&r, &mut after, &mut Rng::new(seed), &mut effect)
+            .expect("a legal move");
+        assert!(!slow.contains(&mv), "{mv}");
+        let (again, e) = play(&r, before, &mv);
+        assert_eq!((again, e), (after.to_string(), effect));
+    }
+}

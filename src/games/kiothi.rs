@@ -120,8 +120,7 @@ pub(crate) fn apply(
                 }
                 Some(n) => n,
             };
-            *pos = sow(rules, pos, origin, lift, mode, effect)?;
-            Ok(())
+            sow(rules, pos, origin, lift, mode, u64::MAX, effect)
         }
     }
 }
@@ -201,19 +200,22 @@ fn redistribute(
 }
 
 /// Sows `lift` stones from own pit `origin`, relaying until a lap ends in an empty pit,
-/// then captures; returns the position after the move (`pos` itself is not touched, so
-/// an illegal move leaves it unchanged).
+/// then captures. The sowing works on a copy of the pits, and `pos` changes only once
+/// the move has proved legal. A sowing still going after `max_laps` laps is reported as
+/// endless with `laps == max_laps` (cut off, not proved endless).
 fn sow(
     rules: &Rules,
-    pos: &Position,
+    pos: &mut Position,
     origin: usize,
     lift: u16,
     mode: Mode,
+    max_laps: u64,
     effect: &mut Effect,
-) -> Result<Position, Illegal> {
+) -> Result<(), Illegal> {
     let board = pos.board();
     let side = pos.side;
-    let mut next = pos.clone();
+    let mut pits = [0u16; PITS];
+    pits.copy_from_slice(&pos.pits[..PITS]);
     let place = rules
         .circuit_place(side, origin)
         .ok_or(Illegal::NoSuchPit {
@@ -235,14 +237,14 @@ fn sow(
     lift_from(origin, &mut nki);
     let mut first_lap_foul = None;
     let end = relay_sow(
-        &mut next.pits[..PITS],
+        &mut pits,
         board,
         rules.circuit(side),
         place,
         lift,
         effect,
         true,
-        u64::MAX,
+        max_laps,
         |lap_end, _| {
             // The engine asks only at laps ending in an occupied pit.
             debug_assert!(lap_end.stones >= 2);
@@ -268,21 +270,31 @@ fn sow(
     effect
         .nki_cleared
         .extend(cleared[..n_cleared].iter().map(|&i| board.pit(i as usize)));
-    next.nki = nki;
     effect.end = Some(board.pit(end.pit));
-    capture(rules, &mut next, end.pit, effect);
-    next.side = side.opponent();
-    Ok(next)
+    capture(rules, side, &mut pits, nki, end.pit, effect);
+    pos.pits[..PITS].copy_from_slice(&pits);
+    pos.nki = nki;
+    let prison = &mut pos.prisons[side.index()];
+    *prison = prison.saturating_add(effect.prison_gain);
+    pos.side = side.opponent();
+    Ok(())
 }
 
 /// Captures after a move that ended (in an empty pit) at `end`: the opposite pit, or the
-/// leftmost bonus, and the capturing stone, into the mover's prison.
-fn capture(rules: &Rules, pos: &mut Position, end: usize, effect: &mut Effect) {
-    let side = pos.side;
+/// leftmost bonus, and the capturing stone, off the board; `effect.prison_gain` says
+/// how many stones go to the mover's prison.
+fn capture(
+    rules: &Rules,
+    side: Side,
+    pits: &mut [u16; PITS],
+    nki: u64,
+    end: usize,
+    effect: &mut Effect,
+) {
     if !is_own(side, end) {
         return;
     }
-    let capturable = |i: usize| pos.pits[i] > 0 && pos.nki & bit(i) == 0;
+    let capturable = |i: usize| pits[i] > 0 && nki & bit(i) == 0;
     let run = &ENEMY_RUN[side.index()];
     debug_assert_eq!(run[0], opposite(leftmost(side)));
     let ordinary = [opposite(end)];
@@ -301,20 +313,16 @@ fn capture(rules: &Rules, pos: &mut Position, end: usize, effect: &mut Effect) {
     if !capturable(taken[0]) {
         return;
     }
-    let board = pos.board();
     let mut gain: u16 = 0;
     for &i in taken {
-        effect.captured.push((board.pit(i), pos.pits[i]));
-        gain = gain.saturating_add(pos.pits[i]);
-        pos.pits[i] = 0;
+        effect.captured.push((rules.board().pit(i), pits[i]));
+        gain = gain.saturating_add(pits[i]);
+        pits[i] = 0;
     }
     // The capturing stone goes with them.
-    effect.captured.push((board.pit(end), 1));
-    pos.pits[end] -= 1;
-    gain = gain.saturating_add(1);
-    let prison = &mut pos.prisons[side.index()];
-    *prison = prison.saturating_add(gain);
-    effect.prison_gain = gain;
+    effect.captured.push((rules.board().pit(end), 1));
+    pits[end] -= 1;
+    effect.prison_gain = gain.saturating_add(1);
 }
 
 pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate>) {
@@ -343,7 +351,18 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate
         let origin = board.index(pit);
         for lift in 1..=pos.pits[origin] {
             effect.clear();
-            if sow(rules, pos, origin, lift, Mode::Legal, &mut effect).is_ok() {
+            let mut after = pos.clone();
+            if sow(
+                rules,
+                &mut after,
+                origin,
+                lift,
+                Mode::Legal,
+                u64::MAX,
+                &mut effect,
+            )
+            .is_ok()
+            {
                 out.push(Candidate {
                     mv: sowing(pit, lift),
                     captures: effect.is_capture(),
@@ -369,30 +388,52 @@ pub(crate) fn has_legal_move(rules: &Rules, pos: &Position) -> bool {
     }
     let circuit = rules.circuit(side);
     let mut effect = Effect::default();
-    for origin in own_row(side) {
-        let holds = pos.pits[origin];
-        let Some(place) = rules.circuit_place(side, origin) else {
-            continue;
-        };
-        for lift in 1..=holds {
-            // Where the first lap ends, and what that pit held before its last stone.
-            let end = circuit[(place + lift as usize) % PITS] as usize;
-            let lifted_here = if end == origin { lift } else { 0 };
-            let before = pos.pits[end] - lifted_here + (lift - 1) / PITS as u16;
-            if before == 0 {
-                return true; // the move ends after one lap
+    let mut cut_off = false;
+    for budget in [LAP_BUDGET, u64::MAX] {
+        for origin in own_row(side) {
+            let holds = pos.pits[origin];
+            let Some(place) = rules.circuit_place(side, origin) else {
+                continue;
+            };
+            for lift in 1..=holds {
+                // Where the first lap ends, and what that pit held before its last stone.
+                let end = circuit[(place + lift as usize) % PITS] as usize;
+                let lifted_here = if end == origin { lift } else { 0 };
+                let before = pos.pits[end] - lifted_here + (lift - 1) / PITS as u16;
+                if before == 0 {
+                    return true; // the move ends after one lap
+                }
+                if is_own(side, end) {
+                    continue; // the first-lap restriction
+                }
+                effect.clear();
+                let mut after = pos.clone();
+                match sow(
+                    rules,
+                    &mut after,
+                    origin,
+                    lift,
+                    Mode::Legal,
+                    budget,
+                    &mut effect,
+                ) {
+                    Ok(()) => return true,
+                    Err(Illegal::EndlessSowing { laps }) if laps >= budget => cut_off = true,
+                    Err(_) => {}
+                }
             }
-            if is_own(side, end) {
-                continue; // the first-lap restriction
-            }
-            effect.clear();
-            if sow(rules, pos, origin, lift, Mode::Legal, &mut effect).is_ok() {
-                return true;
-            }
+        }
+        if !cut_off {
+            break;
         }
     }
     false
 }
+
+/// Laps a sowing may take in the first pass of [`play_random`] and [`has_legal_move`].
+/// Some endless sowings are proved endless only after a billion laps (minutes): moves
+/// that need more laps than this are tried only when no shorter move is legal.
+const LAP_BUDGET: u64 = 10_000;
 
 /// Attempts at a random (pit, lift) before trying every one in turn.
 const RANDOM_ATTEMPTS: usize = 16;
@@ -409,31 +450,38 @@ pub(crate) fn play_random(
     // Every (own pit, lift) pair is numbered 0..total: pair k lifts k+1 stones from the
     // first pit, and so on.
     let own = own_row(pos.side);
-    let total: usize = pos.pits[own.clone()].iter().map(|&s| s as usize).sum();
+    let mut holds = [0u16; COLS];
+    holds.copy_from_slice(&pos.pits[own.clone()]);
+    let total: usize = holds.iter().map(|&s| s as usize).sum();
     if total == 0 {
         return None;
     }
     let pair = |mut k: usize| {
-        for origin in own.clone() {
-            let holds = pos.pits[origin] as usize;
-            if k < holds {
-                return (origin, k as u16 + 1);
+        for (i, &h) in holds.iter().enumerate() {
+            if k < h as usize {
+                return (own.start + i, k as u16 + 1);
             }
-            k -= holds;
+            k -= h as usize;
         }
         unreachable!("k < total")
     };
-    let offset = rng.below(total);
-    let tries = (0..RANDOM_ATTEMPTS)
-        .map(|_| rng.below(total))
-        .chain((0..total).map(|j| (offset + j) % total));
-    for k in tries {
-        let (origin, lift) = pair(k);
-        effect.clear();
-        if let Ok(next) = sow(rules, pos, origin, lift, Mode::Legal, effect) {
-            let pit = pos.board().pit(origin);
-            *pos = next;
-            return Some(sowing(pit, lift));
+    let mut cut_off = false;
+    for budget in [LAP_BUDGET, u64::MAX] {
+        let offset = rng.below(total);
+        let tries = (0..RANDOM_ATTEMPTS)
+            .map(|_| rng.below(total))
+            .chain((0..total).map(|j| (offset + j) % total));
+        for k in tries {
+            let (origin, lift) = pair(k);
+            effect.clear();
+            match sow(rules, pos, origin, lift, Mode::Legal, budget, effect) {
+                Ok(()) => return Some(sowing(pos.board().pit(origin), lift)),
+                Err(Illegal::EndlessSowing { laps }) if laps >= budget => cut_off = true,
+                Err(_) => {}
+            }
+        }
+        if !cut_off {
+            break;
         }
     }
     effect.clear();
