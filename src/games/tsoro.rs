@@ -274,13 +274,14 @@ fn sow_with_stop(
 /// What a capture leaves the mover to take: `count` of the `eligible` opponent pits.
 struct BonusDue {
     count: usize,
-    eligible: [u8; MAX_CIRCUIT],
-    eligible_len: usize,
+    /// The eligible pits as a bit set: bit i is pit index `first + i`.
+    eligible: u64,
+    first: usize,
 }
 
 impl BonusDue {
-    fn eligible(&self) -> &[u8] {
-        &self.eligible[..self.eligible_len]
+    fn eligible(&self) -> impl Iterator<Item = usize> + '_ {
+        places(self.eligible).map(|i| self.first + i)
     }
 }
 
@@ -328,23 +329,19 @@ fn capture(
     // The bonus pits: the opponent's non-empty pits, but no head unless `head-bonus=yes`
     // (heads are sanctuaries). The mover takes as many as due, or all there are.
     let opponent = mover.opponent();
-    let heads = HeadPits::of(rules, opponent);
-    let head_bonus = options(rules).head_bonus;
-    let mut due = BonusDue {
-        count: 0,
-        eligible: [0; MAX_CIRCUIT],
-        eligible_len: 0,
-    };
-    if bonus > 0 {
-        for p in side_range(board, opponent) {
-            if pos.pits[p] > 0 && (head_bonus || !heads.contains(p)) {
-                due.eligible[due.eligible_len] = p as u8;
-                due.eligible_len += 1;
-            }
+    let first = side_range(board, opponent).start;
+    let mut eligible = pits_holding(&pos.pits, first, 2 * n, 1);
+    if !options(rules).head_bonus {
+        let heads = HeadPits::of(rules, opponent);
+        for &head in &heads.pits[..heads.len] {
+            eligible &= !(1 << (head - first));
         }
     }
-    due.count = bonus.min(due.eligible_len);
-    Some(due)
+    Some(BonusDue {
+        count: bonus.min(eligible.count_ones() as usize),
+        eligible,
+        first,
+    })
 }
 
 /// Takes the bonus written in the move: `required` pits (`None`: no capture, none due),
@@ -410,16 +407,22 @@ fn take_bonus(
 fn starts(rules: &Rules, pos: &Position) -> u64 {
     let n = rules.board().cols() as usize;
     let first = side_range(rules.board(), pos.side).start;
+    starts_given(pos, first, n, most_stones(rules, pos))
+}
+
+/// The most stones in one pit of the side to move.
+fn most_stones(rules: &Rules, pos: &Position) -> u16 {
+    let own = side_range(rules.board(), pos.side);
+    pos.pits[own].iter().copied().max().unwrap_or(0)
+}
+
+/// [`starts`] for the side whose 2n pits begin at index `first` and hold at most `most`.
+fn starts_given(pos: &Position, first: usize, n: usize, most: u16) -> u64 {
     let circuit_order = |bits: u64| {
         let first_row = bits & ((1 << n) - 1);
         let second_row = (bits >> n).reverse_bits() >> (64 - n);
         first_row | second_row << n
     };
-    let most = pos.pits[first..first + 2 * n]
-        .iter()
-        .copied()
-        .max()
-        .unwrap_or(0);
     if most >= 2 {
         return circuit_order(pits_holding(&pos.pits, first, 2 * n, 2));
     }
@@ -520,11 +523,7 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate
         let bonus = match &due {
             Some(due) if due.count > 0 => BonusChoice::Pits {
                 count: due.count,
-                eligible: due
-                    .eligible()
-                    .iter()
-                    .map(|&p| board.pit(p as usize))
-                    .collect(),
+                eligible: due.eligible().map(|p| board.pit(p)).collect(),
             },
             _ => BonusChoice::None,
         };
@@ -579,26 +578,27 @@ pub(crate) fn play_random(
     let circuit = rules.circuit(mover);
     let heads = HeadPits::of(rules, mover);
     let own = side_range(board, mover);
-    let most = pos.pits[own.clone()].iter().copied().max().unwrap_or(0);
+    let most = most_stones(rules, pos);
     if most == 0 {
         return None;
     }
-    // A few random probes find a start uniformly among the legal ones in most plies; only
-    // when they all miss is the whole set of starts computed (still uniform).
+    // While pits hold two or more, a few random probes find one uniformly in most plies;
+    // only when they all miss (and in the singleton endgame) is the whole set of starts
+    // computed, which is uniform too.
     let len = circuit.len();
-    let can_start = |pits: &[u16; MAX_PITS], place: usize| {
-        let stones = pits[circuit[place] as usize];
-        if most >= 2 {
-            stones >= 2
-        } else {
-            let next = if place + 1 == len { 0 } else { place + 1 };
-            stones == 1 && pits[circuit[next] as usize] == 0
+    let mut probed = None;
+    if most >= 2 {
+        'probing: for _ in 0..2 {
+            let random = rng.next_u64();
+            for k in 0..4 {
+                let place = ((random >> (16 * k) & 0xffff) as usize * len) >> 16;
+                if pos.pits[circuit[place] as usize] >= 2 {
+                    probed = Some(place);
+                    break 'probing;
+                }
+            }
         }
-    };
-    let random = rng.next_u64();
-    let mut probed = (0..4)
-        .map(|k| ((random >> (16 * k) & 0xffff) as usize * len) >> 16)
-        .find(|&place| can_start(&pos.pits, place));
+    }
     let mut rest: Option<u64> = None;
     // Only the mover's side changes while sowing: keep it to undo an endless sowing.
     let mut original = [0u16; MAX_CIRCUIT];
@@ -608,7 +608,7 @@ pub(crate) fn play_random(
         let place = match probed.take() {
             Some(place) => place,
             None => {
-                let set = rest.get_or_insert_with(|| starts(rules, pos));
+                let set = rest.get_or_insert_with(|| starts_given(pos, own.start, len / 2, most));
                 if *set == 0 {
                     return None;
                 }
@@ -657,7 +657,7 @@ pub(crate) fn play_random(
         });
         let Some(end) = sown else {
             restore(pos);
-            rest.get_or_insert_with(|| starts(rules, pos) & !(1 << place));
+            rest.get_or_insert_with(|| starts_given(pos, own.start, len / 2, most) & !(1 << place));
             continue;
         };
         effect.end = Some(board.pit(end.pit));
@@ -692,10 +692,9 @@ fn random_bonus(
     let board = rules.board();
     let mut taken = Vec::with_capacity(due.count);
     for _ in 0..due.count {
-        let i = rng.below(due.eligible_len);
-        let p = due.eligible[i] as usize;
-        due.eligible_len -= 1;
-        due.eligible[i] = due.eligible[due.eligible_len];
+        let bit = nth_place(due.eligible, rng.below(due.eligible.count_ones() as usize));
+        due.eligible &= !(1 << bit);
+        let p = due.first + bit;
         let pit = board.pit(p);
         effect.bonus.push((pit, pos.pits[p]));
         pos.pits[p] = 0;
