@@ -81,7 +81,10 @@ impl Pit {
 
     /// The row letter: `a`, `b`, `c` or `d`.
     pub fn row_letter(self) -> char {
-        (b'a' + self.row) as char
+        match self.row {
+            0..=25 => (b'a' + self.row) as char,
+            _ => '?',
+        }
     }
 }
 
