@@ -382,7 +382,7 @@ fn describe(outcome: &Outcome) -> String {
             score[0], score[1]
         ),
     };
-    format!("{how}: {}", result_of(outcome).as_str())
+    format!("{how}, so the result is {}", result_of(outcome).as_str())
 }
 
 /// One ply to replay: what was written, with the commands of the comments after it.
