@@ -109,11 +109,17 @@ impl Position {
     }
 
     pub fn is_nki(&self, pit: Pit) -> bool {
-        self.nki & (1u64 << self.board.index(pit)) != 0
+        // Only Kiothi's 20 pits carry marks; larger boards have none past bit 63.
+        let index = self.board.index(pit);
+        index < 64 && self.nki & (1u64 << index) != 0
     }
 
     pub fn set_nki(&mut self, pit: Pit, nki: bool) {
-        let bit = 1u64 << self.board.index(pit);
+        let index = self.board.index(pit);
+        if index >= 64 {
+            return;
+        }
+        let bit = 1u64 << index;
         if nki {
             self.nki |= bit;
         } else {
