@@ -97,6 +97,11 @@ pub fn convert_game(
             .nth(replayed)
             .map(|(i, _)| i)
             .unwrap_or(record.moves.len());
+        // The move number written before that ply goes with it.
+        let cut = match cut.checked_sub(1).map(|i| &record.moves[i]) {
+            Some(Element::MoveNumber(_)) => cut - 1,
+            _ => cut,
+        };
         let tail: Vec<Element> = record.moves.split_off(cut);
         let text = rest_text(parsed, &tail);
         let reason = trace
