@@ -233,12 +233,20 @@ pub enum Illegal {
     // Reasons of one game only go below, each game in its own block.
 
     // -- Tsoro --
+    #[error("a stop at head {head} on arrival #0: arrivals at a head are counted from 1")]
+    HeadStopArrivalZero { head: Pit },
+    #[error("bonus pit {pit} names {stones} stones; Tsoro takes its bonus pits whole")]
+    BonusPitPartial { pit: Pit, stones: u16 },
 
     // -- Nsolo --
 
     // -- Kiothi --
 
     // -- Bao la Kimasai --
+    #[error("a step names the pit its stone starts from")]
+    StepWithoutPit,
+    #[error("pit {pit} holds {stones} stones; in Bao la Kimasai no pit ever holds more than one")]
+    CrowdedPit { pit: Pit, stones: u16 },
 }
 
 impl Illegal {
