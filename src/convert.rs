@@ -797,6 +797,14 @@ fn pits_words(list: &[(Pit, u16)]) -> String {
         .join(", ")
 }
 
+fn stones(n: u64) -> String {
+    if n == 1 {
+        "1 stone".into()
+    } else {
+        format!("{n} stones")
+    }
+}
+
 /// The game with every ply's effect spelled out.
 pub fn to_long(c: &Conversion) -> String {
     let mut out = String::new();
@@ -827,17 +835,18 @@ pub fn to_long(c: &Conversion) -> String {
         } else {
             let _ = writeln!(
                 out,
-                "  laps: {} ({} stones sown)",
-                e.lap_count, e.stones_sown
+                "  laps: {} ({} sown)",
+                e.lap_count,
+                stones(e.stones_sown)
             );
             for (i, lap) in e.laps.iter().enumerate() {
                 let _ = writeln!(
                     out,
-                    "    {}. {} to {}, {} stones",
+                    "    {}. {} to {}, {}",
                     i + 1,
                     lap.start,
                     lap.end,
-                    lap.stones
+                    stones(lap.stones as u64)
                 );
             }
             if (e.laps.len() as u64) < e.lap_count {

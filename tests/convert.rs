@@ -111,7 +111,7 @@ fn corpus() -> Vec<String> {
 }
 
 #[test]
-#[ignore = "needs the game modules, landing on main"]
+#[ignore = "needs Nsolo and Kiothi, landing on main"]
 fn random_games_are_played() {
     // The round trips below are only worth something if the games have plies.
     for text in random_games() {
@@ -128,7 +128,7 @@ fn random_games_are_played() {
 }
 
 #[test]
-#[ignore = "needs the game modules, landing on main"]
+#[ignore = "needs Nsolo and Kiothi, landing on main"]
 fn the_examples_replay_as_examples_md_computed_them() {
     let conversions = convert_all(&read("examples.pmn"));
     let expected: Vec<String> = read("examples.expected")
@@ -205,7 +205,6 @@ fn pmn_json_pmn_is_the_identity_on_the_export_form() {
 }
 
 #[test]
-#[ignore = "needs the game modules, landing on main"]
 fn json_carries_each_plys_effect() {
     let c = &convert_all(&read("examples.pmn"))[0];
     let value: serde_json::Value = serde_json::from_str(&to_json(c, false)).unwrap();
@@ -242,7 +241,6 @@ fn pmn_relative_pmn_is_the_identity_on_the_export_form() {
 }
 
 #[test]
-#[ignore = "needs the game modules, landing on main"]
 fn relative_numbers_are_seat_relative() {
     // Tsoro 4x12 heads=1, North to move: d3 is North's 10th pit (d12 is its 1st), and
     // South's a11 and b10 are 24+11 and 24+15.
@@ -274,7 +272,6 @@ fn pmn_ludii_pmn_keeps_the_plies_tags_and_result() {
 }
 
 #[test]
-#[ignore = "needs the game modules, landing on main"]
 fn ludii_sites_are_row_major_from_souths_outer_left() {
     let c = &convert_all(&read("illegal.pmn"))[0];
     let ludii = to_ludii(c);
@@ -287,7 +284,6 @@ fn ludii_sites_are_row_major_from_souths_outer_left() {
 }
 
 #[test]
-#[ignore = "needs the game modules, landing on main"]
 fn an_illegal_ply_keeps_the_rest_verbatim_in_comments() {
     let text = read("illegal.pmn");
     let c = &convert_all(&text)[0];
@@ -341,7 +337,7 @@ fn the_board_and_rules_tags_are_normalised() {
 }
 
 #[test]
-#[ignore = "needs the game modules, landing on main"]
+#[ignore = "needs Nsolo and Kiothi, landing on main"]
 fn the_long_form_spells_out_every_effect() {
     let long: String = convert_all(&read("examples.pmn"))
         .iter()
@@ -352,7 +348,6 @@ fn the_long_form_spells_out_every_effect() {
 }
 
 #[test]
-#[ignore = "needs the game modules, landing on main"]
 fn the_command_line_converts_and_never_overwrites() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.csv");
