@@ -15,6 +15,7 @@
 //! - `long`: every ply with its whole effect spelled out, as readable text.
 //! - `relative`: the moves in seat-relative numbers (docs/relative.md), read back with
 //!   `--from relative`.
+//! - `--from json` reads the `json`/`jsonl` output back (its records; the rest ignored).
 //! - `ludii`: a Ludii-style move list (docs/ludii.md), read back with `--from ludii`.
 //!
 //! A game with an error is converted as far as it replays; the rest of its move text is
@@ -266,8 +267,29 @@ fn read_input(
     Ok(match from {
         ConvertFrom::Relative => read_relative(&bytes, options),
         ConvertFrom::Ludii => read_ludii(&String::from_utf8_lossy(&bytes), options),
+        ConvertFrom::Json => read_json(&String::from_utf8_lossy(&bytes))
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?,
         ConvertFrom::Pmn => unreachable!("handled above"),
     })
+}
+
+/// Reads records in JSON form as PMN games: a JSON array of records (`--to json`), one
+/// record a line (`--to jsonl`), or one record. Extra keys (`source`, `replay`) are
+/// ignored: the record alone is read, written as PMN and read again.
+pub fn read_json(text: &str) -> Result<Vec<ParsedGame>, String> {
+    let trimmed = text.trim_start();
+    let records: Vec<Record> = if trimmed.starts_with('[') {
+        serde_json::from_str(trimmed).map_err(|e| format!("not JSON records: {e}"))?
+    } else {
+        serde_json::Deserializer::from_str(trimmed)
+            .into_iter::<Record>()
+            .collect::<Result<_, _>>()
+            .map_err(|e| format!("not JSON records: {e}"))?
+    };
+    Ok(records
+        .iter()
+        .filter_map(|r| pmn::parse_str(&pmn::write_game(r)).into_iter().next())
+        .collect())
 }
 
 /// Reads records in relative numbering (docs/relative.md) as PMN games.

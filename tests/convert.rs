@@ -205,6 +205,29 @@ fn pmn_json_pmn_is_the_identity_on_the_export_form() {
 }
 
 #[test]
+fn the_command_line_reads_json_back() {
+    for to in ["json", "jsonl"] {
+        let json = Command::cargo_bin("sow")
+            .unwrap()
+            .args(["convert", "tests/data/convert/illegal.pmn", "--to", to])
+            .output()
+            .unwrap();
+        assert!(json.status.success());
+        let back = Command::cargo_bin("sow")
+            .unwrap()
+            .args(["convert", "-", "--from", "json", "--to", "pmn"])
+            .write_stdin(json.stdout)
+            .output()
+            .unwrap();
+        assert!(back.status.success(), "{back:?}");
+        assert_eq!(
+            String::from_utf8(back.stdout).unwrap(),
+            export(&read("illegal.pmn")).join("\n")
+        );
+    }
+}
+
+#[test]
 fn json_carries_each_plys_effect() {
     let c = &convert_all(&read("examples.pmn"))[0];
     let value: serde_json::Value = serde_json::from_str(&to_json(c, false)).unwrap();
