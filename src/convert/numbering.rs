@@ -361,6 +361,42 @@ mod tests {
     }
 
     #[test]
+    fn every_numbering_is_a_bijection_on_every_board() {
+        let mut sets = vec![
+            rules(Game::Kiothi, None, ""),
+            rules(Game::BaoLaKimasai, None, ""),
+        ];
+        for n in [6, 8, 12, 15, 18, 21] {
+            sets.push(rules(Game::Tsoro, Board::new(4, n), ""));
+        }
+        for n in 8..=36 {
+            sets.push(rules(Game::Nsolo, Board::new(4, n), ""));
+            sets.push(rules(Game::Nsolo, Board::new(4, n), "sow=ccw"));
+        }
+        for r in &sets {
+            let len = r.board().len() as u32;
+            for side in Side::BOTH {
+                let mut seen = std::collections::HashSet::new();
+                for pit in r.board().pits() {
+                    let n = relative_number(r, side, pit).unwrap();
+                    assert!((1..=len).contains(&n));
+                    assert!(seen.insert(n));
+                    assert_eq!(relative_pit(r, side, n), Some(pit));
+                    // North's numbers are South's turned half a turn.
+                    let turned = Pit::new(
+                        r.board().rows() - 1 - pit.row,
+                        r.board().cols() + 1 - pit.col,
+                    );
+                    assert_eq!(relative_number(r, side.opponent(), turned), Some(n));
+                    let site = ludii_site(r, pit).unwrap();
+                    assert_eq!(ludii_pit(r, site), Some(pit));
+                }
+                assert_eq!(relative_pit(r, side, len + 1), None);
+            }
+        }
+    }
+
+    #[test]
     fn plies_rewrite_pits_but_not_counts() {
         let r = rules(Game::Tsoro, Board::new(4, 12), "heads=1");
         let rel = rewrite_ply(
