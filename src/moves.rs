@@ -239,6 +239,10 @@ pub enum Illegal {
     BonusPitPartial { pit: Pit, stones: u16 },
 
     // -- Nsolo --
+    #[error("the sowing names no start pit")]
+    NoStartPit,
+    #[error("a bonus of 0 stones from {pit} takes nothing; each bonus pit is named with a count from 1 to its content")]
+    BonusZero { pit: Pit },
 
     // -- Kiothi --
 
@@ -275,7 +279,10 @@ impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Move::Sow(s) => {
-                write!(f, "{}", s.start())?;
+                match s.from {
+                    Some(pit) => write!(f, "{pit}")?,
+                    None => f.write_str("?")?,
+                }
                 if let Some(n) = s.lift {
                     write!(f, ":{n}")?;
                 }
