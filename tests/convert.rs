@@ -111,7 +111,6 @@ fn corpus() -> Vec<String> {
 }
 
 #[test]
-#[ignore = "needs Nsolo and Kiothi, landing on main"]
 fn random_games_are_played() {
     // The round trips below are only worth something if the games have plies.
     for text in random_games() {
@@ -128,7 +127,6 @@ fn random_games_are_played() {
 }
 
 #[test]
-#[ignore = "needs Nsolo and Kiothi, landing on main"]
 fn the_examples_replay_as_examples_md_computed_them() {
     let conversions = convert_all(&read("examples.pmn"));
     let expected: Vec<String> = read("examples.expected")
@@ -360,7 +358,6 @@ fn the_board_and_rules_tags_are_normalised() {
 }
 
 #[test]
-#[ignore = "needs Nsolo and Kiothi, landing on main"]
 fn the_long_form_spells_out_every_effect() {
     let long: String = convert_all(&read("examples.pmn"))
         .iter()
