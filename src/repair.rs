@@ -480,7 +480,7 @@ pub fn search(
                 // The comments after a deleted ply stay where they are written: after the
                 // ply before it (a checkpoint is evidence, not part of the ply). So the
                 // replay starts at that ply, which now carries both sets of commands.
-                if *at > 0 && at - 1 >= base {
+                if *at > base {
                     let mut prev = inputs[at - 1].clone();
                     prev.commands.extend(inputs[*at].commands.iter().copied());
                     edited.push(prev);

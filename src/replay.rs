@@ -145,6 +145,8 @@ fn tag_span(record: &Record, name: &str) -> Span {
 }
 
 /// Builds the rule set of a record from its tags and the overrides.
+// A diagnostic is returned once per game at most: its size does not matter.
+#[allow(clippy::result_large_err)]
 pub fn rules_of(record: &Record, overrides: &[(String, String)]) -> Result<Rules, Diagnostic> {
     let Some(game_tag) = record.tag("Game") else {
         return Err(Diagnostic::error(
@@ -204,6 +206,7 @@ pub fn rules_of(record: &Record, overrides: &[(String, String)]) -> Result<Rules
 }
 
 /// The start position of a record: its `SetUp`/`Position`, else the game's layout.
+#[allow(clippy::result_large_err)]
 pub fn start_of(record: &Record, rules: &Rules) -> Result<Position, Diagnostic> {
     if record.tag("SetUp") == Some("1") {
         let Some(text) = record.tag("Position") else {

@@ -33,6 +33,7 @@ struct Case {
     last: Option<PlyTrace>,
 }
 
+#[allow(clippy::too_many_arguments)]
 fn sowing_trace(
     number: u32,
     side: Side,

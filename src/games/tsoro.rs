@@ -452,7 +452,7 @@ fn pits_holding(pits: &[u16; MAX_PITS], first: usize, len: usize, min: u16) -> u
         };
         let word = u64::from(a) | u64::from(b) << 16 | u64::from(c) << 32 | u64::from(d) << 48;
         let x = word & keep;
-        let non_zero = ((x & LOW15) + LOW15 | x) >> 15 & LANES;
+        let non_zero = ((((x & LOW15) + LOW15) | x) >> 15) & LANES;
         bits |= (non_zero.wrapping_mul(GATHER) >> 48) << chunk;
     }
     bits & ((1 << len) - 1)
