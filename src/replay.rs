@@ -587,7 +587,7 @@ pub fn replay(parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
         diagnostics: parsed
             .problems
             .iter()
-            .map(Diagnostic::from_problem)
+            .map(|p| reader_diagnostic(p, &inputs))
             .collect(),
         plies_written: inputs.len(),
         declared: declared_result(record),
@@ -620,6 +620,32 @@ pub fn replay(parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
         &mut trace,
     );
     trace
+}
+
+/// A reader problem as a diagnostic. A problem of the move text where a ply stands is
+/// given that ply's number: the plies before it, plus one.
+fn reader_diagnostic(problem: &crate::pmn::Problem, inputs: &[PlyInput<'_>]) -> Diagnostic {
+    use crate::pmn::ProblemCode as P;
+    let mut d = Diagnostic::from_problem(problem);
+    let in_move_text = matches!(
+        problem.code,
+        P::Syntax
+            | P::MoveNumber
+            | P::UnterminatedComment
+            | P::UnterminatedVariation
+            | P::UnmatchedParen
+            | P::NumberTooLarge
+            | P::NestingTooDeep
+    );
+    let first_ply = inputs.first().map(|i| i.span.start);
+    if in_move_text && first_ply.is_some_and(|start| problem.span.start >= start) {
+        let before = inputs
+            .iter()
+            .take_while(|i| i.span.start < problem.span.start)
+            .count();
+        d.ply = Some(before as u32 + 1);
+    }
+    d
 }
 
 /// The result a record declares: its result token, else its `Result` tag.
