@@ -120,19 +120,39 @@ fn capture(pos: &mut Position, end: Pit, effect: &mut Effect) {
     pos.captures[mover] = pos.captures[mover].saturating_add(1);
 }
 
-/// The legal steps of the side to move as a bit set over circuit places: a stone whose
-/// next pit on the circuit is empty.
+/// Pits per seat: Bao la Kimasai is played on 4×12 only.
+const SEAT_PITS: usize = 24;
+
+/// The legal steps of the side to move as a bit set over its circuit places: a stone
+/// whose next pit on the circuit is empty.
 fn legal_places(rules: &Rules, pos: &Position) -> u64 {
-    let circuit = rules.circuit(pos.side);
-    let (mut stone, mut occupied) = (0u64, 0u64);
-    for (place, &pit) in circuit.iter().enumerate() {
-        let stones = pos.pits[pit as usize];
-        stone |= ((stones == 1) as u64) << place;
-        occupied |= ((stones != 0) as u64) << place;
-    }
-    let last = circuit.len().saturating_sub(1);
-    let next_occupied = (occupied >> 1) | ((occupied & 1) << last);
+    let (stone, occupied) = circuit_bits(rules, pos);
+    let next_occupied = (occupied >> 1) | ((occupied & 1) << (SEAT_PITS - 1));
     stone & !next_occupied
+}
+
+/// The side to move's pits as bit sets over its circuit places: those holding one stone
+/// and those holding any. A seat's circuit runs left to right along the first of its two
+/// rows in index order (South's `a`, North's `c`) and back right to left along the
+/// second (RULES.md, "Circuits"), so both sets are read straight off the seat's pits
+/// (the test `circuit_bits_follow_the_circuit` holds this to `Rules::circuit`).
+fn circuit_bits(rules: &Rules, pos: &Position) -> (u64, u64) {
+    let cols = SEAT_PITS / 2;
+    let first = rules.board().rows_of(pos.side).start as usize * cols;
+    let Some(pits) = pos.pits.get(first..first + SEAT_PITS) else {
+        return (0, 0);
+    };
+    let (mut stone, mut occupied) = (0u64, 0u64);
+    for (i, &stones) in pits.iter().enumerate() {
+        stone |= ((stones == 1) as u64) << i;
+        occupied |= ((stones != 0) as u64) << i;
+    }
+    let along_circuit = |bits: u64| {
+        let row = (1u64 << cols) - 1;
+        let back = ((bits >> cols) & row).reverse_bits() >> (64 - cols);
+        (bits & row) | back << cols
+    };
+    (along_circuit(stone), along_circuit(occupied))
 }
 
 pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate>) {
@@ -192,5 +212,19 @@ mod tests {
         assert_eq!(legal_places(&rules, &pos), 1 << 23);
         pos.set(Pit::new(0, 1), 1);
         assert_eq!(legal_places(&rules, &pos), 1);
+    }
+
+    #[test]
+    fn circuit_bits_follow_the_circuit() {
+        let rules = Rules::default_for(Game::BaoLaKimasai);
+        for side in Side::BOTH {
+            for (place, &pit) in rules.circuit(side).iter().enumerate() {
+                let mut pos = Position::empty(rules.board(), side);
+                pos.pits[pit as usize] = 1;
+                assert_eq!(circuit_bits(&rules, &pos), (1 << place, 1 << place));
+                pos.pits[pit as usize] = 2;
+                assert_eq!(circuit_bits(&rules, &pos), (0, 1 << place));
+            }
+        }
     }
 }
