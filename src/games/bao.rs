@@ -13,7 +13,7 @@
 //!
 //! This module must not know text, records or the repetition history.
 
-use crate::geometry::Pit;
+use crate::geometry::{Pit, Side};
 use crate::moves::{BonusChoice, Candidate, Effect, Illegal, Mode, Move, Sowing};
 use crate::position::Position;
 use crate::rng::Rng;
@@ -120,54 +120,84 @@ fn capture(pos: &mut Position, end: Pit, effect: &mut Effect) {
     pos.captures[mover] = pos.captures[mover].saturating_add(1);
 }
 
-/// Pits per seat: Bao la Kimasai is played on 4×12 only.
-const SEAT_PITS: usize = 24;
+/// Pits per row and per seat: Bao la Kimasai is played on 4×12 only.
+const COLS: usize = 12;
+const SEAT_PITS: usize = 2 * COLS;
 
-/// The legal steps of the side to move as a bit set over its circuit places: a stone
-/// whose next pit on the circuit is empty.
+/// The legal steps of the side to move, as a bit set over the seat's pits in index order
+/// (bit `i` is pit index `first_pit + i`): a stone whose next pit on the circuit is empty.
+///
+/// This runs on every ply of a playout, so it reads the seat's 24 pits four at a time.
+/// A seat's circuit runs left to right along the first of its rows in index order
+/// (South's `a`, North's `c`) and back right to left along the second (RULES.md,
+/// "Circuits"); the test `legal_places_follow_the_circuit` holds this to the rules'
+/// circuit.
 fn legal_places(rules: &Rules, pos: &Position) -> u64 {
-    let (stone, occupied) = circuit_bits(rules, pos);
-    let next_occupied = (occupied >> 1) | ((occupied & 1) << (SEAT_PITS - 1));
-    stone & !next_occupied
+    let first = first_pit(rules, pos.side);
+    let Some(pits) = pos.pits.get(first..first + SEAT_PITS) else {
+        return 0;
+    };
+    let (mut occupied, mut crowded) = (0u64, 0u64);
+    for (k, four) in pits.chunks_exact(4).enumerate() {
+        let word = four.iter().rev().fold(0u64, |w, &s| w << 16 | s as u64);
+        crowded |= word & !ONES;
+        occupied |= lanes(word) << (4 * k);
+    }
+    if crowded != 0 {
+        // Only a position built by hand can hold two stones in a pit; such a stone
+        // cannot step (`Illegal::CrowdedPit`), but it blocks the stone behind it.
+        let (mut single, mut any) = (0u64, 0u64);
+        for (i, &stones) in pits.iter().enumerate() {
+            single |= ((stones == 1) as u64) << i;
+            any |= ((stones != 0) as u64) << i;
+        }
+        return single & !next_occupied(any);
+    }
+    occupied & !next_occupied(occupied)
 }
 
-/// The side to move's pits as bit sets over its circuit places: those holding one stone
-/// and those holding any. A seat's circuit runs left to right along the first of its two
-/// rows in index order (South's `a`, North's `c`) and back right to left along the
-/// second (RULES.md, "Circuits"), so both sets are read straight off the seat's pits
-/// (the test `circuit_bits_follow_the_circuit` holds this to `Rules::circuit`).
-fn circuit_bits(rules: &Rules, pos: &Position) -> (u64, u64) {
-    let cols = SEAT_PITS / 2;
-    let first = rules.board().rows_of(pos.side).start as usize * cols;
-    let Some(pits) = pos.pits.get(first..first + SEAT_PITS) else {
-        return (0, 0);
-    };
-    let (mut stone, mut occupied) = (0u64, 0u64);
-    for (i, &stones) in pits.iter().enumerate() {
-        stone |= ((stones == 1) as u64) << i;
-        occupied |= ((stones != 0) as u64) << i;
-    }
-    let along_circuit = |bits: u64| {
-        let row = (1u64 << cols) - 1;
-        let back = ((bits >> cols) & row).reverse_bits() >> (64 - cols);
-        (bits & row) | back << cols
-    };
-    (along_circuit(stone), along_circuit(occupied))
+/// Sets bit `i` where the next pit on the circuit after bit `i`'s pit is occupied.
+fn next_occupied(occupied: u64) -> u64 {
+    let row = (1u64 << COLS) - 1;
+    let (forth, back) = (occupied & row, occupied >> COLS & row);
+    // Forth: each pit's next is the one to its right; the last one's is the back row's
+    // rightmost. Back: each pit's next is the one to its left; the leftmost's is the
+    // forth row's leftmost.
+    let forth_next = forth >> 1 | (back >> (COLS - 1)) << (COLS - 1);
+    let back_next = (back << 1 & row) | (forth & 1);
+    forth_next | back_next << COLS
+}
+
+/// The index of the first pit of a seat's rows.
+fn first_pit(rules: &Rules, side: Side) -> usize {
+    rules.board().rows_of(side).start as usize * COLS
+}
+
+/// Stones 1 in every 16-bit lane.
+const ONES: u64 = 0x0001_0001_0001_0001;
+
+/// Four bits, one per 16-bit lane of `word` (lowest lane first), from each lane's
+/// lowest bit: gathered into bits 48..51 by one multiplication (no two terms overlap).
+fn lanes(word: u64) -> u64 {
+    const GATHER: u64 = 1 << 48 | 1 << 33 | 1 << 18 | 1 << 3;
+    ((word & ONES).wrapping_mul(GATHER) >> 48) & 0xf
 }
 
 pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate>) {
     let board = rules.board();
     let side = pos.side;
-    let circuit = rules.circuit(side);
+    let first = first_pit(rules, side);
     let mut legal = legal_places(rules, pos);
     while legal != 0 {
-        let place = legal.trailing_zeros() as usize;
+        let from = first + legal.trailing_zeros() as usize;
         legal &= legal - 1;
-        let next = board.pit(circuit[(place + 1) % circuit.len()] as usize);
-        let captures = next.row == board.inner_row(side)
-            && board.opposite(next).is_some_and(|o| pos.get(o) != 0);
+        let captures = rules.next_on_circuit(side, from).is_some_and(|next| {
+            let next = board.pit(next);
+            next.row == board.inner_row(side)
+                && board.opposite(next).is_some_and(|o| pos.get(o) != 0)
+        });
         out.push(Candidate {
-            mv: Move::Sow(Sowing::from(board.pit(circuit[place] as usize))),
+            mv: Move::Sow(Sowing::from(board.pit(from))),
             captures,
             bonus: BonusChoice::None,
         });
@@ -191,40 +221,45 @@ pub(crate) fn play_random(
     for _ in 0..rng.below(legal.count_ones() as usize) {
         legal &= legal - 1;
     }
-    let place = legal.trailing_zeros() as usize;
-    let from = rules.board().pit(rules.circuit(pos.side)[place] as usize);
+    let from = first_pit(rules, pos.side) + legal.trailing_zeros() as usize;
+    let place = rules.circuit_place(pos.side, from)?;
     step(rules, pos, place, effect);
-    Some(Move::Sow(Sowing::from(from)))
+    Some(Move::Sow(Sowing::from(rules.board().pit(from))))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::Side;
     use crate::rules::Game;
 
     #[test]
-    fn legal_places_wrap_round_the_circuit() {
-        // South: b1 (last place) steps into a1 (first place) only if a1 is empty.
+    fn legal_places_follow_the_circuit() {
+        // A lone stone may step; with a stone in its next pit on the circuit it may not.
         let rules = Rules::default_for(Game::BaoLaKimasai);
-        let mut pos = Position::empty(rules.board(), Side::South);
-        pos.set(Pit::new(1, 1), 1);
-        assert_eq!(legal_places(&rules, &pos), 1 << 23);
-        pos.set(Pit::new(0, 1), 1);
-        assert_eq!(legal_places(&rules, &pos), 1);
+        for side in Side::BOTH {
+            let first = first_pit(&rules, side);
+            for &pit in rules.circuit(side) {
+                let (pit, bit) = (pit as usize, 1 << (pit as usize - first));
+                let next = rules.next_on_circuit(side, pit).unwrap();
+                let mut pos = Position::empty(rules.board(), side);
+                pos.pits[pit] = 1;
+                assert_eq!(legal_places(&rules, &pos), bit);
+                pos.pits[next] = 1;
+                assert_eq!(legal_places(&rules, &pos) & bit, 0);
+                pos.pits[next] = 2;
+                assert_eq!(legal_places(&rules, &pos), 0, "a crowded pit blocks too");
+                pos.pits[next] = 0;
+                pos.pits[pit] = 2;
+                assert_eq!(legal_places(&rules, &pos), 0, "a crowded pit cannot step");
+            }
+        }
     }
 
     #[test]
-    fn circuit_bits_follow_the_circuit() {
-        let rules = Rules::default_for(Game::BaoLaKimasai);
-        for side in Side::BOTH {
-            for (place, &pit) in rules.circuit(side).iter().enumerate() {
-                let mut pos = Position::empty(rules.board(), side);
-                pos.pits[pit as usize] = 1;
-                assert_eq!(circuit_bits(&rules, &pos), (1 << place, 1 << place));
-                pos.pits[pit as usize] = 2;
-                assert_eq!(circuit_bits(&rules, &pos), (0, 1 << place));
-            }
+    fn lanes_gathers_every_lane() {
+        for bits in 0..16u64 {
+            let word = (0..4).fold(0, |w, i| w | (bits >> i & 1) << (16 * i));
+            assert_eq!(lanes(word), bits);
         }
     }
 }
