@@ -13,12 +13,11 @@
 //!
 //! This module must not know text, records or the repetition history.
 
-use crate::geometry::{Pit, Side};
-use crate::moves::{BonusChoice, Candidate, Effect, Illegal, Mode, Move, Sowing};
+use crate::geometry::{Board, Pit, Side};
+use crate::moves::{BonusChoice, Candidate, Effect, Illegal, Lap, Mode, Move, Sowing};
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::rules::Rules;
-use crate::sowing::{self, Next};
 
 pub(crate) fn apply(
     rules: &Rules,
@@ -27,13 +26,13 @@ pub(crate) fn apply(
     _mode: Mode,
     effect: &mut Effect,
 ) -> Result<(), Illegal> {
-    let place = check_step(rules, pos, mv)?;
-    step(rules, pos, place, effect);
+    let (from, next) = check_step(rules, pos, mv)?;
+    step(rules, pos, from, next, effect);
     Ok(())
 }
 
-/// The mover's circuit place of a legal step's stone, or why the move is not one.
-fn check_step(rules: &Rules, pos: &Position, mv: &Move) -> Result<usize, Illegal> {
+/// The pit indices a legal step goes from and to, or why the move is not one.
+fn check_step(rules: &Rules, pos: &Position, mv: &Move) -> Result<(usize, usize), Illegal> {
     let sowing = match mv {
         Move::Sow(sowing) => sowing,
         Move::Redistribute(_) => return Err(Illegal::RedistributionNotAllowed),
@@ -48,73 +47,64 @@ fn check_step(rules: &Rules, pos: &Position, mv: &Move) -> Result<usize, Illegal
     }
     let side = pos.side;
     let from = board.index(pit);
-    let place = rules
-        .circuit_place(side, from)
+    let next = rules
+        .next_on_circuit(side, from)
         .ok_or(Illegal::NotOwnPit { pit, side })?;
     match pos.pits[from] {
         0 => return Err(Illegal::EmptyPit { pit }),
         1 => {}
         stones => return Err(Illegal::CrowdedPit { pit, stones }),
     }
-    let circuit = rules.circuit(side);
-    let next = circuit[(place + 1) % circuit.len()] as usize;
     if pos.pits[next] != 0 {
         return Err(Illegal::StepBlocked {
             pit,
             next: board.pit(next),
         });
     }
-    Ok(place)
+    Ok((from, next))
 }
 
-/// Steps the stone at circuit `place` of the side to move into the next pit (which must
-/// be empty), captures, and passes the turn.
-fn step(rules: &Rules, pos: &mut Position, place: usize, effect: &mut Effect) {
+/// Steps the stone in pit index `from` of the side to move into `next`, the following
+/// pit of its circuit (which must be empty), captures, and passes the turn.
+fn step(rules: &Rules, pos: &mut Position, from: usize, next: usize, effect: &mut Effect) {
     let side = pos.side;
     let board = rules.board();
-    let circuit = rules.circuit(side);
-    let next = circuit[(place + 1) % circuit.len()] as usize;
-    // One lap of one stone into the empty next pit: the engine ends it at once and never
-    // asks for a relay, since the step never lands on a stone.
-    let sown = sowing::relay_sow(
-        &mut pos.pits,
-        board,
-        circuit,
-        place,
-        1,
-        effect,
-        true,
-        u64::MAX,
-        |_, _| Ok(Next::Stop),
-    );
-    debug_assert!(matches!(sown, Ok(e) if e.pit == next && e.in_empty));
-    let end = board.pit(next);
+    // One lap of one stone into an empty pit: it never relays and cannot be endless, so
+    // the relay-sowing engine has nothing to do here (and would cost this hot path a
+    // tenth of its time setting up cycle detection).
+    pos.pits[from] = 0;
+    pos.pits[next] = 1;
+    let (start, end) = (board.pit(from), board.pit(next));
+    effect.push_lap(Lap {
+        start,
+        end,
+        stones: 1,
+    });
     effect.end = Some(end);
     if end.row == board.inner_row(side) {
-        capture(pos, end, effect);
+        capture(board, pos, end, effect);
     }
     pos.side = side.opponent();
 }
 
 /// The stone entering inner-row pit `end` takes the opponent stone opposite, and then the
 /// stone behind it (outer stones are safe otherwise).
-fn capture(pos: &mut Position, end: Pit, effect: &mut Effect) {
-    let board = pos.board();
+fn capture(board: Board, pos: &mut Position, end: Pit, effect: &mut Effect) {
     let Some(opposite) = board.opposite(end) else {
         return;
     };
-    let taken = pos.get(opposite);
-    if taken == 0 {
+    let mut take = |pit: Pit| {
+        let stones = std::mem::take(&mut pos.pits[board.index(pit)]);
+        if stones != 0 {
+            effect.captured.push((pit, stones));
+        }
+        stones
+    };
+    if take(opposite) == 0 {
         return;
     }
-    pos.set(opposite, 0);
-    effect.captured.push((opposite, taken));
     if let Some(behind) = board.behind(opposite) {
-        let taken = pos.get(behind);
-        if taken != 0 {
-            pos.set(behind, 0);
-            effect.captured.push((behind, taken));
-        }
+        take(behind);
     }
     let mover = pos.side.index();
     pos.captures[mover] = pos.captures[mover].saturating_add(1);
@@ -222,8 +212,8 @@ pub(crate) fn play_random(
         legal &= legal - 1;
     }
     let from = first_pit(rules, pos.side) + legal.trailing_zeros() as usize;
-    let place = rules.circuit_place(pos.side, from)?;
-    step(rules, pos, place, effect);
+    let next = rules.next_on_circuit(pos.side, from)?;
+    step(rules, pos, from, next, effect);
     Some(Move::Sow(Sowing::from(rules.board().pit(from))))
 }
 
