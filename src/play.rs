@@ -296,7 +296,7 @@ fn repetition_key(pos: &Position) -> u64 {
 }
 
 impl History {
-    const FIRST_SLOTS: usize = 64;
+    const FIRST_SLOTS: usize = 256;
 
     /// Forgets every position (after a capture: none of them can recur).
     fn clear(&mut self) {
@@ -313,6 +313,12 @@ impl History {
 
     /// Remembers a position; returns how often its key has now been seen.
     fn push(&mut self, pos: &Position) -> u32 {
+        if self.rest.capacity() == 0 {
+            // Room for a typical game at once, instead of growing it ply by ply.
+            self.rest.reserve(Self::FIRST_SLOTS);
+            self.pits
+                .reserve(Self::FIRST_SLOTS * pos.board_pits().len());
+        }
         self.pits.extend_from_slice(pos.board_pits());
         self.rest.push(Rest::of(pos));
         self.count_key(repetition_key(pos))
