@@ -227,7 +227,7 @@ impl GameState {
 /// the exact comparison made only when a key has come round `repeat` times.
 ///
 /// This runs once per ply of every playout, so it avoids a general hash map: the key is
-/// a multilinear hash (independent multiplications, no dependency chain), the table is
+/// one multiplication per four pits, the table is
 /// open-addressed and cleared in O(1) by a generation stamp, and each position is stored
 /// as its pits in one shared buffer plus a few fields.
 #[derive(Clone, Debug, Default)]
