@@ -226,10 +226,10 @@ impl GameState {
 /// table counting keys (a cheap filter run every ply) and the positions themselves, for
 /// the exact comparison made only when a key has come round `repeat` times.
 ///
-/// This runs once per ply of every playout, so it avoids a general hash map: the key is
-/// one multiplication per four pits, the table is
-/// open-addressed and cleared in O(1) by a generation stamp, and each position is stored
-/// as its pits in one shared buffer plus a few fields.
+/// This runs once per ply of every playout, so it avoids a general hash map: the key
+/// costs one multiplication per four pits, the table is open-addressed and cleared in
+/// O(1) by a generation stamp, and each position is stored as its pits in one shared
+/// buffer (reserved once per game) plus a few fields.
 #[derive(Clone, Debug, Default)]
 struct History {
     /// Open-addressed key counts; a slot belongs to the table only if its stamp is current.
