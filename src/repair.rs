@@ -374,6 +374,7 @@ pub fn search(
         keep_positions: false,
         keep_laps: false,
         max_legal_listed: 0,
+        diagnostics_only: true,
     };
     let mut result = RepairSearch::default();
     let Ok(rules) = replay::rules_of(record, &lean.overrides) else {
@@ -693,6 +694,7 @@ pub fn infer_rules(game: &ParsedGame, options: &ReplayOptions) -> Vec<RulesVerdi
     }
     let lean = ReplayOptions {
         max_legal_listed: 0,
+        diagnostics_only: true,
         ..ReplayOptions::default()
     };
     let mut verdicts = Vec::new();

@@ -29,6 +29,8 @@ pub struct ReplayOptions {
     pub keep_laps: bool,
     /// Legal plies listed in an illegal-move diagnostic, at most.
     pub max_legal_listed: usize,
+    /// Keep no per-ply trace at all, only diagnostics and counts (validation, repairs).
+    pub diagnostics_only: bool,
 }
 
 impl ReplayOptions {
@@ -36,6 +38,7 @@ impl ReplayOptions {
     pub fn validate() -> ReplayOptions {
         ReplayOptions {
             max_legal_listed: 64,
+            diagnostics_only: true,
             ..ReplayOptions::default()
         }
     }
@@ -79,8 +82,11 @@ pub struct Trace {
     pub rules: Option<Rules>,
     /// The start position.
     pub start: Option<Position>,
-    /// The plies replayed, in order (up to the first error).
+    /// The plies replayed, in order (up to the first error); empty when the replay
+    /// kept diagnostics only.
     pub plies: Vec<PlyTrace>,
+    /// Plies played (those in `plies`, or their count when none are kept).
+    pub played: usize,
     /// Every problem, in the order found (reader problems first).
     pub diagnostics: Vec<Diagnostic>,
     /// Plies in the record's main line.
@@ -525,6 +531,9 @@ pub(crate) fn step(
             }
         }
     }
+    if options.diagnostics_only {
+        return None;
+    }
     let mut kept = effect.clone();
     if !options.keep_laps {
         kept.laps = Vec::new();
@@ -669,6 +678,7 @@ pub(crate) fn replay_from(
     let mut effect = Effect::default();
     let mut failed = false;
     for input in inputs {
+        let before = state.plies();
         let ply = step(
             state,
             input,
@@ -677,6 +687,9 @@ pub(crate) fn replay_from(
             &mut trace.diagnostics,
             &mut failed,
         );
+        if state.plies() > before {
+            trace.played += 1;
+        }
         if let Some(ply) = ply {
             trace.plies.push(ply);
         }
@@ -703,7 +716,7 @@ fn check_result(record: &Record, trace: &mut Trace, outcome: Option<Outcome>) {
         .result
         .map(|r| r.span)
         .unwrap_or_else(|| tag_span(record, "Result"));
-    let ply = Some(trace.plies.len() as u32).filter(|&n| n > 0);
+    let ply = Some(trace.played as u32).filter(|&n| n > 0);
     match (declared, outcome) {
         (GameResult::Unknown, _) => {}
         (declared, Some(outcome)) => {
