@@ -22,4 +22,4 @@ pub use ast::{
 };
 pub use problem::{Problem, ProblemCode, Severity};
 pub use reader::{parse_bytes, parse_str, ParsedGame, Reader};
-pub use writer::{write_game, write_games};
+pub use writer::{write_game, write_game_into, write_games};
