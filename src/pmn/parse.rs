@@ -456,13 +456,18 @@ impl<'a> Parser<'a> {
                 }
                 b'0'..=b'9' => {
                     let rest = &self.text[start..];
-                    let result = ["1/2-1/2", "1-0", "0-1"].into_iter().find(|t| {
-                        rest.starts_with(t)
-                            && rest
-                                .as_bytes()
-                                .get(t.len())
-                                .is_none_or(|&c| is_delimiter(c))
-                    });
+                    // Only `1-`, `0-` and `1/` can begin a result: skip the search otherwise.
+                    let maybe_result = matches!(rest.as_bytes().get(1), Some(b'-' | b'/'));
+                    let result = ["1/2-1/2", "1-0", "0-1"]
+                        .into_iter()
+                        .filter(|_| maybe_result)
+                        .find(|t| {
+                            rest.starts_with(t)
+                                && rest
+                                    .as_bytes()
+                                    .get(t.len())
+                                    .is_none_or(|&c| is_delimiter(c))
+                        });
                     if let Some(t) = result {
                         let result = GameResult::from_text(t).expect("a result token");
                         self.finish_with_result(&mut stack, result, t.len());

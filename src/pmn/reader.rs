@@ -165,12 +165,9 @@ impl<R: Read> Reader<R> {
             let bad = std::str::from_utf8(raw)
                 .err()
                 .map_or(0, |e| e.valid_up_to());
-            let column = 1 + raw[..bad].iter().filter(|&&b| (b & 0xC0) != 0x80).count() as u32;
-            let start = self.offset
-                + text
-                    .char_indices()
-                    .nth(column as usize - 1)
-                    .map_or(0, |c| c.0);
+            // The whole line is read as Latin-1: one character per byte.
+            let column = 1 + bad as u32;
+            let start = self.offset + text.char_indices().nth(bad).map_or(text.len(), |c| c.0);
             out.push(Problem::warning(
                 ProblemCode::Encoding,
                 at(column, start, start + 1),
@@ -181,7 +178,11 @@ impl<R: Read> Reader<R> {
             ));
             self.latin1_reported_at = Some(self.line);
         }
-        if let Some(nul) = text.as_bytes().iter().position(|&b| b == 0) {
+        if let Some(nul) = raw
+            .contains(&0)
+            .then(|| text.as_bytes().iter().position(|&b| b == 0))
+            .flatten()
+        {
             let column = 1 + text[..nul].chars().count() as u32;
             out.push(Problem::warning(
                 ProblemCode::NulByte,
@@ -244,9 +245,11 @@ impl<R: Read> Reader<R> {
                 self.line_buf = raw;
                 break;
             }
-            let blank = line
-                .bytes()
-                .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0 | 0x0c));
+            // Once the game has move text, blank lines no longer change anything.
+            let blank = has_moves
+                || line
+                    .bytes()
+                    .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0 | 0x0c));
             if !blank {
                 has_content = true;
                 if !is_tag {
