@@ -427,10 +427,7 @@ impl<'a> Parser<'a> {
             Side::South => 0,
             Side::North => 1,
         };
-        let mut main = Frame::new(first, Span::default());
-        // Export form spends about 6 bytes per element: reserve once, not on every growth.
-        main.elements.reserve((self.bytes.len() - self.pos) / 6);
-        let mut stack: Vec<Frame> = vec![main];
+        let mut stack: Vec<Frame> = vec![Frame::new(first, Span::default())];
         let mut stopped = false;
         let mut content_end = self.pos;
         while self.pos < self.bytes.len() {
