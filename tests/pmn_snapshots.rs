@@ -226,7 +226,7 @@ fn latin1_bytes_are_read_with_a_warning() {
     check(
         "latin1",
         b"[Game \"Tsoro\"]\n[Site \"Cura\xe7ao\"]\n[South \"Jos\xe9\"]\n\n1. a3 {caf\xe9} z3 *\n",
-    );    // A line that mixes UTF-8 and Latin-1 is read as Latin-1 as a whole (bytes kept).
+    ); // A line that mixes UTF-8 and Latin-1 is read as Latin-1 as a whole (bytes kept).
     check(
         "latin1_mixed_line",
         b"[Game \"Tsoro\"]\n[Site \"Zo\xc3\xab Cura\xe7ao\"]\n\n1. a3 *\n",

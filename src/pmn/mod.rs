@@ -7,6 +7,8 @@
 //! This layer must not know any game's rules: it never asks whether a ply is legal,
 //! which pits a board has, or what a tag value means. The replay layer does that.
 
+#![warn(missing_docs)]
+
 pub mod ast;
 pub mod decode;
 pub mod json;

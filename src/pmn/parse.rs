@@ -617,7 +617,9 @@ impl<'a> Parser<'a> {
         let open = self.pos;
         let mut end = self.line_end(open);
         let span_end = end;
-        if end > open + 1 && self.bytes[end - 1] == b'\r' {
+        // Every `\r` before the line break belongs to the line ending: keeping one would
+        // not survive writing (found by fuzzing).
+        while end > open + 1 && self.bytes[end - 1] == b'\r' {
             end -= 1;
         }
         let span = self.span(open, span_end);
