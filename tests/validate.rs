@@ -388,3 +388,62 @@ fn show_prints_the_position_after_a_ply() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("ply 5"), "{err}");
 }
+
+/// A small check of an object against one of our JSON Schemas: every required field is
+/// there, no field is undeclared, and each value has a declared type.
+fn check_against_schema(obj: &Value, schema: &Value) {
+    let props = schema["properties"].as_object().unwrap();
+    for req in schema["required"].as_array().unwrap() {
+        let req = req.as_str().unwrap();
+        assert!(obj.get(req).is_some(), "missing {req} in {obj}");
+    }
+    for (key, value) in obj.as_object().unwrap() {
+        let decl = props
+            .get(key)
+            .unwrap_or_else(|| panic!("{key} is not declared in the schema: {obj}"));
+        if let Some(c) = decl.get("const") {
+            assert_eq!(value, c);
+        }
+        let types: Vec<&str> = match &decl["type"] {
+            Value::String(t) => vec![t.as_str()],
+            Value::Array(ts) => ts.iter().map(|t| t.as_str().unwrap()).collect(),
+            _ => continue,
+        };
+        let actual = match value {
+            Value::Null => "null",
+            Value::Bool(_) => "boolean",
+            Value::Number(n) if n.is_u64() || n.is_i64() => "integer",
+            Value::Number(_) => "number",
+            Value::String(_) => "string",
+            Value::Array(_) => "array",
+            Value::Object(_) => "object",
+        };
+        assert!(types.contains(&actual), "{key}: {actual} not in {types:?}");
+    }
+}
+
+#[test]
+fn json_lines_follow_the_committed_schemas() {
+    let schema = |name: &str| -> Value {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("schemas")
+            .join(name);
+        serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
+    };
+    let diagnostic = schema("validate-diagnostic.schema.json");
+    let game = schema("validate-game.schema.json");
+    let summary = schema("validate-summary.schema.json");
+    let (lines, _) = json_lines(&["--suggest", "--infer-rules", "records/flawed"]);
+    let mut kinds = std::collections::HashSet::new();
+    for obj in &lines {
+        let kind = obj["kind"].as_str().unwrap();
+        kinds.insert(kind.to_string());
+        match kind {
+            "diagnostic" => check_against_schema(obj, &diagnostic),
+            "game" => check_against_schema(obj, &game),
+            "summary" => check_against_schema(obj, &summary),
+            other => panic!("unknown kind {other}"),
+        }
+    }
+    assert_eq!(kinds.len(), 3);
+}
