@@ -1,8 +1,242 @@
 //! `sow generate`: complete games played by simple players, written as PMN.
+//!
+//! Deterministic for a seed: the same command line gives the same bytes on every
+//! machine. Every game says in its `Source` tag that it was generated, and how.
 
-use crate::cli::GenerateArgs;
+use std::fmt::Write;
+
+use crate::cli::{GenerateArgs, Player};
 use crate::error::CommandError;
+use crate::games;
+use crate::moves::{BonusChoice, BonusTake, Candidate, Effect, Mode, Move, Sowing};
+use crate::play::GameState;
+use crate::position::Position;
+use crate::rng::Rng;
+use crate::rules::{Game, Rules};
+use crate::Board;
 
-pub fn run(_args: &GenerateArgs) -> Result<String, CommandError> {
-    Err(CommandError::Usage("sow generate is not built yet".into()))
+/// The PMN ply of a move with its effect: the move's own choices, then `x` and the
+/// bonus when it captured.
+pub fn ply_text(mv: &Move, effect: &Effect) -> String {
+    match mv {
+        Move::Redistribute(_) => mv.to_string(),
+        Move::Sow(s) => {
+            let bare = Move::Sow(Sowing {
+                bonus: Vec::new(),
+                ..s.clone()
+            });
+            let mut text = bare.to_string();
+            if effect.is_capture() {
+                text.push('x');
+                for (i, b) in s.bonus.iter().enumerate() {
+                    if i > 0 {
+                        text.push(',');
+                    }
+                    let _ = write!(text, "{}", b.pit);
+                    if let Some(n) = b.stones {
+                        let _ = write!(text, ":{n}");
+                    }
+                }
+            }
+            text
+        }
+    }
+}
+
+/// Completes a candidate's bonus greedily: the fullest eligible pits first.
+fn greedy_bonus(c: &Candidate) -> Move {
+    let mut mv = c.mv.clone();
+    let Move::Sow(s) = &mut mv else {
+        return mv;
+    };
+    match &c.bonus {
+        BonusChoice::Pits { count, eligible } => {
+            // `eligible` has no counts; the caller orders them by stones.
+            s.bonus = eligible
+                .iter()
+                .take(*count)
+                .map(|&pit| BonusTake { pit, stones: None })
+                .collect();
+        }
+        BonusChoice::Stones { stones, eligible } => {
+            let mut pits = eligible.clone();
+            pits.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            let mut left = *stones;
+            for (pit, holds) in pits {
+                if left == 0 {
+                    break;
+                }
+                let take = (holds as u32).min(left) as u16;
+                s.bonus.push(BonusTake {
+                    pit,
+                    stones: (take != holds).then_some(take),
+                });
+                left -= take as u32;
+            }
+        }
+        BonusChoice::None | BonusChoice::Redistribution { .. } => {}
+    }
+    mv
+}
+
+/// The greedy player's move: among the legal moves, one that takes the most stones
+/// (ties broken at random); falls back to a random move when none is listed whole.
+fn greedy_move(state: &GameState, rng: &mut Rng) -> Option<Move> {
+    let pos = state.position();
+    let mut candidates = state.legal_moves();
+    // Order pit-bonus choices by stones so that `greedy_bonus` takes the fullest.
+    for c in &mut candidates {
+        if let BonusChoice::Pits { eligible, .. } = &mut c.bonus {
+            eligible.sort_by(|a, b| pos.get(*b).cmp(&pos.get(*a)).then(a.cmp(b)));
+        }
+        if let BonusChoice::Redistribution { .. } = c.bonus {
+            return None;
+        }
+    }
+    let mut best: Vec<(u32, Move)> = Vec::new();
+    let mut effect = Effect::default();
+    for c in &candidates {
+        let mv = greedy_bonus(c);
+        let mut p = pos.clone();
+        if games::apply(state.rules(), &mut p, &mv, Mode::Legal, &mut effect).is_err() {
+            continue;
+        }
+        let taken = effect.stones_taken() + effect.prison_gain as u32;
+        match best.first() {
+            Some((b, _)) if taken < *b => {}
+            Some((b, _)) if taken == *b => best.push((taken, mv)),
+            _ => best = vec![(taken, mv)],
+        }
+    }
+    if best.is_empty() {
+        return None;
+    }
+    let k = rng.below(best.len());
+    Some(best.swap_remove(k).1)
+}
+
+/// Plays one game; returns its plies (text) and result token.
+pub fn play_game(
+    rules: &Rules,
+    player: Player,
+    rng: &mut Rng,
+    max_plies: u32,
+) -> (Vec<String>, &'static str) {
+    let mut state = GameState::new(rules.clone(), Position::initial(rules));
+    let mut effect = Effect::default();
+    let mut plies = Vec::new();
+    while state.plies() < max_plies {
+        let chosen = match player {
+            Player::Greedy => greedy_move(&state, rng),
+            Player::Random => None,
+        };
+        let played = match chosen {
+            Some(mv) => state
+                .play_into(&mv, Mode::Legal, &mut effect)
+                .ok()
+                .map(|_| mv),
+            None => state.play_random(rng, &mut effect),
+        };
+        let Some(mv) = played else { break };
+        plies.push(ply_text(&mv, &effect));
+    }
+    let result = state.outcome().map(|o| o.result_token()).unwrap_or("*");
+    (plies, result)
+}
+
+/// Writes one game in the export form of PMN.md.
+pub fn game_text(tags: &[(&str, String)], plies: &[String], result: &str) -> String {
+    let mut out = String::new();
+    for (name, value) in tags {
+        let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+        let _ = writeln!(out, "[{name} \"{escaped}\"]");
+    }
+    out.push('\n');
+    let mut line = String::new();
+    let push = |token: &str, line: &mut String, out: &mut String| {
+        if !line.is_empty() && line.len() + 1 + token.len() > 80 {
+            out.push_str(line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(token);
+    };
+    for (i, ply) in plies.iter().enumerate() {
+        if i % 2 == 0 {
+            push(&format!("{}.", i / 2 + 1), &mut line, &mut out);
+        }
+        push(ply, &mut line, &mut out);
+    }
+    push(result, &mut line, &mut out);
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
+/// Runs `sow generate`.
+pub fn run(args: &GenerateArgs) -> Result<String, CommandError> {
+    let game = Game::from_tag(&args.game).ok_or_else(|| {
+        CommandError::Usage(format!(
+            "unknown game {:?}; expected one of Tsoro, Nsolo, Kiothi, BaoLaKimasai",
+            args.game
+        ))
+    })?;
+    let board = match &args.board {
+        None => None,
+        Some(b) => Some(Board::parse(b).ok_or_else(|| {
+            CommandError::Usage(format!("board {b:?} is not of the form 4xN or 2x10"))
+        })?),
+    };
+    let rules =
+        Rules::new(game, board, &args.rules).map_err(|e| CommandError::Usage(e.to_string()))?;
+    let player = match args.player {
+        Player::Random => "random",
+        Player::Greedy => "greedy",
+    };
+    let mut out = String::new();
+    for n in 1..=args.games {
+        // Each game has its own stream, so game n is the same whatever --games says.
+        let mut rng = Rng::new(args.seed ^ (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let (plies, result) = play_game(&rules, args.player, &mut rng, args.max_plies);
+        let mut tags: Vec<(&str, String)> = vec![("Game", game.tag_name().to_string())];
+        if rules.board() != game.default_board() {
+            tags.push(("Board", rules.board().to_string()));
+        }
+        let options = rules.options_tag();
+        if !options.is_empty() {
+            tags.push(("Rules", options));
+        }
+        tags.push(("Event", "Generated games".into()));
+        tags.push(("Round", n.to_string()));
+        tags.push(("South", format!("sow {player} player")));
+        tags.push(("North", format!("sow {player} player")));
+        tags.push(("Result", result.to_string()));
+        let mut command = format!(
+            "sow generate --game {} --seed {} --player {player} --max-plies {}",
+            game.tag_name(),
+            args.seed,
+            args.max_plies
+        );
+        if let Some(b) = &args.board {
+            let _ = write!(command, " --board {b}");
+        }
+        if !args.rules.trim().is_empty() {
+            let _ = write!(command, " --rules \"{}\"", args.rules.trim());
+        }
+        tags.push((
+            "Source",
+            format!("Generated by {command}, game {n}; not a historical game"),
+        ));
+        if result == "*" && plies.len() as u32 >= args.max_plies {
+            tags.push(("Termination", "unfinished".into()));
+        }
+        if n > 1 {
+            out.push('\n');
+        }
+        out.push_str(&game_text(&tags, &plies, result));
+    }
+    Ok(out)
 }

@@ -1,16 +1,557 @@
-//! Repairs and rules inference for damaged transcriptions (`--suggest`, `--infer-rules`).
+//! Repairs and rules inference for damaged transcriptions (`sow validate --suggest`,
+//! `--infer-rules`).
+//!
+//! A repair is one edit of the main line: replace a ply (by a legal ply, or by a ply a
+//! few characters away from the written one), insert a missing ply, delete a ply, swap
+//! two adjacent plies. Candidates are replayed with the same [`replay::step`] the
+//! validator uses, from the position before the edit, and ranked by how far the edited
+//! record then replays (complete records, checkpoints and result included, first), then
+//! by how small the edit is. The search is bounded in time and says when it stopped
+//! early.
+//!
+//! [`replay::step`]: crate::replay
+
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::pmn::ParsedGame;
-use crate::replay::{ReplayOptions, Trace};
+use crate::diagnostic::Suggestion;
+use crate::games;
+use crate::geometry::Pit;
+use crate::moves::{BonusChoice, BonusTake, Effect, Mode, Move};
+use crate::play::GameState;
+use crate::pmn::{self, Element, ParsedGame, PitCount, PitRef, PlySyntax, Record};
+use crate::replay::{self, replay_from, PlyInput, ReplayOptions, Trace};
+use crate::rules::{parse_options, split_options, Game, Options, Rules};
+
+/// One edit of a record's main line (ply indices are 0-based here; messages say 1-based).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Edit {
+    /// Replace ply `at` by `with`.
+    Replace { at: usize, with: PlySyntax },
+    /// Insert `ply` before ply `at` (at == len: append).
+    Insert { at: usize, ply: PlySyntax },
+    /// Delete ply `at`.
+    Delete { at: usize },
+    /// Swap plies `at` and `at + 1`.
+    Swap { at: usize },
+}
+
+impl Edit {
+    /// The first ply index the edit changes.
+    pub fn at(&self) -> usize {
+        match self {
+            Edit::Replace { at, .. }
+            | Edit::Insert { at, .. }
+            | Edit::Delete { at }
+            | Edit::Swap { at } => *at,
+        }
+    }
+
+    /// In words, with 1-based ply numbers.
+    pub fn describe(&self, written: &[&PlySyntax]) -> String {
+        let text = |i: usize| written.get(i).map(|s| s.to_string()).unwrap_or_default();
+        match self {
+            Edit::Replace { at, with } => {
+                format!("replace ply {} `{}` by `{with}`", at + 1, text(*at))
+            }
+            Edit::Insert { at, ply } => format!("insert `{ply}` as ply {}", at + 1),
+            Edit::Delete { at } => format!("delete ply {} `{}`", at + 1, text(*at)),
+            Edit::Swap { at } => format!(
+                "swap plies {} `{}` and {} `{}`",
+                at + 1,
+                text(*at),
+                at + 2,
+                text(*at + 1)
+            ),
+        }
+    }
+}
+
+/// Bounds of the search.
+#[derive(Clone, Debug)]
+pub struct RepairOptions {
+    /// How many plies before the first error an edit may touch.
+    pub window: usize,
+    /// Stop searching after this long.
+    pub budget: Duration,
+    /// Suggestions kept.
+    pub keep: usize,
+}
+
+impl Default for RepairOptions {
+    fn default() -> RepairOptions {
+        RepairOptions {
+            window: 6,
+            budget: Duration::from_millis(800),
+            keep: 3,
+        }
+    }
+}
+
+/// A ranked repair.
+#[derive(Clone, Debug)]
+pub struct Repair {
+    pub edit: Edit,
+    /// Plies the edited record replays without an error.
+    pub replays: usize,
+    /// The edited record replays completely, checkpoints and result included.
+    pub complete: bool,
+    /// The size of the edit (characters changed; 2 for an insertion, deletion or swap).
+    pub cost: usize,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, Default)]
+pub struct RepairSearch {
+    /// Best first.
+    pub repairs: Vec<Repair>,
+    /// The time budget ran out before every candidate was tried.
+    pub stopped_early: bool,
+    /// Candidates replayed.
+    pub tried: usize,
+}
+
+/// Levenshtein distance between two short strings.
+fn distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + (ca != cb) as usize)
+                .min(row[j] + 1)
+                .min(row[j + 1] + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+fn pit_ref(p: Pit) -> PitRef {
+    PitRef {
+        row: p.row,
+        col: p.col,
+    }
+}
+
+/// The ply syntax of a move with its effect, as `generate` writes it.
+pub fn syntax_of(mv: &Move, effect: &Effect) -> PlySyntax {
+    match mv {
+        Move::Redistribute(r) => PlySyntax::Redistribution(pmn::Redistribution {
+            emptied: r.emptied.iter().map(|&p| pit_ref(p)).collect(),
+            filled: r
+                .placed
+                .iter()
+                .map(|&(p, n)| pmn::PitStones {
+                    pit: pit_ref(p),
+                    stones: n,
+                })
+                .collect(),
+        }),
+        Move::Sow(s) => PlySyntax::Sowing(pmn::Sowing {
+            from: pit_ref(s.start()),
+            lift: s.lift,
+            end: s.stop.map(|h| pit_ref(h.head)),
+            arrival: s
+                .stop
+                .and_then(|h| (h.arrival != 1).then_some(h.arrival.min(u16::MAX as u32) as u16)),
+            capture: effect.is_capture().then(|| {
+                s.bonus
+                    .iter()
+                    .map(|b| PitCount {
+                        pit: pit_ref(b.pit),
+                        count: b.stones,
+                    })
+                    .collect()
+            }),
+        }),
+    }
+}
+
+/// Every legal ply at a position, each completed with one bonus choice (the written
+/// bonus when it fits, else the fullest pits), as ply syntax.
+fn legal_plies(state: &GameState, written: Option<&PlySyntax>) -> Vec<PlySyntax> {
+    let pos = state.position();
+    let mut out = Vec::new();
+    let mut effect = Effect::default();
+    for c in state.legal_moves() {
+        let mut mv = c.mv.clone();
+        if let Move::Sow(s) = &mut mv {
+            match &c.bonus {
+                BonusChoice::Pits { count, eligible } => {
+                    let mut pits = eligible.clone();
+                    pits.sort_by(|a, b| pos.get(*b).cmp(&pos.get(*a)).then(a.cmp(b)));
+                    s.bonus = pits
+                        .into_iter()
+                        .take(*count)
+                        .map(|pit| BonusTake { pit, stones: None })
+                        .collect();
+                }
+                BonusChoice::Stones { stones, eligible } => {
+                    let mut pits = eligible.clone();
+                    pits.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+                    let mut left = *stones;
+                    for (pit, holds) in pits {
+                        if left == 0 {
+                            break;
+                        }
+                        let take = (holds as u32).min(left) as u16;
+                        s.bonus.push(BonusTake {
+                            pit,
+                            stones: (take != holds).then_some(take),
+                        });
+                        left -= take as u32;
+                    }
+                }
+                BonusChoice::Redistribution { .. } => continue,
+                BonusChoice::None => {}
+            }
+            // Prefer the bonus as written when it makes the ply legal.
+            if let Some(PlySyntax::Sowing(w)) = written {
+                if let Some(list) = &w.capture {
+                    if !list.is_empty() && c.bonus != BonusChoice::None {
+                        let mut alt = s.clone();
+                        alt.bonus = list
+                            .iter()
+                            .map(|pc| BonusTake {
+                                pit: Pit::new(pc.pit.row, pc.pit.col),
+                                stones: pc.count,
+                            })
+                            .collect();
+                        let alt = Move::Sow(alt);
+                        let mut p = pos.clone();
+                        if games::apply(state.rules(), &mut p, &alt, Mode::Legal, &mut effect)
+                            .is_ok()
+                        {
+                            out.push(syntax_of(&alt, &effect));
+                            continue;
+                        }
+                    }
+                }
+            }
+        }
+        let mut p = pos.clone();
+        if games::apply(state.rules(), &mut p, &mv, Mode::Legal, &mut effect).is_ok() {
+            out.push(syntax_of(&mv, &effect));
+        }
+    }
+    out
+}
+
+/// Variants of a written sowing ply that differ in one part: the `x` mark toggled, the
+/// `-END` removed or moved, the lift changed.
+fn near_variants(written: &PlySyntax, rules: &Rules) -> Vec<PlySyntax> {
+    let PlySyntax::Sowing(s) = written else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut push = |v: pmn::Sowing| out.push(PlySyntax::Sowing(v));
+    // `x` toggled.
+    let mut v = s.clone();
+    v.capture = if s.capture.is_some() {
+        None
+    } else {
+        Some(Vec::new())
+    };
+    push(v);
+    // `-END` removed, or any other pit.
+    if s.end.is_some() {
+        let mut v = s.clone();
+        v.end = None;
+        v.arrival = None;
+        push(v);
+        for pit in rules.board().pits() {
+            let mut v = s.clone();
+            v.end = Some(pit_ref(pit));
+            push(v);
+        }
+    }
+    // Another lift.
+    if let Some(n) = s.lift {
+        for m in [n.saturating_sub(1), n + 1] {
+            if m > 0 && m != n {
+                let mut v = s.clone();
+                v.lift = Some(m);
+                push(v);
+            }
+        }
+        let mut v = s.clone();
+        v.lift = None;
+        push(v);
+    }
+    // The start pit moved anywhere else on the board (a misread letter or digit).
+    for pit in rules.board().pits() {
+        if pit_ref(pit) != s.from {
+            let mut v = s.clone();
+            v.from = pit_ref(pit);
+            push(v);
+        }
+    }
+    out
+}
+
+/// Searches single-edit repairs of a game whose replay has an error.
+pub fn search(
+    parsed: &ParsedGame,
+    options: &ReplayOptions,
+    bounds: &RepairOptions,
+) -> RepairSearch {
+    let started = Instant::now();
+    let record = &parsed.record;
+    let lean = ReplayOptions {
+        overrides: options.overrides.clone(),
+        keep_positions: false,
+        keep_laps: false,
+        max_legal_listed: 0,
+    };
+    let mut result = RepairSearch::default();
+    let Ok(rules) = replay::rules_of(record, &lean.overrides) else {
+        return result;
+    };
+    let Ok(start) = replay::start_of(record, &rules) else {
+        return result;
+    };
+    let inputs = PlyInput::main_line(record);
+    let written: Vec<&PlySyntax> = inputs.iter().map(|i| i.syntax).collect();
+    let baseline = replay::replay(parsed, &lean);
+    let Some(first_error) = baseline.first_error_ply() else {
+        return result;
+    };
+    let error_index = (first_error as usize - 1).min(inputs.len().saturating_sub(1));
+    let lowest = error_index.saturating_sub(bounds.window);
+
+    // The game state before each ply of the window, from one replay of the prefix.
+    let mut states: Vec<GameState> = Vec::new();
+    let mut state = GameState::new(rules.clone(), start);
+    let mut effect = Effect::default();
+    let mut scratch = Vec::new();
+    let mut failed = false;
+    for (i, input) in inputs.iter().enumerate().take(error_index + 1) {
+        if i >= lowest {
+            states.push(state.clone());
+        }
+        if i == error_index {
+            break;
+        }
+        replay::step(
+            &mut state,
+            input,
+            &mut effect,
+            &lean,
+            &mut scratch,
+            &mut failed,
+        );
+        if failed {
+            break;
+        }
+    }
+    let base = lowest;
+
+    // Candidate edits, nearest the error first.
+    let mut candidates: Vec<(Edit, usize)> = Vec::new();
+    for at in (lowest..=error_index.min(states.len() + base - 1)).rev() {
+        let st = &states[at - base];
+        let here = inputs.get(at).map(|i| i.syntax);
+        let here_text = here.map(|s| s.to_string()).unwrap_or_default();
+        let mut seen = std::collections::HashSet::new();
+        if let Some(w) = here {
+            for v in legal_plies(st, Some(w))
+                .into_iter()
+                .chain(near_variants(w, &rules))
+            {
+                let text = v.to_string();
+                if text != here_text && seen.insert(text.clone()) {
+                    let cost = distance(&here_text, &text);
+                    candidates.push((Edit::Replace { at, with: v }, cost));
+                }
+            }
+        }
+        for ply in legal_plies(st, None) {
+            candidates.push((Edit::Insert { at, ply }, 2));
+        }
+        if at < inputs.len() {
+            candidates.push((Edit::Delete { at }, 2));
+        }
+        if at + 1 < inputs.len() {
+            candidates.push((Edit::Swap { at }, 2));
+        }
+    }
+    // Cheap edits first, so that a search cut short has tried the likeliest ones.
+    candidates.sort_by_key(|(e, cost)| (*cost, error_index - e.at().min(error_index)));
+
+    for (edit, cost) in candidates {
+        if started.elapsed() > bounds.budget {
+            result.stopped_early = true;
+            break;
+        }
+        let at = edit.at();
+        let mut edited: Vec<PlyInput<'_>> = Vec::with_capacity(inputs.len() + 1);
+        match &edit {
+            Edit::Replace { at, with } => {
+                let mut input = inputs[*at].clone();
+                input.syntax = with;
+                edited.push(input);
+                edited.extend(inputs[at + 1..].iter().cloned());
+            }
+            Edit::Insert { at, ply } => {
+                edited.push(PlyInput {
+                    number: 0,
+                    syntax: ply,
+                    span: inputs.get(*at).map(|i| i.span).unwrap_or_default(),
+                    commands: Vec::new(),
+                });
+                edited.extend(inputs[*at..].iter().cloned());
+            }
+            Edit::Delete { at } => edited.extend(inputs[at + 1..].iter().cloned()),
+            Edit::Swap { at } => {
+                edited.push(inputs[at + 1].clone());
+                edited.push(inputs[*at].clone());
+                edited.extend(inputs[at + 2..].iter().cloned());
+            }
+        }
+        for (k, input) in edited.iter_mut().enumerate() {
+            input.number = (at + k + 1) as u32;
+        }
+        let mut st = states[at - base].clone();
+        let mut trace = Trace::default();
+        replay_from(
+            &mut st,
+            &edited,
+            record,
+            parsed.has_errors(),
+            &lean,
+            &mut trace,
+        );
+        result.tried += 1;
+        let replays = trace
+            .first_error_ply()
+            .map(|p| p as usize - 1)
+            .unwrap_or(at + edited.len());
+        let complete = trace.complete && trace.is_valid();
+        if replays <= error_index && !complete {
+            continue; // no further than the record as written
+        }
+        result.repairs.push(Repair {
+            edit,
+            replays,
+            complete,
+            cost,
+        });
+    }
+    result.repairs.sort_by(|a, b| {
+        b.complete
+            .cmp(&a.complete)
+            .then(b.replays.cmp(&a.replays))
+            .then(a.cost.cmp(&b.cost))
+    });
+    let _ = written;
+    result
+}
+
+/// The record with an edit applied to its main line (comments stay with their ply).
+pub fn apply_edit(record: &Record, edit: &Edit) -> Record {
+    let mut out = record.clone();
+    // Main-line plies with the elements written after each, up to the next ply.
+    let ply_at: Vec<usize> = out
+        .moves
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| matches!(e, Element::Ply(_)))
+        .map(|(i, _)| i)
+        .collect();
+    let group = |k: usize| -> std::ops::Range<usize> {
+        let start = ply_at[k];
+        let end = ply_at.get(k + 1).copied().unwrap_or(out.moves.len());
+        start..end
+    };
+    match edit {
+        Edit::Replace { at, with } => {
+            if let Some(Element::Ply(p)) = ply_at.get(*at).and_then(|&i| out.moves.get_mut(i)) {
+                p.syntax = with.clone();
+            }
+        }
+        Edit::Insert { at, ply } => {
+            let index = ply_at.get(*at).copied().unwrap_or(out.moves.len());
+            out.moves.insert(
+                index,
+                Element::Ply(pmn::Ply {
+                    syntax: ply.clone(),
+                    suffix: None,
+                    span: Default::default(),
+                }),
+            );
+        }
+        Edit::Delete { at } => {
+            if *at < ply_at.len() {
+                let range = group(*at);
+                out.moves.drain(range);
+            }
+        }
+        Edit::Swap { at } => {
+            if at + 1 < ply_at.len() {
+                let first = group(*at);
+                let second = group(at + 1);
+                let a: Vec<Element> = out.moves[first.clone()].to_vec();
+                let b: Vec<Element> = out.moves[second.clone()].to_vec();
+                let mut middle = b;
+                middle.extend(a);
+                out.moves.splice(first.start..second.end, middle);
+            }
+        }
+    }
+    out
+}
+
+/// Adds the best repairs as suggestions to the first error of a trace.
+pub fn attach_suggestions(game: &ParsedGame, trace: &mut Trace, options: &ReplayOptions) {
+    let bounds = RepairOptions::default();
+    let found = search(game, options, &bounds);
+    let written: Vec<&PlySyntax> = game.record.main_line().map(|e| &e.ply.syntax).collect();
+    let Some(d) = trace.diagnostics.iter_mut().find(|d| d.is_error()) else {
+        return;
+    };
+    for r in found.repairs.iter().take(bounds.keep) {
+        let edited = apply_edit(&game.record, &r.edit);
+        let plies: Vec<String> = edited
+            .main_line()
+            .map(|e| e.ply.syntax.to_string())
+            .collect();
+        let from = r.edit.at().saturating_sub(1);
+        let to = (r.edit.at() + 3).min(plies.len());
+        let context: Vec<String> = (from..to)
+            .map(|i| format!("{}:{}", i + 1, plies[i]))
+            .collect();
+        d.suggestions.push(Suggestion {
+            edit: r.edit.describe(&written),
+            text: context.join(" "),
+            replays: r.replays,
+            complete: r.complete,
+        });
+    }
+    if found.stopped_early {
+        d.suggestions.push(Suggestion {
+            edit: format!(
+                "(search stopped after {} ms and {} candidates; more repairs may exist)",
+                bounds.budget.as_millis(),
+                found.tried
+            ),
+            text: String::new(),
+            replays: 0,
+            complete: false,
+        });
+    }
+}
 
 /// How one combination of options fares on a game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RulesVerdict {
-    /// The options, as a `Rules` tag would write them.
+    /// The options, as a `Rules` tag writes them (every option named).
     pub options: String,
-    /// Replays the whole record.
+    /// Replays the whole record (checkpoints and result included).
     pub consistent: bool,
     /// The first ply that fails, if any.
     pub fails_at: Option<u32>,
@@ -18,20 +559,186 @@ pub struct RulesVerdict {
     pub declared: bool,
 }
 
-/// Adds repair suggestions to the first error of a trace.
-pub fn attach_suggestions(_game: &ParsedGame, _trace: &mut Trace, _options: &ReplayOptions) {}
-
-/// Replays a game under every combination of the options its `Rules` tag leaves open.
-pub fn infer_rules(_game: &ParsedGame, _options: &ReplayOptions) -> Vec<RulesVerdict> {
-    Vec::new()
+/// Every value of each option that `sow --infer-rules` tries (RULES.md, "All options";
+/// open-ended ones, `repeat` and graded bonus lists, by their usual values).
+fn option_values(game: Game) -> Vec<(&'static str, Vec<&'static str>)> {
+    match game {
+        Game::Tsoro => vec![
+            ("heads", vec!["2", "1", "0"]),
+            ("bonus", vec!["2", "0", "1", "3", "4", "5", "5,3,2"]),
+            ("head-bonus", vec!["no", "yes"]),
+        ],
+        Game::Nsolo => vec![
+            ("bonus", vec!["equal", "hole", "none"]),
+            ("sow", vec!["cw", "ccw"]),
+            ("repeat", vec!["3", "2", "4", "5"]),
+        ],
+        Game::Kiothi => vec![
+            ("start", vec!["5x6", "5x5", "6x5"]),
+            ("leftmost", vec!["three", "chain"]),
+        ],
+        Game::BaoLaKimasai => vec![("repeat", vec!["2", "3", "4", "5"])],
+    }
 }
 
-/// "consistent with: ...; declared ... fails at ply N".
+/// Replays a game under every combination of the options its `Rules` tag leaves open
+/// (on its declared board), declared combination first.
+pub fn infer_rules(game: &ParsedGame, options: &ReplayOptions) -> Vec<RulesVerdict> {
+    let record = &game.record;
+    let Some(kind) = record.tag("Game").and_then(Game::from_tag) else {
+        return Vec::new();
+    };
+    let Ok(fixed) = split_options(record.tag("Rules").unwrap_or("")) else {
+        return Vec::new();
+    };
+    let declared = replay::rules_of(record, &options.overrides).ok();
+    let open: Vec<(&str, Vec<&str>)> = option_values(kind)
+        .into_iter()
+        .filter(|(k, _)| !fixed.iter().any(|(f, _)| f == k))
+        .collect();
+    let mut combos: Vec<Vec<(String, String)>> = vec![fixed.clone()];
+    for (key, values) in &open {
+        combos = combos
+            .into_iter()
+            .flat_map(|c| {
+                values.iter().map(move |v| {
+                    let mut c = c.clone();
+                    c.push((key.to_string(), v.to_string()));
+                    c
+                })
+            })
+            .collect();
+    }
+    let lean = ReplayOptions {
+        max_legal_listed: 0,
+        ..ReplayOptions::default()
+    };
+    let mut verdicts = Vec::new();
+    for combo in combos {
+        let Ok(opts) = parse_options(kind, &combo) else {
+            continue;
+        };
+        let mut overrides: Vec<(String, String)> = combo.clone();
+        overrides.extend(options.overrides.iter().cloned());
+        let run = ReplayOptions {
+            overrides,
+            ..lean.clone()
+        };
+        let trace = replay::replay(game, &run);
+        let rules_here = trace.rules.clone();
+        let is_declared = match (&declared, &rules_here) {
+            (Some(d), Some(r)) => d == r,
+            _ => false,
+        };
+        verdicts.push(RulesVerdict {
+            options: full_options(&opts),
+            consistent: trace.complete && trace.is_valid(),
+            fails_at: trace.first_error_ply(),
+            declared: is_declared,
+        });
+    }
+    verdicts.sort_by_key(|v| !v.declared);
+    verdicts.dedup_by(|a, b| a.options == b.options);
+    verdicts
+}
+
+/// Every option of a set, named, in table order.
+fn full_options(options: &Options) -> String {
+    match options {
+        Options::Tsoro(o) => {
+            let heads = match o.heads {
+                crate::rules::Heads::Two => 2,
+                crate::rules::Heads::One => 1,
+                crate::rules::Heads::Zero => 0,
+            };
+            let bonus: Vec<String> = o.bonus.iter().map(u8::to_string).collect();
+            format!(
+                "heads={heads} bonus={} head-bonus={}",
+                bonus.join(","),
+                if o.head_bonus { "yes" } else { "no" }
+            )
+        }
+        Options::Nsolo(o) => format!(
+            "bonus={} sow={} repeat={}",
+            match o.bonus {
+                crate::rules::NsoloBonus::Equal => "equal",
+                crate::rules::NsoloBonus::Hole => "hole",
+                crate::rules::NsoloBonus::None => "none",
+            },
+            match o.sow {
+                crate::Direction::Clockwise => "cw",
+                crate::Direction::CounterClockwise => "ccw",
+            },
+            o.repeat
+        ),
+        Options::Kiothi(o) => format!(
+            "start={} leftmost={}",
+            match o.start {
+                crate::rules::KiothiStart::FiveBySix => "5x6",
+                crate::rules::KiothiStart::FiveByFive => "5x5",
+                crate::rules::KiothiStart::SixByFive => "6x5",
+            },
+            match o.leftmost {
+                crate::rules::Leftmost::Three => "three",
+                crate::rules::Leftmost::Chain => "chain",
+            }
+        ),
+        Options::BaoLaKimasai(o) => format!("repeat={}", o.repeat),
+    }
+}
+
+/// "consistent with: A; B (declared X fails at ply N)".
 pub fn describe_verdicts(verdicts: &[RulesVerdict]) -> String {
     let consistent: Vec<&str> = verdicts
         .iter()
         .filter(|v| v.consistent)
         .map(|v| v.options.as_str())
         .collect();
-    format!("consistent with: {}", consistent.join("; "))
+    let mut text = if consistent.is_empty() {
+        "consistent with no combination of options".to_string()
+    } else {
+        format!("consistent with: {}", consistent.join("; "))
+    };
+    if let Some(d) = verdicts.iter().find(|v| v.declared && !v.consistent) {
+        match d.fails_at {
+            Some(ply) => text.push_str(&format!(" (declared {} fails at ply {ply})", d.options)),
+            None => text.push_str(&format!(" (declared {} fails)", d.options)),
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distance_counts_single_character_edits() {
+        assert_eq!(distance("b5", "b6"), 1);
+        assert_eq!(distance("b5", "c5"), 1);
+        assert_eq!(distance("a12", "a2"), 1);
+        assert_eq!(distance("d3xa11,b10", "d3xa11"), 4);
+    }
+
+    #[test]
+    fn describe_names_the_declared_failure() {
+        let v = vec![
+            RulesVerdict {
+                options: "heads=2 bonus=2 head-bonus=no".into(),
+                consistent: false,
+                fails_at: Some(31),
+                declared: true,
+            },
+            RulesVerdict {
+                options: "heads=2 bonus=1 head-bonus=no".into(),
+                consistent: true,
+                fails_at: None,
+                declared: false,
+            },
+        ];
+        assert_eq!(
+            describe_verdicts(&v),
+            "consistent with: heads=2 bonus=1 head-bonus=no (declared heads=2 bonus=2 head-bonus=no fails at ply 31)"
+        );
+    }
 }

@@ -13,7 +13,7 @@ use crate::games;
 use crate::geometry::{Pit, Side};
 use crate::moves::{BonusTake, Effect, HeadStop, Illegal, Mode, Move, Redistribution, Sowing};
 use crate::play::{GameState, Outcome};
-use crate::pmn::{GameResult, ParsedGame, PitRef, PlySyntax, Record, Span};
+use crate::pmn::{Command, GameResult, ParsedGame, PitRef, PlySyntax, Record, Span};
 use crate::position::Position;
 use crate::rules::{split_options, Game, Rules};
 use crate::Board;
@@ -385,23 +385,211 @@ fn describe(outcome: &Outcome) -> String {
     format!("{how}: {}", result_of(outcome).as_str())
 }
 
+/// One ply to replay: what was written, with the commands of the comments after it.
+/// The replay of a record and the repairs of `repair` feed the same [`step`].
+#[derive(Clone, Debug)]
+pub struct PlyInput<'a> {
+    /// 1-based ply number.
+    pub number: u32,
+    pub syntax: &'a PlySyntax,
+    pub span: Span,
+    /// `[%...]` commands written after the ply.
+    pub commands: Vec<&'a Command>,
+}
+
+impl<'a> PlyInput<'a> {
+    /// The main-line plies of a record.
+    pub fn main_line(record: &'a Record) -> Vec<PlyInput<'a>> {
+        record
+            .main_line()
+            .map(|entry| PlyInput {
+                number: entry.index as u32 + 1,
+                syntax: &entry.ply.syntax,
+                span: entry.ply.span,
+                commands: entry.commands().collect(),
+            })
+            .collect()
+    }
+}
+
+/// Plays one ply and checks everything written with it (`-END`, `x`, `[%stones]`,
+/// `[%foul]`), pushing diagnostics. Returns the ply's trace, or `None` when the ply
+/// could not be played; `failed` is set on any error (the replay must stop).
+pub(crate) fn step(
+    state: &mut GameState,
+    input: &PlyInput<'_>,
+    effect: &mut Effect,
+    options: &ReplayOptions,
+    diagnostics: &mut Vec<Diagnostic>,
+    failed: &mut bool,
+) -> Option<PlyTrace> {
+    let number = input.number;
+    let syntax = input.syntax;
+    let span = input.span;
+    let side = state.position().side;
+    let has_x = matches!(syntax, PlySyntax::Sowing(s) if s.capture.is_some());
+    let foul = input.commands.iter().any(|c| c.name == "foul");
+    let mv = match move_of(state.rules(), state.position(), syntax) {
+        Ok(mv) => mv,
+        Err(PlyError::Form(message)) => {
+            diagnostics.push(Diagnostic::error(
+                code::PLY_FORM,
+                Some(number),
+                span,
+                format!("ply {number} `{syntax}`: {message}"),
+            ));
+            *failed = true;
+            return None;
+        }
+        Err(PlyError::Illegal(e)) => {
+            diagnostics.push(illegal(state, number, span, syntax, &e, has_x, options));
+            *failed = true;
+            return None;
+        }
+    };
+    let mode = if foul { Mode::Foul } else { Mode::Legal };
+    if let Err(e) = state.play_into(&mv, mode, effect) {
+        diagnostics.push(illegal(state, number, span, syntax, &e, has_x, options));
+        *failed = true;
+        return None;
+    }
+    for broken in &effect.fouls {
+        diagnostics.push(Diagnostic::warning(
+            code::FOUL,
+            Some(number),
+            span,
+            format!("ply {number} `{syntax}` broke a rule and was accepted ([%foul]): {broken}"),
+        ));
+    }
+    if foul && effect.fouls.is_empty() {
+        diagnostics.push(Diagnostic::warning(
+            code::FOUL,
+            Some(number),
+            span,
+            format!("ply {number} `{syntax}` is marked [%foul] but breaks no rule"),
+        ));
+    }
+    // The written `-END` is a check.
+    if let PlySyntax::Sowing(s) = syntax {
+        if let (Some(end), Some(actual)) = (s.end, effect.end) {
+            let written = Pit::new(end.row, end.col);
+            if written != actual {
+                diagnostics.push(Diagnostic::error(
+                    code::END_MISMATCH,
+                    Some(number),
+                    span,
+                    format!(
+                        "ply {number} `{syntax}` ends in {actual}, not in {written} as written"
+                    ),
+                ));
+                *failed = true;
+            }
+        }
+    }
+    // So is the `x` mark.
+    let captured = effect.is_capture();
+    if !*failed && has_x && !captured {
+        diagnostics.push(Diagnostic::error(
+            code::CAPTURE_MARK,
+            Some(number),
+            span,
+            format!("ply {number} `{syntax}` is marked x but captured nothing"),
+        ));
+        *failed = true;
+    } else if !*failed && !has_x && captured {
+        let taken: Vec<String> = effect
+            .captured
+            .iter()
+            .map(|(p, n)| format!("{p} ({n})"))
+            .collect();
+        diagnostics.push(Diagnostic::warning(
+            code::CAPTURE_MARK,
+            Some(number),
+            span,
+            format!(
+                "ply {number} `{syntax}` captured {} but is not marked x",
+                taken.join(", ")
+            ),
+        ));
+    }
+    let after = state.position();
+    if !*failed {
+        for cmd in input.commands.iter().filter(|c| c.name == "stones") {
+            if let Some(d) = check_stones(state.rules().game(), after, number, cmd) {
+                diagnostics.push(d);
+                *failed = true;
+                break;
+            }
+        }
+    }
+    let mut kept = effect.clone();
+    if !options.keep_laps {
+        kept.laps = Vec::new();
+    }
+    Some(PlyTrace {
+        number,
+        side,
+        span,
+        text: syntax.to_string(),
+        mv,
+        effect: kept,
+        after: options.keep_positions.then(|| after.clone()),
+        foul,
+    })
+}
+
+/// A `[%stones S N]` checkpoint against the position after the ply.
+fn check_stones(game: Game, after: &Position, number: u32, cmd: &Command) -> Option<Diagnostic> {
+    let counts: Option<Vec<u32>> = cmd.args.iter().map(|a| a.parse().ok()).collect();
+    let Some(&[south, north]) = counts.as_deref() else {
+        return Some(Diagnostic::error(
+            code::COMMAND,
+            Some(number),
+            cmd.span,
+            format!(
+                "[%stones] takes two counts, South's and North's, e.g. [%stones 40 35]; found [%stones {}]",
+                cmd.args.join(" ")
+            ),
+        ));
+    };
+    let (actual, what) = if game == Game::Kiothi {
+        (
+            [after.prisons[0] as u32, after.prisons[1] as u32],
+            "in prison",
+        )
+    } else {
+        (
+            [after.stones_of(Side::South), after.stones_of(Side::North)],
+            "on the board",
+        )
+    };
+    (actual != [south, north]).then(|| {
+        Diagnostic::error(
+            code::STONES_MISMATCH,
+            Some(number),
+            cmd.span,
+            format!(
+                "after ply {number} South has {} and North {} stones {what}; the record says {south} and {north}",
+                actual[0], actual[1]
+            ),
+        )
+    })
+}
+
 /// Replays one parsed game.
 pub fn replay(parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
     let record = &parsed.record;
+    let inputs = PlyInput::main_line(record);
     let mut trace = Trace {
         diagnostics: parsed
             .problems
             .iter()
             .map(Diagnostic::from_problem)
             .collect(),
-        plies_written: record.main_line().count(),
-        declared: record
-            .result
-            .map(|r| r.result)
-            .or_else(|| record.tag("Result").and_then(GameResult::from_text)),
+        plies_written: inputs.len(),
+        declared: declared_result(record),
         ..Trace::default()
     };
-    let reader_errors = parsed.has_errors();
     let rules = match rules_of(record, &options.overrides) {
         Ok(r) => r,
         Err(d) => {
@@ -419,201 +607,62 @@ pub fn replay(parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
     };
     trace.rules = Some(rules.clone());
     trace.start = Some(start.clone());
-    let mut state = GameState::new(rules.clone(), start);
+    let mut state = GameState::new(rules, start);
+    replay_from(
+        &mut state,
+        &inputs,
+        record,
+        parsed.has_errors(),
+        options,
+        &mut trace,
+    );
+    trace
+}
+
+/// The result a record declares: its result token, else its `Result` tag.
+pub fn declared_result(record: &Record) -> Option<GameResult> {
+    record
+        .result
+        .map(|r| r.result)
+        .or_else(|| record.tag("Result").and_then(GameResult::from_text))
+}
+
+/// Replays `inputs` from `state`, appending to `trace`, and checks the result when the
+/// whole main line replayed (and the reader found no error).
+pub(crate) fn replay_from(
+    state: &mut GameState,
+    inputs: &[PlyInput<'_>],
+    record: &Record,
+    reader_errors: bool,
+    options: &ReplayOptions,
+    trace: &mut Trace,
+) {
     let mut effect = Effect::default();
     let mut failed = false;
-
-    for entry in record.main_line() {
-        let number = entry.index as u32 + 1;
-        let ply = entry.ply;
-        let span = ply.span;
-        let before = state.position().clone();
-        let side = before.side;
-        let has_x = matches!(&ply.syntax, PlySyntax::Sowing(s) if s.capture.is_some());
-        let foul = entry.commands().any(|c| c.name == "foul");
-        let mv = match move_of(&rules, &before, &ply.syntax) {
-            Ok(mv) => mv,
-            Err(PlyError::Form(message)) => {
-                trace.diagnostics.push(Diagnostic::error(
-                    code::PLY_FORM,
-                    Some(number),
-                    span,
-                    format!("ply {number} `{}`: {message}", ply.syntax),
-                ));
-                failed = true;
-                break;
-            }
-            Err(PlyError::Illegal(e)) => {
-                trace.diagnostics.push(illegal(
-                    &state,
-                    number,
-                    span,
-                    &ply.syntax,
-                    &e,
-                    has_x,
-                    options,
-                ));
-                failed = true;
-                break;
-            }
-        };
-        let mode = if foul { Mode::Foul } else { Mode::Legal };
-        if let Err(e) = state.play_into(&mv, mode, &mut effect) {
-            trace.diagnostics.push(illegal(
-                &state,
-                number,
-                span,
-                &ply.syntax,
-                &e,
-                has_x,
-                options,
-            ));
-            failed = true;
-            break;
+    for input in inputs {
+        let ply = step(
+            state,
+            input,
+            &mut effect,
+            options,
+            &mut trace.diagnostics,
+            &mut failed,
+        );
+        if let Some(ply) = ply {
+            trace.plies.push(ply);
         }
-        for broken in &effect.fouls {
-            trace.diagnostics.push(Diagnostic::warning(
-                code::FOUL,
-                Some(number),
-                span,
-                format!(
-                    "ply {number} `{}` broke a rule and was accepted ([%foul]): {broken}",
-                    ply.syntax
-                ),
-            ));
-        }
-        if foul && effect.fouls.is_empty() {
-            trace.diagnostics.push(Diagnostic::warning(
-                code::FOUL,
-                Some(number),
-                span,
-                format!(
-                    "ply {number} `{}` is marked [%foul] but breaks no rule",
-                    ply.syntax
-                ),
-            ));
-        }
-        // The written `-END` is a check.
-        if let PlySyntax::Sowing(s) = &ply.syntax {
-            if let (Some(end), Some(actual)) = (s.end, effect.end) {
-                let written = Pit::new(end.row, end.col);
-                if written != actual {
-                    trace.diagnostics.push(Diagnostic::error(
-                        code::END_MISMATCH,
-                        Some(number),
-                        span,
-                        format!(
-                            "ply {number} `{}` ends in {actual}, not in {written} as written",
-                            ply.syntax
-                        ),
-                    ));
-                    failed = true;
-                }
-            }
-        }
-        // The `x` mark is checked too.
-        let captured = effect.is_capture();
-        if !failed && has_x && !captured {
-            trace.diagnostics.push(Diagnostic::error(
-                code::CAPTURE_MARK,
-                Some(number),
-                span,
-                format!(
-                    "ply {number} `{}` is marked x but captured nothing",
-                    ply.syntax
-                ),
-            ));
-            failed = true;
-        } else if !failed && !has_x && captured {
-            let taken: Vec<String> = effect
-                .captured
-                .iter()
-                .map(|(p, n)| format!("{p} ({n})"))
-                .collect();
-            trace.diagnostics.push(Diagnostic::warning(
-                code::CAPTURE_MARK,
-                Some(number),
-                span,
-                format!(
-                    "ply {number} `{}` captured {} but is not marked x",
-                    ply.syntax,
-                    taken.join(", ")
-                ),
-            ));
-        }
-        let after = state.position();
-        if !failed {
-            for cmd in entry.commands().filter(|c| c.name == "stones") {
-                let parsed: Option<Vec<u32>> = cmd.args.iter().map(|a| a.parse().ok()).collect();
-                let Some([south, north]) = parsed
-                    .as_deref()
-                    .map(|v| <[u32; 2]>::try_from(v).ok())
-                    .flatten()
-                else {
-                    trace.diagnostics.push(Diagnostic::error(
-                        code::COMMAND,
-                        Some(number),
-                        cmd.span,
-                        format!(
-                            "[%stones] takes two counts, South's and North's, e.g. [%stones 40 35]; found [%stones {}]",
-                            cmd.args.join(" ")
-                        ),
-                    ));
-                    failed = true;
-                    break;
-                };
-                let (actual, what) = if rules.game() == Game::Kiothi {
-                    (
-                        [after.prisons[0] as u32, after.prisons[1] as u32],
-                        "in prison",
-                    )
-                } else {
-                    (
-                        [after.stones_of(Side::South), after.stones_of(Side::North)],
-                        "on the board",
-                    )
-                };
-                if actual != [south, north] {
-                    trace.diagnostics.push(Diagnostic::error(
-                        code::STONES_MISMATCH,
-                        Some(number),
-                        cmd.span,
-                        format!(
-                            "after ply {number} South has {} and North {} stones {what}; the record says {south} and {north}",
-                            actual[0], actual[1]
-                        ),
-                    ));
-                    failed = true;
-                }
-            }
-        }
-        let mut kept = effect.clone();
-        if !options.keep_laps {
-            kept.laps = Vec::new();
-        }
-        trace.plies.push(PlyTrace {
-            number,
-            side,
-            span,
-            text: ply.syntax.to_string(),
-            mv,
-            effect: kept,
-            after: options.keep_positions.then(|| after.clone()),
-            foul,
-        });
         if failed {
             break;
         }
     }
     trace.last = Some(state.position().clone());
     if failed || reader_errors {
-        return trace;
+        return;
     }
     trace.complete = true;
     let outcome = state.outcome();
     trace.outcome = outcome;
-    check_result(record, &mut trace, outcome);
-    trace
+    check_result(record, trace, outcome);
 }
 
 /// PMN.md, "Results": the declared result against the final position.
@@ -686,12 +735,13 @@ fn illegal(
         _ => format!("ply {number} `{syntax}` by {} is illegal: {e}", pos.side),
     };
     let mut d = Diagnostic::error(code, Some(number), span, message);
-    if code != code::AFTER_END {
+    // Repairs replay many candidates and read no message: they ask for no legal list.
+    if code != code::AFTER_END && options.max_legal_listed > 0 {
         d.position = Some(pos.to_string());
         let legal = games::legal_moves(state.rules(), pos);
         d.legal = legal
             .iter()
-            .take(options.max_legal_listed.max(1))
+            .take(options.max_legal_listed)
             .map(ToString::to_string)
             .collect();
         if legal.len() > d.legal.len() {
