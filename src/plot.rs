@@ -216,11 +216,13 @@ struct Fonts {
 }
 
 fn fonts(style: &Style) -> Fonts {
-    let base = (style.width.min(style.height * 16 / 10) as f64 / 40.0).clamp(12.0, 40.0);
+    // A 640-unit figure printed at a column's width (about 8.5 cm) puts 8-9 pt tick
+    // labels at about 23 units; plotters draws text at 0.8 of the size asked.
+    let base = (style.width.min(style.height * 2) as f64 / 28.0).clamp(12.0, 60.0);
     Fonts {
-        title: (base * 1.25).round() as u32,
-        label: base.round() as u32,
-        tick: (base * 0.85).round() as u32,
+        title: (base * 1.3).round() as u32,
+        label: (base * 1.12).round() as u32,
+        tick: base.round() as u32,
     }
 }
 
@@ -270,14 +272,14 @@ fn chart<'a, 'b>(
     let mut chart = ChartBuilder::on(root)
         .caption(title, ("sans-serif", f.title))
         .margin(f.label / 2 + 4)
-        .x_label_area_size(f.label * 3)
-        .y_label_area_size(f.label * 4)
+        .x_label_area_size(f.label * 2 + f.tick)
+        .y_label_area_size(f.label * 2 + f.tick * 2)
         .build_cartesian_2d(x.0..x.1, y.0..y.1)
         .map_err(|e| e.to_string())?;
     chart
         .configure_mesh()
         .disable_x_mesh()
-        .light_line_style(WHITE)
+        .max_light_lines(0)
         .bold_line_style(BLACK.mix(0.12))
         .x_desc(x.2)
         .y_desc(y.2)
