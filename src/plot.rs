@@ -269,8 +269,11 @@ fn chart<'a, 'b>(
 ) -> Result<Chart<'a, 'b>, String> {
     let f = fonts(style);
     root.fill(&WHITE).map_err(|e| e.to_string())?;
+    // A long title gets a smaller font rather than run off the figure (a character is
+    // about 0.45 of the size asked).
+    let fit = (0.95 * style.width as f64 / (0.45 * title.chars().count().max(1) as f64)) as u32;
     let mut chart = ChartBuilder::on(root)
-        .caption(title, ("sans-serif", f.title))
+        .caption(title, ("sans-serif", f.title.min(fit).max(8)))
         .margin(f.label / 2 + 4)
         .x_label_area_size(f.label * 2 + f.tick)
         .y_label_area_size(f.label * 2 + f.tick * 2)
@@ -438,12 +441,14 @@ fn material(
         style,
         title,
         (0.0, x_max.max(1.0), "ply"),
-        (0.0, top(max), &format!("{y_desc} (median, 25-75%)")),
+        (0.0, top(max), y_desc),
     )?;
     if style.every {
+        // Fainter the more games there are, so that the medians stay on top.
+        let faint = (4.0 / games.len() as f64).clamp(0.04, 0.25);
         for g in games {
             for side in sides {
-                let color = PALETTE[side.index()].mix(0.15);
+                let color = PALETTE[side.index()].mix(faint);
                 chart
                     .draw_series(LineSeries::new(
                         g.material
@@ -488,7 +493,7 @@ fn material(
 }
 
 /// Draws one bar series per group, the groups side by side in each bin; `bars[k][b]` is
-/// the height of group k in bin b.
+/// the height of group k in bin b. Bins of width 1 are centred on their value.
 fn grouped_bars<'a, 'b: 'a>(
     chart: &mut Chart<'a, 'b>,
     groups: &[&str],
@@ -496,6 +501,7 @@ fn grouped_bars<'a, 'b: 'a>(
     width: f64,
 ) -> Result<(), String> {
     let k = groups.len().max(1) as f64;
+    let offset = if width == 1.0 { -0.5 } else { 0.0 };
     for (j, (name, heights)) in groups.iter().zip(bars).enumerate() {
         let color = PALETTE[j % PALETTE.len()];
         chart
@@ -505,7 +511,7 @@ fn grouped_bars<'a, 'b: 'a>(
                     .enumerate()
                     .filter(|(_, &h)| h > 0.0)
                     .map(|(b, &h)| {
-                        let x0 = b as f64 * width + j as f64 * width / k;
+                        let x0 = offset + b as f64 * width + j as f64 * width / k;
                         let mut r =
                             Rectangle::new([(x0, 0.0), (x0 + width / k, h)], color.filled());
                         r.set_margin(0, 0, 1, 1);
@@ -519,9 +525,11 @@ fn grouped_bars<'a, 'b: 'a>(
     Ok(())
 }
 
-/// The bins of values per group: (bin width, bars[group][bin]) with counts.
-fn histogram(groups: &[Vec<u64>], bins: u64) -> (u64, Vec<Vec<f64>>) {
+/// The bins of values per group: (bin width, bars[group][bin]) with counts. Values above
+/// `cap` (when given) are counted in the last bin.
+fn histogram(groups: &[Vec<u64>], bins: u64, cap: Option<u64>) -> (u64, Vec<Vec<f64>>) {
     let max = groups.iter().flatten().max().copied().unwrap_or(0);
+    let max = cap.map_or(max, |c| c.min(max));
     let width = bin_width(max, bins);
     let n = (max / width + 1) as usize;
     let bars = groups
@@ -529,12 +537,21 @@ fn histogram(groups: &[Vec<u64>], bins: u64) -> (u64, Vec<Vec<f64>>) {
         .map(|values| {
             let mut counts = vec![0.0; n];
             for v in values {
-                counts[(v / width) as usize] += 1.0;
+                counts[((v / width) as usize).min(n - 1)] += 1.0;
             }
             counts
         })
         .collect();
     (width, bars)
+}
+
+/// Where a histogram's x axis starts: bins of width 1 are centred on their value.
+fn x_start(width: u64) -> f64 {
+    if width == 1 {
+        -0.5
+    } else {
+        0.0
+    }
 }
 
 fn length(
@@ -554,7 +571,7 @@ fn length(
                 .collect()
         })
         .collect();
-    let (width, bars) = histogram(&values, 25);
+    let (width, bars) = histogram(&values, 25, None);
     let max = bars.iter().flatten().fold(0.0, |a: f64, &b| a.max(b));
     let x_desc = if width == 1 {
         "game length (plies)".to_string()
@@ -565,7 +582,11 @@ fn length(
         root,
         style,
         title,
-        (0.0, (bars[0].len() as u64 * width) as f64, &x_desc),
+        (
+            x_start(width),
+            (bars[0].len() as u64 * width) as f64 + x_start(width),
+            &x_desc,
+        ),
         (0.0, top(max), "games"),
     )?;
     grouped_bars(&mut chart, &groups, &bars, width as f64)?;
@@ -589,7 +610,17 @@ fn laps(
                 .collect()
         })
         .collect();
-    let (width, mut bars) = histogram(&values, 30);
+    // A long tail of relay sowings would squeeze the bulk into one bar: laps beyond the
+    // 99th percentile (at least 10) share the last bar.
+    let mut all: Vec<u64> = values.iter().flatten().copied().collect();
+    all.sort_unstable();
+    let cap = all
+        .get((all.len() * 99 / 100).min(all.len().saturating_sub(1)))
+        .copied()
+        .unwrap_or(0)
+        .max(10);
+    let capped = all.last().is_some_and(|&m| m > cap);
+    let (width, mut bars) = histogram(&values, 30, Some(cap));
     for (counts, v) in bars.iter_mut().zip(&values) {
         let total = v.len().max(1) as f64;
         for c in counts.iter_mut() {
@@ -597,16 +628,24 @@ fn laps(
         }
     }
     let max = bars.iter().flatten().fold(0.0, |a: f64, &b| a.max(b));
-    let x_desc = if width == 1 {
+    let last = (bars[0].len() as u64 - 1) * width;
+    let mut x_desc = if width == 1 {
         "laps per ply".to_string()
     } else {
         format!("laps per ply (bins of {width})")
     };
+    if capped {
+        x_desc.push_str(&format!("; last bar: {last} or more"));
+    }
     let mut chart = chart(
         root,
         style,
         title,
-        (0.0, (bars[0].len() as u64 * width) as f64, &x_desc),
+        (
+            x_start(width),
+            (bars[0].len() as u64 * width) as f64 + x_start(width),
+            &x_desc,
+        ),
         (0.0, top(max).min(100.0), "share of plies (%)"),
     )?;
     grouped_bars(&mut chart, &groups, &bars, width as f64)?;
@@ -614,8 +653,10 @@ fn laps(
 }
 
 /// The mean stones taken at each ply by each side, over the games in which that side
-/// played that ply: `[South, North]`, each a list of (ply, mean).
+/// played that ply: `[South, North]`, each a list of (ply, mean), for the plies that at
+/// least a tenth of the games reach.
 pub fn capture_means(games: &[GameData]) -> [Vec<(f64, f64)>; 2] {
+    let needed = games.len().div_ceil(10).max(1);
     let mut sums: [BTreeMap<usize, (u64, u64)>; 2] = [BTreeMap::new(), BTreeMap::new()];
     for g in games {
         for (i, &(side, taken)) in g.captures.iter().enumerate() {
@@ -626,6 +667,7 @@ pub fn capture_means(games: &[GameData]) -> [Vec<(f64, f64)>; 2] {
     }
     sums.map(|m| {
         m.into_iter()
+            .filter(|(ply, _)| games.iter().filter(|g| g.plies() >= *ply).count() >= needed)
             .map(|(ply, (sum, n))| (ply as f64, sum as f64 / n as f64))
             .collect()
     })
@@ -678,7 +720,7 @@ fn captures(
         style,
         title,
         (0.0, x_max + 1.0, "ply"),
-        (0.0, top(max), "stones captured per ply (mean)"),
+        (0.0, top(max), "stones captured (mean)"),
     )?;
     for side in sides {
         line_with_markers(
