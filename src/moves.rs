@@ -233,12 +233,24 @@ pub enum Illegal {
     // Reasons of one game only go below, each game in its own block.
 
     // -- Tsoro --
+    #[error("a stop at head {head} on arrival #0: arrivals at a head are counted from 1")]
+    HeadStopArrivalZero { head: Pit },
+    #[error("bonus pit {pit} names {stones} stones; Tsoro takes its bonus pits whole")]
+    BonusPitPartial { pit: Pit, stones: u16 },
 
     // -- Nsolo --
+    #[error("the sowing names no start pit")]
+    NoStartPit,
+    #[error("a bonus of 0 stones from {pit} takes nothing; each bonus pit is named with a count from 1 to its content")]
+    BonusZero { pit: Pit },
 
     // -- Kiothi --
 
     // -- Bao la Kimasai --
+    #[error("a step names the pit its stone starts from")]
+    StepWithoutPit,
+    #[error("pit {pit} holds {stones} stones; in Bao la Kimasai no pit ever holds more than one")]
+    CrowdedPit { pit: Pit, stones: u16 },
 }
 
 impl Illegal {

@@ -5,10 +5,8 @@
 //! fails or when the outcome is asked for, so replaying a record costs one application
 //! per ply.
 
-use std::collections::HashMap;
-
 use crate::games;
-use crate::geometry::Side;
+use crate::geometry::{Side, MAX_PITS};
 use crate::moves::{Candidate, Effect, Illegal, Mode, Move};
 use crate::position::Position;
 use crate::rng::Rng;
@@ -85,9 +83,7 @@ pub struct GameState {
     pos: Position,
     /// Positions since the last capture (earlier ones cannot recur: stones only leave),
     /// for the repetition rule. The current position is the last entry.
-    history: Vec<Position>,
-    /// Occurrences of each key in `history`: a cheap filter before exact comparison.
-    key_counts: HashMap<u64, u32>,
+    history: History,
     /// Set when a repetition draw has occurred.
     repetition: bool,
     plies: u32,
@@ -98,8 +94,7 @@ impl GameState {
         let mut state = GameState {
             rules,
             pos,
-            history: Vec::new(),
-            key_counts: HashMap::new(),
+            history: History::default(),
             repetition: false,
             plies: 0,
         };
@@ -212,7 +207,6 @@ impl GameState {
         }
         if effect.is_capture() || !effect.bonus.is_empty() {
             self.history.clear();
-            self.key_counts.clear();
         }
         self.remember();
     }
@@ -222,20 +216,281 @@ impl GameState {
         let Some(repeat) = self.rules.repeat() else {
             return;
         };
-        let key = self.pos.key();
-        let count = self.key_counts.entry(key).or_insert(0);
-        *count += 1;
-        let suspect = *count >= repeat;
-        self.history.push(self.pos.clone());
-        if suspect {
-            let exact = self
-                .history
-                .iter()
-                .filter(|p| p.same_for_repetition(&self.pos))
-                .count() as u32;
-            if exact >= repeat {
-                self.repetition = true;
+        if self.history.push(&self.pos) >= repeat {
+            self.repetition = self.history.occurrences(&self.pos) >= repeat;
+        }
+    }
+}
+
+/// The positions since the last capture, kept compactly for the repetition rule: a
+/// table counting keys (a cheap filter run every ply) and the positions themselves, for
+/// the exact comparison made only when a key has come round `repeat` times.
+///
+/// This runs once per ply of every playout, so it avoids a general hash map: the key is
+/// a multilinear hash (independent multiplications, no dependency chain), the table is
+/// open-addressed and cleared in O(1) by a generation stamp, and each position is stored
+/// as its pits in one shared buffer plus a few fields.
+#[derive(Clone, Debug, Default)]
+struct History {
+    /// Open-addressed key counts; a slot belongs to the table only if its stamp is current.
+    slots: Vec<Slot>,
+    stamp: u32,
+    /// Keys in the table (of the current stamp).
+    keys: usize,
+    /// The pits of every remembered position, one board after another.
+    pits: Vec<u16>,
+    /// The rest of every remembered position that the repetition rule compares.
+    rest: Vec<Rest>,
+}
+
+#[derive(Copy, Clone, Debug, Default)]
+struct Slot {
+    key: u64,
+    stamp: u32,
+    count: u32,
+}
+
+/// A position's side to move, prisons, nki marks and phase.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Rest {
+    side: Side,
+    prisons: [u16; 2],
+    nki: u64,
+    opening: bool,
+}
+
+impl Rest {
+    fn of(pos: &Position) -> Rest {
+        Rest {
+            side: pos.side,
+            prisons: pos.prisons,
+            nki: pos.nki,
+            opening: pos.opening,
+        }
+    }
+}
+
+/// One odd multiplier per 64-bit word of pits (SplitMix64 outputs, made odd).
+const WORD_FACTORS: [u64; MAX_PITS / 4 + 1] = {
+    let mut factors = [0u64; MAX_PITS / 4 + 1];
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut i = 0;
+    while i < factors.len() {
+        x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = x;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        factors[i] = (z ^ (z >> 31)) | 1;
+        i += 1;
+    }
+    factors
+};
+
+/// A 64-bit key of what the repetition rule compares. Equal positions have equal keys;
+/// unequal ones rarely do, and the exact comparison settles it when they do.
+fn repetition_key(pos: &Position) -> u64 {
+    let pits = pos.board_pits();
+    let mut h: u64 = 0;
+    let words = pits.chunks_exact(4);
+    let tail = words.remainder();
+    let mut i = 0;
+    for w in words {
+        let word = w[0] as u64 | (w[1] as u64) << 16 | (w[2] as u64) << 32 | (w[3] as u64) << 48;
+        h = h.wrapping_add(word.wrapping_mul(WORD_FACTORS[i]));
+        i += 1;
+    }
+    let mut word = 0u64;
+    for (k, &s) in tail.iter().enumerate() {
+        word |= (s as u64) << (16 * k);
+    }
+    h = h.wrapping_add(word.wrapping_mul(WORD_FACTORS[i]));
+    let rest = pos.side as u64
+        ^ (pos.opening as u64) << 1
+        ^ (pos.prisons[0] as u64) << 2
+        ^ (pos.prisons[1] as u64) << 18;
+    // The multilinear sum is weak in its low bits: finish with a full mix.
+    let mut z = h ^ rest.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ pos.nki.rotate_left(29);
+    z = (z ^ (z >> 32)).wrapping_mul(0xd6e8_feb8_6659_fd93);
+    z ^ (z >> 32)
+}
+
+impl History {
+    const FIRST_SLOTS: usize = 256;
+
+    /// Forgets every position (after a capture: none of them can recur).
+    fn clear(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            // Stamps wrapped: old slots could look current, so wipe them once.
+            self.slots.fill(Slot::default());
+            self.stamp = 1;
+        }
+        self.keys = 0;
+        self.pits.clear();
+        self.rest.clear();
+    }
+
+    /// Remembers a position; returns how often its key has now been seen.
+    fn push(&mut self, pos: &Position) -> u32 {
+        self.pits.extend_from_slice(pos.board_pits());
+        self.rest.push(Rest::of(pos));
+        self.count_key(repetition_key(pos))
+    }
+
+    fn count_key(&mut self, key: u64) -> u32 {
+        if self.stamp == 0 {
+            self.stamp = 1;
+        }
+        if 2 * (self.keys + 1) > self.slots.len() {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = key as usize & mask;
+        loop {
+            let slot = &mut self.slots[i];
+            if slot.stamp != self.stamp {
+                *slot = Slot {
+                    key,
+                    stamp: self.stamp,
+                    count: 1,
+                };
+                self.keys += 1;
+                return 1;
+            }
+            if slot.key == key {
+                slot.count += 1;
+                return slot.count;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn grow(&mut self) {
+        let size = (2 * self.slots.len()).max(Self::FIRST_SLOTS);
+        let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
+        let stamp = self.stamp;
+        self.keys = 0;
+        for slot in old.into_iter().filter(|s| s.stamp == stamp) {
+            for _ in 0..slot.count {
+                self.count_key(slot.key);
             }
         }
+    }
+
+    /// How often the position occurs among the remembered ones, compared exactly.
+    fn occurrences(&self, pos: &Position) -> u32 {
+        let pits = pos.board_pits();
+        let rest = Rest::of(pos);
+        let boards = self.pits.chunks_exact(pits.len().max(1));
+        boards
+            .zip(&self.rest)
+            .filter(|&(b, r)| b == pits && *r == rest)
+            .count() as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Pit;
+    use crate::moves::Lap;
+
+    /// A capture-free cycle cannot happen in Bao la Kimasai (see tests/rules_bao.rs), so
+    /// the rule is checked here by walking the state through positions by hand.
+    fn bao(repeat: u32) -> GameState {
+        let rules = Rules::new(Game::BaoLaKimasai, None, &format!("repeat={repeat}")).unwrap();
+        let mut pos = Position::empty(rules.board(), Side::South);
+        pos.set(Pit::new(0, 1), 1);
+        pos.set(Pit::new(3, 12), 1);
+        GameState::new(rules, pos)
+    }
+
+    fn quiet() -> Effect {
+        let mut effect = Effect::default();
+        effect.push_lap(Lap {
+            start: Pit::new(0, 1),
+            end: Pit::new(0, 2),
+            stones: 1,
+        });
+        effect
+    }
+
+    /// Moves the game to `pos` as if a ply had been played with `effect`.
+    fn reach(game: &mut GameState, pos: &Position, effect: &Effect) {
+        game.pos = pos.clone();
+        game.after_ply(effect);
+    }
+
+    #[test]
+    fn repeat_2_draws_at_the_first_recurrence_of_the_start() {
+        let mut game = bao(2);
+        let start = game.pos.clone();
+        let mut other = start.clone();
+        other.side = Side::North;
+        reach(&mut game, &other, &quiet());
+        assert_eq!(game.outcome(), None);
+        reach(&mut game, &start, &quiet());
+        assert!(matches!(
+            game.outcome(),
+            Some(Outcome::Draw {
+                reason: EndReason::Repetition
+            })
+        ));
+        assert_eq!(
+            game.play(&Move::Sow(Default::default()), Mode::Legal),
+            Err(Illegal::GameOver)
+        );
+    }
+
+    #[test]
+    fn repeat_3_draws_at_the_third_occurrence() {
+        let mut game = bao(3);
+        let start = game.pos.clone();
+        let mut other = start.clone();
+        other.side = Side::North;
+        for _ in 0..2 {
+            reach(&mut game, &other, &quiet());
+            assert_eq!(game.outcome(), None);
+            reach(&mut game, &start, &quiet());
+        }
+        assert!(game.repetition, "the start occurred three times");
+    }
+
+    #[test]
+    fn a_capture_forgets_earlier_positions() {
+        let mut game = bao(2);
+        let start = game.pos.clone();
+        let mut capture = quiet();
+        capture.captured.push((Pit::new(2, 1), 1));
+        reach(&mut game, &start, &capture);
+        assert!(!game.repetition, "the history was cleared by the capture");
+        reach(&mut game, &start, &quiet());
+        assert!(game.repetition, "the position after the capture counts");
+    }
+
+    #[test]
+    fn equal_keys_of_different_positions_are_not_a_repetition() {
+        // Force a key collision: count the start's key again without its position.
+        let mut game = bao(2);
+        let mut other = game.pos.clone();
+        other.side = Side::North;
+        game.history.count_key(repetition_key(&other));
+        reach(&mut game, &other, &quiet());
+        assert!(
+            !game.repetition,
+            "the key came round twice, the position only once"
+        );
+    }
+
+    #[test]
+    fn the_key_table_grows_and_keeps_counts() {
+        let mut history = History::default();
+        for round in 1..=3 {
+            for key in 0..1000u64 {
+                assert_eq!(history.count_key(key.wrapping_mul(0x9e37_79b9)), round);
+            }
+        }
+        history.clear();
+        assert_eq!(history.count_key(0), 1);
     }
 }

@@ -1,33 +1,432 @@
 //! Nsolo (Ngoni, Malawi and Zambia): RULES.md, its section of the same name.
+//!
+//! Each player sows round their own two rows, clockwise (`sow=ccw`: counter-clockwise;
+//! the circuits come from [`Rules::circuit`]). A move lifts a whole pit of two or more
+//! and relays on every lap that ends in an occupied pit, until a lap ends in an empty
+//! pit. Single stones move only when no own pit holds two or more, and only into an empty
+//! next pit. A move ending in the mover's inner row captures the opposite inner pit (not
+//! the outer pit behind it), then takes the bonus (`bonus=equal`, `hole` or `none`).
+//! There are no heads, no partial lifts and no prisons: captured stones leave the board.
+//!
+//! The end of the game and the repetition draw are [`crate::play::GameState`]'s; this
+//! module only says which moves exist (`has_legal_move`).
 
-use crate::moves::{Candidate, Effect, Illegal, Mode, Move};
+use crate::geometry::{Pit, Side, MAX_PITS};
+use crate::moves::{BonusChoice, BonusTake, Candidate, Effect, Illegal, Mode, Move, Sowing};
 use crate::position::Position;
 use crate::rng::Rng;
-use crate::rules::Rules;
+use crate::rules::{NsoloBonus, Options, Rules};
+use crate::sowing::{relay_sow, Next};
+
+/// A seat's circuit is its two rows: at most 2 × 36 pits.
+const MAX_CIRCUIT: usize = MAX_PITS / 2;
+
+/// The stones of every pit, indexed like [`Position::pits`]. `apply` works on a copy, so
+/// that an illegal move leaves the position as it was.
+type Pits = [u16; MAX_PITS];
+
+/// The bonus a capture earns (RULES.md's ruling on the bonus).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Due {
+    /// No capture, `bonus=none`, or nothing left on the opponent's side to take.
+    Nothing,
+    /// `bonus=equal`: exactly this many stones, pit by pit.
+    Stones(u32),
+    /// `bonus=hole`: the whole contents of one other non-empty opponent pit.
+    Hole,
+}
 
 pub(crate) fn apply(
-    _rules: &Rules,
-    _pos: &mut Position,
-    _mv: &Move,
-    _mode: Mode,
-    _effect: &mut Effect,
+    rules: &Rules,
+    pos: &mut Position,
+    mv: &Move,
+    mode: Mode,
+    effect: &mut Effect,
 ) -> Result<(), Illegal> {
-    Err(Illegal::ChoiceNotOffered {
-        option: "any move (not written yet)",
+    let sowing = match mv {
+        Move::Sow(sowing) => sowing,
+        Move::Redistribute(_) => return Err(Illegal::RedistributionNotAllowed),
+    };
+    let from = sowing.from.ok_or(Illegal::NoStartPit)?;
+    if sowing.lift.is_some() {
+        return Err(Illegal::PartialLiftNotAllowed);
+    }
+    if sowing.stop.is_some() {
+        return Err(Illegal::ChoiceNotOffered {
+            option: "a stop at a head (Nsolo has no heads)",
+        });
+    }
+    let side = pos.side;
+    let place = check_start(rules, pos, from, mode, effect)?;
+    let mut pits = pos.pits;
+    let end = sow(rules, &mut pits, side, place, effect)?;
+    let captured = capture(rules, &mut pits, side, end, effect);
+    let due = bonus_due(rules, &pits, side, captured);
+    take_bonus(rules, &mut pits, side, due, &sowing.bonus, mode, effect)?;
+    pos.pits = pits;
+    finish(pos, captured);
+    Ok(())
+}
+
+pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate>) {
+    let board = rules.board();
+    let side = pos.side;
+    let (starts, count) = legal_starts(rules, &pos.pits, side);
+    let mut effect = Effect::default();
+    for &place in &starts[..count] {
+        let mut pits = pos.pits;
+        effect.clear();
+        let Ok(end) = sow(rules, &mut pits, side, place as usize, &mut effect) else {
+            continue; // endless sowing
+        };
+        let captured = capture(rules, &mut pits, side, end, &mut effect);
+        let opponent_pits = || {
+            board
+                .pits()
+                .filter(|&p| board.owner(p) != side && pits[board.index(p)] > 0)
+        };
+        let bonus = match bonus_due(rules, &pits, side, captured) {
+            Due::Nothing => BonusChoice::None,
+            Due::Stones(stones) => BonusChoice::Stones {
+                stones,
+                eligible: opponent_pits().map(|p| (p, pits[board.index(p)])).collect(),
+            },
+            Due::Hole => BonusChoice::Pits {
+                count: 1,
+                eligible: opponent_pits().collect(),
+            },
+        };
+        let from = board.pit(rules.circuit(side)[place as usize] as usize);
+        out.push(Candidate {
+            mv: Move::Sow(Sowing::from(from)),
+            captures: captured > 0,
+            bonus,
+        });
+    }
+}
+
+pub(crate) fn has_legal_move(rules: &Rules, pos: &Position) -> bool {
+    let side = pos.side;
+    let (starts, count) = legal_starts(rules, &pos.pits, side);
+    let mut effect = Effect::default();
+    starts[..count].iter().any(|&place| {
+        let mut pits = pos.pits;
+        effect.clear();
+        sow(rules, &mut pits, side, place as usize, &mut effect).is_ok()
     })
 }
 
-pub(crate) fn legal_moves(_rules: &Rules, _pos: &Position, _out: &mut Vec<Candidate>) {}
-
-pub(crate) fn has_legal_move(_rules: &Rules, _pos: &Position) -> bool {
-    false
+pub(crate) fn play_random(
+    rules: &Rules,
+    pos: &mut Position,
+    rng: &mut Rng,
+    effect: &mut Effect,
+) -> Option<Move> {
+    let side = pos.side;
+    let (mut starts, mut count) = legal_starts(rules, &pos.pits, side);
+    // Sown in place: the pits in use are kept to undo an endless sowing.
+    let used = rules.board().len();
+    let mut saved = [0u16; MAX_PITS];
+    saved[..used].copy_from_slice(&pos.pits[..used]);
+    while count > 0 {
+        let pick = rng.below(count);
+        let place = starts[pick] as usize;
+        effect.clear();
+        let Ok(end) = sow(rules, &mut pos.pits, side, place, effect) else {
+            // Endless sowing: not a move; try another start.
+            pos.pits[..used].copy_from_slice(&saved[..used]);
+            count -= 1;
+            starts[pick] = starts[count];
+            continue;
+        };
+        let captured = capture(rules, &mut pos.pits, side, end, effect);
+        let due = bonus_due(rules, &pos.pits, side, captured);
+        let bonus = random_bonus(rules, &mut pos.pits, side, due, rng, effect);
+        finish(pos, captured);
+        let from = rules.board().pit(rules.circuit(side)[place] as usize);
+        return Some(Move::Sow(Sowing {
+            from: Some(from),
+            lift: None,
+            stop: None,
+            bonus,
+        }));
+    }
+    None
 }
 
-pub(crate) fn play_random(
-    _rules: &Rules,
-    _pos: &mut Position,
-    _rng: &mut Rng,
-    _effect: &mut Effect,
-) -> Option<Move> {
-    None
+/// Under [`Mode::Foul`], a broken rule whose move can still be executed is recorded and
+/// the move goes on; otherwise the move is illegal.
+fn breach(mode: Mode, effect: &mut Effect, rule: Illegal) -> Result<(), Illegal> {
+    if mode == Mode::Foul && rule.executable() {
+        effect.fouls.push(rule);
+        Ok(())
+    } else {
+        Err(rule)
+    }
+}
+
+/// Whether any of a seat's pits holds two or more stones.
+fn has_multiple(rules: &Rules, pits: &Pits, side: Side) -> bool {
+    rules.circuit(side).iter().any(|&p| pits[p as usize] >= 2)
+}
+
+/// The circuit places a move may start from: every own pit holding two or more; only
+/// when there is none, every single stone whose next pit on the circuit is empty.
+fn legal_starts(rules: &Rules, pits: &Pits, side: Side) -> ([u8; MAX_CIRCUIT], usize) {
+    let circuit = rules.circuit(side);
+    let mut starts = [0u8; MAX_CIRCUIT];
+    let mut count = 0;
+    // Branch-free: every place is written, and kept by counting it.
+    for (place, &p) in circuit.iter().enumerate() {
+        starts[count] = place as u8;
+        count += (pits[p as usize] >= 2) as usize;
+    }
+    if count == 0 {
+        let mut next = pits[circuit[0] as usize];
+        for place in (0..circuit.len()).rev() {
+            let stones = pits[circuit[place] as usize];
+            starts[count] = place as u8;
+            count += (stones == 1 && next == 0) as usize;
+            next = stones;
+        }
+    }
+    (starts, count)
+}
+
+/// Checks the start pit of a move and returns its place on the mover's circuit.
+fn check_start(
+    rules: &Rules,
+    pos: &Position,
+    from: Pit,
+    mode: Mode,
+    effect: &mut Effect,
+) -> Result<usize, Illegal> {
+    let board = rules.board();
+    let side = pos.side;
+    let not_own = Illegal::NotOwnPit { pit: from, side };
+    if !board.contains(from) {
+        return Err(Illegal::NoSuchPit { pit: from });
+    }
+    let index = board.index(from);
+    let place = rules.circuit_place(side, index).ok_or(not_own)?;
+    match pos.pits[index] {
+        0 => Err(Illegal::EmptyPit { pit: from }),
+        1 => {
+            // Singletons: only when no own pit holds two or more, only into an empty
+            // next pit (so the move ends there).
+            if has_multiple(rules, &pos.pits, side) {
+                breach(mode, effect, Illegal::SingletonWhileMultiple { pit: from })?;
+            }
+            let circuit = rules.circuit(side);
+            let next = circuit[(place + 1) % circuit.len()] as usize;
+            if pos.pits[next] > 0 {
+                let blocked = Illegal::SingletonBlocked {
+                    pit: from,
+                    next: board.pit(next),
+                    stones: pos.pits[next],
+                };
+                breach(mode, effect, blocked)?;
+            }
+            Ok(place)
+        }
+        _ => Ok(place),
+    }
+}
+
+/// Sows the whole pit at circuit `place`, relaying on every lap that ends in an occupied
+/// pit, and returns the pit index where the move ended (in an empty pit). An endless
+/// sowing is an error, and `pits` must then be discarded.
+fn sow(
+    rules: &Rules,
+    pits: &mut Pits,
+    side: Side,
+    place: usize,
+    effect: &mut Effect,
+) -> Result<usize, Illegal> {
+    let circuit = rules.circuit(side);
+    let lift = pits[circuit[place] as usize];
+    let end = relay_sow(
+        pits,
+        rules.board(),
+        circuit,
+        place,
+        lift,
+        effect,
+        true,
+        u64::MAX,
+        |_, _| Ok(Next::Relay),
+    )?;
+    effect.end = Some(rules.board().pit(end.pit));
+    Ok(end.pit)
+}
+
+/// Capture: a move ending in the mover's inner row takes the stones of the opposite
+/// opponent inner pit (the outer pit behind it is safe). Returns the stones captured.
+fn capture(rules: &Rules, pits: &mut Pits, side: Side, end: usize, effect: &mut Effect) -> u16 {
+    let board = rules.board();
+    let end = board.pit(end);
+    if end.row != board.inner_row(side) {
+        return 0;
+    }
+    let Some(opposite) = board.opposite(end) else {
+        return 0;
+    };
+    let index = board.index(opposite);
+    let stones = pits[index];
+    if stones > 0 {
+        pits[index] = 0;
+        effect.captured.push((opposite, stones));
+    }
+    stones
+}
+
+/// The bonus due after `captured` stones were taken (none if none were).
+fn bonus_due(rules: &Rules, pits: &Pits, side: Side, captured: u16) -> Due {
+    if captured == 0 {
+        return Due::Nothing;
+    }
+    let left: u32 = (rules.circuit(side.opponent()).iter())
+        .map(|&p| pits[p as usize] as u32)
+        .sum();
+    let bonus = match rules.options() {
+        Options::Nsolo(o) => o.bonus,
+        _ => NsoloBonus::None,
+    };
+    match bonus {
+        _ if left == 0 => Due::Nothing,
+        NsoloBonus::Equal => Due::Stones(left.min(captured as u32)),
+        NsoloBonus::Hole => Due::Hole,
+        NsoloBonus::None => Due::Nothing,
+    }
+}
+
+/// Takes the bonus as the move writes it: opponent pits, each named once, 1 to its
+/// content each (`None`: the whole pit); `bonus=equal` exactly the stones due,
+/// `bonus=hole` one whole pit.
+fn take_bonus(
+    rules: &Rules,
+    pits: &mut Pits,
+    side: Side,
+    due: Due,
+    takes: &[BonusTake],
+    mode: Mode,
+    effect: &mut Effect,
+) -> Result<(), Illegal> {
+    match due {
+        Due::Nothing if takes.is_empty() => return Ok(()),
+        Due::Nothing => breach(mode, effect, Illegal::BonusNotDue)?,
+        _ if takes.is_empty() => return breach(mode, effect, Illegal::BonusMissing),
+        Due::Hole if takes.len() != 1 => {
+            let count = Illegal::BonusCount {
+                taken: takes.len(),
+                required: 1,
+            };
+            breach(mode, effect, count)?;
+        }
+        _ => {}
+    }
+    let board = rules.board();
+    let mut taken: u32 = 0;
+    for (n, take) in takes.iter().enumerate() {
+        let pit = take.pit;
+        if !board.contains(pit) {
+            return Err(Illegal::NoSuchPit { pit });
+        }
+        if board.owner(pit) == side {
+            return Err(Illegal::BonusNotOpponent { pit });
+        }
+        if takes[..n].iter().any(|t| t.pit == pit) {
+            return Err(Illegal::BonusNotDistinct { pit });
+        }
+        let index = board.index(pit);
+        let holds = pits[index];
+        if holds == 0 {
+            return Err(Illegal::BonusEmptyPit { pit });
+        }
+        let stones = take.stones.unwrap_or(holds);
+        if stones == 0 {
+            return Err(Illegal::BonusZero { pit });
+        }
+        if stones > holds {
+            return Err(Illegal::BonusTooMany { pit, stones, holds });
+        }
+        if due == Due::Hole && stones != holds {
+            breach(mode, effect, Illegal::BonusHoleCount)?;
+        }
+        pits[index] -= stones;
+        taken += stones as u32;
+        effect.bonus.push((pit, stones));
+    }
+    if let Due::Stones(required) = due {
+        if taken != required {
+            breach(mode, effect, Illegal::BonusStones { taken, required })?;
+        }
+    }
+    Ok(())
+}
+
+/// Completes the bonus at random, takes it, and returns it as the move writes it.
+fn random_bonus(
+    rules: &Rules,
+    pits: &mut Pits,
+    side: Side,
+    due: Due,
+    rng: &mut Rng,
+    effect: &mut Effect,
+) -> Vec<BonusTake> {
+    let mut takes = Vec::new();
+    if due == Due::Nothing {
+        return takes;
+    }
+    let board = rules.board();
+    // The opponent's non-empty pits not named yet, and their stones.
+    let mut unnamed = [0u8; MAX_CIRCUIT];
+    let mut count = 0;
+    let mut left: u32 = 0;
+    for &p in rules.circuit(side.opponent()) {
+        if pits[p as usize] > 0 {
+            unnamed[count] = p;
+            count += 1;
+            left += pits[p as usize] as u32;
+        }
+    }
+    let mut need = match due {
+        Due::Stones(stones) => stones,
+        _ => 0,
+    };
+    while count > 0 && (need > 0 || (due == Due::Hole && takes.is_empty())) {
+        let pick = rng.below(count);
+        let index = unnamed[pick] as usize;
+        count -= 1;
+        unnamed[pick] = unnamed[count];
+        let holds = pits[index];
+        left -= holds as u32;
+        let stones = if due == Due::Hole {
+            holds
+        } else {
+            // At least what the pits not yet named cannot make up.
+            let least = need.saturating_sub(left).max(1);
+            let most = need.min(holds as u32);
+            let stones = least + rng.below((most - least + 1) as usize) as u32;
+            need -= stones;
+            stones as u16
+        };
+        pits[index] -= stones;
+        let pit = board.pit(index);
+        effect.bonus.push((pit, stones));
+        takes.push(BonusTake {
+            pit,
+            stones: (stones != holds).then_some(stones),
+        });
+    }
+    takes
+}
+
+/// Ends a move: the opponent moves next.
+fn finish(pos: &mut Position, captured: u16) {
+    if captured > 0 {
+        let mover = pos.side.index();
+        pos.captures[mover] = pos.captures[mover].saturating_add(1);
+    }
+    pos.side = pos.side.opponent();
 }
