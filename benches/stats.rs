@@ -1,7 +1,9 @@
 //! `sow stats` and `sow plot` over ~100 MB of generated records (random playouts of the
 //! four games written as PMN text), in MB/s on one core and on all cores.
 //!
-//! `cargo bench --bench stats` (SOW_BENCH_MB sets the size; default 100).
+//! `cargo bench --bench stats` (SOW_BENCH_MB sets the size, default 100;
+//! SOW_BENCH_GAMES=Tsoro,Nsolo a choice of games, default all four; SOW_BENCH_PER=game,ply,plot
+//! what to measure, default all).
 
 use std::io::Write;
 use std::time::Instant;
@@ -57,8 +59,16 @@ fn main() {
         .unwrap_or(100);
     let target = mb << 20;
     let t = Instant::now();
+    // SOW_BENCH_GAMES: a comma-separated choice of games (default: all four).
+    let chosen = std::env::var("SOW_BENCH_GAMES").unwrap_or_default();
     let rules: Vec<Rules> = [Game::Tsoro, Game::Nsolo, Game::Kiothi, Game::BaoLaKimasai]
         .into_iter()
+        .filter(|g| {
+            chosen.is_empty()
+                || chosen
+                    .split(',')
+                    .any(|c| c.trim().eq_ignore_ascii_case(g.tag_name()))
+        })
         .map(|g| Rules::new(g, None, "").unwrap())
         .collect();
     let mut rng = Rng::new(2024);
@@ -69,20 +79,41 @@ fn main() {
             write_games(&mut text, r, &mut rng, 16, &mut round);
         }
     }
+    // A corpus of several files, as a collection of records usually is: files are read
+    // in parallel, the games of one file by one reader.
+    let files: usize = std::env::var("SOW_BENCH_FILES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(8);
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("bench.pmn");
-    std::fs::File::create(&path)
-        .unwrap()
-        .write_all(text.as_bytes())
-        .unwrap();
+    let mut inputs = Vec::new();
+    let chunk = text.len() / files.max(1) + 1;
+    let mut rest = text.as_str();
+    for k in 0..files.max(1) {
+        // Cut at a game boundary.
+        let cut = if rest.len() <= chunk {
+            rest.len()
+        } else {
+            rest[chunk..]
+                .find("\n[Game ")
+                .map_or(rest.len(), |i| chunk + i + 1)
+        };
+        let path = dir.path().join(format!("bench-{k}.pmn"));
+        std::fs::File::create(&path)
+            .unwrap()
+            .write_all(rest[..cut].as_bytes())
+            .unwrap();
+        inputs.push(Input::File(path));
+        rest = &rest[cut..];
+    }
     let size = text.len() as f64 / 1e6;
     drop(text);
     println!(
-        "generated {round} games, {size:.1} MB, in {:.1} s",
+        "generated {round} games, {size:.1} MB in {} files, in {:.1} s",
+        inputs.len(),
         t.elapsed().as_secs_f64()
     );
 
-    let inputs = [Input::File(path)];
     let filter = Filter::default();
     let options = ReplayOptions::full();
     let cores = rayon::current_num_threads();
@@ -98,10 +129,15 @@ fn main() {
             out as f64 / 1e6
         );
     };
+    // SOW_BENCH_PER: what to measure among `game`, `ply` and `plot` (default all).
+    let pers = std::env::var("SOW_BENCH_PER").unwrap_or_else(|_| "game,ply,plot".into());
     for (name, per) in [
         ("stats --per game", Per::Game),
         ("stats --per ply", Per::Ply),
-    ] {
+    ]
+    .into_iter()
+    .filter(|(_, per)| pers.contains(if *per == Per::Game { "game" } else { "ply" }))
+    {
         for threads in [1, cores] {
             let t = Instant::now();
             let csv = if threads == 1 {
@@ -113,7 +149,7 @@ fn main() {
             report(name, threads, t.elapsed().as_secs_f64(), csv.len());
         }
     }
-    for threads in [1, cores] {
+    for threads in [1, cores].into_iter().filter(|_| pers.contains("plot")) {
         let t = Instant::now();
         let games = if threads == 1 {
             one.install(|| collect(&inputs, &filter, &options))

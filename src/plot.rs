@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use rayon::prelude::*;
 
 use crate::cli::{PlotArgs, PlotKind};
 use crate::corpus::{Filter, Input};
@@ -96,12 +97,22 @@ pub fn collect(
     let mut options = options.clone();
     options.keep_positions = true;
     let mut games = Vec::new();
-    for input in inputs {
-        match map_games(input, filter, &options, |_, g, trace| {
-            GameData::from_trace(&g.record, trace)
-        }) {
-            Ok(data) => games.extend(data.into_iter().flatten()),
-            Err(e) => eprintln!("sow: {}: {e}", input.name()),
+    // Inputs in parallel, a few at a time, kept in input order.
+    let width = rayon::current_num_threads().max(1);
+    for group in inputs.chunks(width) {
+        let read: Vec<_> = group
+            .par_iter()
+            .map(|input| {
+                map_games(input, filter, &options, |_, g, trace| {
+                    GameData::from_trace(&g.record, trace)
+                })
+            })
+            .collect();
+        for (input, data) in group.iter().zip(read) {
+            match data {
+                Ok(data) => games.extend(data.into_iter().flatten()),
+                Err(e) => eprintln!("sow: {}: {e}", input.name()),
+            }
         }
     }
     Ok(games)

@@ -192,10 +192,14 @@ pub fn ply_rows(file: &str, game: usize, trace: &Trace) -> Vec<PlyRow> {
         return Vec::new();
     };
     let kiothi = rules.game() == Game::Kiothi;
+    let last = trace.plies.len();
     trace
         .plies
         .iter()
-        .map(|p| {
+        .enumerate()
+        .map(|(i, p)| {
+            // A repetition draw ends the game with moves still on the board.
+            let over = i + 1 == last && trace.outcome.is_some();
             let e = &p.effect;
             let after = p.after.as_ref();
             let captured: u32 = e.captured.iter().map(|&(_, n)| n as u32).sum();
@@ -215,7 +219,10 @@ pub fn ply_rows(file: &str, game: usize, trace: &Trace) -> Vec<PlyRow> {
                 north: after.map_or(0, |a| a.stones_of(Side::North)),
                 south_prison: after.filter(|_| kiothi).map(|a| a.prisons[0]),
                 north_prison: after.filter(|_| kiothi).map(|a| a.prisons[1]),
-                legal_moves: after.map_or(0, |a| games::legal_moves(rules, a).len()),
+                legal_moves: match after {
+                    Some(a) if !over => games::legal_moves(rules, a).len(),
+                    _ => 0,
+                },
             }
         })
         .collect()
@@ -376,6 +383,13 @@ pub fn write_stats(
     per: Per,
     out: &mut dyn Write,
 ) -> Result<(), CommandError> {
+    // Ply rows read the position after every ply; a game row needs none but the last,
+    // which every trace keeps.
+    let options = &ReplayOptions {
+        keep_positions: per == Per::Ply,
+        keep_laps: false,
+        ..options.clone()
+    };
     out.write_all(&header(per))
         .map_err(|e| CommandError::io("<output>", e))?;
     // Inputs in parallel, a few at a time, so memory holds a few inputs' rows at most.
