@@ -492,8 +492,8 @@ fn generated(game: sow::Game, options: &str, games: usize, seed: u64, max_plies:
     text
 }
 
-/// Renders the example figures of docs/ from random playouts (`cargo test --test plot
-/// -- --ignored`; needs the game modules).
+/// Renders the example figures of docs/ from random playouts, 200 games of each game
+/// with its default board and options (`cargo test --test plot -- --ignored`).
 #[test]
 #[ignore]
 fn render_docs_examples() {
@@ -511,9 +511,11 @@ fn render_docs_examples() {
     let tsoro = data(&generated(sow::Game::Tsoro, "", 200, 7, 400));
     let nsolo = data(&generated(sow::Game::Nsolo, "", 200, 8, 400));
     let kiothi = data(&generated(sow::Game::Kiothi, "", 200, 9, 400));
+    let bao = data(&generated(sow::Game::BaoLaKimasai, "", 200, 10, 400));
     let mut all = tsoro.clone();
     all.extend(nsolo.iter().cloned());
     all.extend(kiothi.iter().cloned());
+    all.extend(bao);
     let style = Style::default();
     let write = |name: &str, svg: String| {
         parse(&svg);
@@ -528,13 +530,27 @@ fn render_docs_examples() {
         "plot-material.svg",
         render(PlotKind::Material, &tsoro, &material).unwrap(),
     );
+    let titled = |t: &str| Style {
+        title: Some(t.into()),
+        ..Style::default()
+    };
     write(
         "plot-length.svg",
-        render(PlotKind::Length, &all, &style).unwrap(),
+        render(
+            PlotKind::Length,
+            &all,
+            &titled("Game lengths, 200 random games each"),
+        )
+        .unwrap(),
     );
     write(
         "plot-laps.svg",
-        render(PlotKind::Laps, &all, &style).unwrap(),
+        render(
+            PlotKind::Laps,
+            &all,
+            &titled("Laps per ply, 200 random games each"),
+        )
+        .unwrap(),
     );
     write(
         "plot-captures.svg",
