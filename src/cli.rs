@@ -197,6 +197,8 @@ pub enum ConvertFrom {
     Pmn,
     Relative,
     Ludii,
+    /// The `json` or `jsonl` output of `sow convert` (or bare records in PMN's JSON form).
+    Json,
 }
 
 #[derive(Args, Debug)]
@@ -206,7 +208,7 @@ pub struct ConvertArgs {
     /// The output form.
     #[arg(long, value_enum)]
     pub to: ConvertTo,
-    /// The input's numbering: PMN's absolute pits, seat-relative numbers or Ludii's.
+    /// The input's form: PMN, PMN with seat-relative numbers, a Ludii move list, or JSON.
     #[arg(long, value_enum, default_value_t = ConvertFrom::Pmn)]
     pub from: ConvertFrom,
     /// Write to this file instead of standard output.

@@ -1,10 +1,11 @@
-//! Board diagrams of a position: a drawn text board (`sow show --format text`).
+//! Board diagrams of a position: a drawn text board (`sow show --format text`) and an
+//! SVG figure for a page (`sow show --format svg`).
 //!
 //! Diagrams only draw; they never replay (the trace gives them the position).
 
 use std::fmt::Write;
 
-use crate::geometry::Pit;
+use crate::geometry::{Pit, Side};
 use crate::position::Position;
 use crate::rules::Rules;
 
@@ -65,6 +66,338 @@ pub fn text_board(rules: &Rules, pos: &Position, caption: &str) -> String {
     out
 }
 
+/// Escapes text for SVG (XML) content and attribute values.
+fn xml_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Laps drawn at most: a sowing of thousands of laps would hide the board.
+const SVG_MAX_LAPS: usize = 48;
+
+/// Where things go on an SVG board diagram.
+struct SvgLayout {
+    cell: f64,
+    left: f64,
+    top: f64,
+    /// Space between the two seats' rows.
+    gap: f64,
+    rows: u8,
+}
+
+impl SvgLayout {
+    fn center(&self, pit: Pit) -> (f64, f64) {
+        let x = self.left + (pit.col as f64 - 0.5) * self.cell;
+        let from_top = (self.rows - 1 - pit.row) as f64;
+        let gap = if pit.row < self.rows / 2 {
+            self.gap
+        } else {
+            0.0
+        };
+        let y = self.top + (from_top + 0.5) * self.cell + gap;
+        (x, y)
+    }
+}
+
+/// An SVG diagram of a position as South sees it, for a page (about 500 units wide; wider
+/// boards use pits of at least 24 units): every pit with its stone count, columns
+/// 1..N above and below, row letters on both sides, Tsoro's heads (double ring, gold)
+/// and Kiothi's nki pits (blue, `*`) distinguished, Kiothi's prisons, the side to move,
+/// and the last ply when given: its origin (green ring), the path of its laps (arrows
+/// from each lap's start to its end), where it ended (thick blue ring), the pits it
+/// captured (red cross, stones taken) and its bonus pits (orange, stones taken). The
+/// PMN `Position` string is the figure's `<desc>`.
+pub fn svg_board(rules: &Rules, pos: &Position, last: Option<&crate::replay::PlyTrace>) -> String {
+    let board = rules.board();
+    let cols = board.cols() as f64;
+    let rows = board.rows();
+    let kiothi = rows == 2;
+    let cell = if board.cols() <= 11 {
+        40.0
+    } else {
+        (440.0 / cols).floor().max(24.0)
+    };
+    let layout = SvgLayout {
+        cell,
+        left: 30.0,
+        top: 50.0,
+        gap: 10.0,
+        rows,
+    };
+    let prison_width = if kiothi { 110.0 } else { 0.0 };
+    let board_width = cols * cell;
+    let board_height = rows as f64 * cell + layout.gap;
+    let width = (layout.left * 2.0 + board_width + prison_width).max(500.0);
+    let info_lines = if last.is_some() { 3.0 } else { 1.0 };
+    let height = layout.top + board_height + 22.0 + info_lines * 16.0 + 8.0;
+    let radius = cell * 0.4;
+    let count_size = if cell >= 36.0 { 14.0 } else { 11.0 };
+    let caption = format!(
+        "{} {}{}",
+        rules.game(),
+        board,
+        match rules.options_tag().as_str() {
+            "" => String::new(),
+            o => format!(" ({o})"),
+        }
+    );
+
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="Helvetica, Arial, sans-serif">"#
+    );
+    let _ = writeln!(
+        out,
+        "<title>{}, {} to move</title>",
+        xml_escape(&caption),
+        pos.side
+    );
+    let _ = writeln!(out, "<desc>{}</desc>", xml_escape(&pos.to_string()));
+    out.push_str(concat!(
+        r##"<defs><marker id="arrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="6" markerHeight="6" orient="auto">"##,
+        r##"<path d="M0,0 L8,4 L0,8 z" fill="#1f5fa8"/></marker></defs>"##,
+        "\n"
+    ));
+    let _ = writeln!(
+        out,
+        r#"<text class="caption" x="{}" y="18" font-size="13" font-weight="bold">{}</text>"#,
+        layout.left,
+        xml_escape(&caption)
+    );
+    // The board and the line between the two seats.
+    let _ = writeln!(
+        out,
+        r##"<rect class="board" x="{}" y="{}" width="{board_width}" height="{board_height}" rx="8" fill="#d9b77e" stroke="#7a5a2b" stroke-width="2"/>"##,
+        layout.left, layout.top
+    );
+    let divider = layout.top + (rows / 2) as f64 * cell + layout.gap / 2.0;
+    let _ = writeln!(
+        out,
+        r##"<line class="divider" x1="{}" y1="{divider}" x2="{}" y2="{divider}" stroke="#7a5a2b" stroke-width="1.5"/>"##,
+        layout.left,
+        layout.left + board_width
+    );
+    // Coordinates: columns above and below, row letters left and right.
+    for col in 1..=board.cols() {
+        let (x, _) = layout.center(Pit::new(0, col));
+        for y in [layout.top - 6.0, layout.top + board_height + 14.0] {
+            let _ = writeln!(
+                out,
+                r#"<text class="coord" x="{x}" y="{y}" font-size="10" text-anchor="middle">{col}</text>"#
+            );
+        }
+    }
+    for row in 0..rows {
+        let (_, y) = layout.center(Pit::new(row, 1));
+        let letter = Pit::new(row, 1).row_letter();
+        for x in [layout.left - 12.0, layout.left + board_width + 12.0] {
+            let _ = writeln!(
+                out,
+                r#"<text class="coord" x="{x}" y="{}" font-size="10" text-anchor="middle">{letter}</text>"#,
+                y + 3.5
+            );
+        }
+    }
+    // The pits.
+    for pit in board.pits() {
+        let (x, y) = layout.center(pit);
+        let stones = pos.get(pit);
+        let head = rules.is_head(pit);
+        let nki = kiothi && pos.is_nki(pit);
+        let (class, fill) = if head {
+            ("pit head", "#f2cf63")
+        } else if nki {
+            ("pit nki", "#bcd8ee")
+        } else {
+            ("pit", "#fbf3e4")
+        };
+        let _ = writeln!(
+            out,
+            r##"<g class="{class}" id="{pit}"><circle cx="{x}" cy="{y}" r="{radius}" fill="{fill}" stroke="#5b4320" stroke-width="1"/>"##
+        );
+        if head {
+            let _ = writeln!(
+                out,
+                r##"<circle cx="{x}" cy="{y}" r="{}" fill="none" stroke="#5b4320" stroke-width="1"/>"##,
+                radius - 3.0
+            );
+        }
+        if nki {
+            let _ = writeln!(
+                out,
+                r##"<text x="{}" y="{}" font-size="14" font-weight="bold" fill="#1f4e79">*</text>"##,
+                x + radius * 0.5,
+                y - radius * 0.35
+            );
+        }
+        let _ = writeln!(
+            out,
+            r#"<text x="{x}" y="{}" font-size="{count_size}" text-anchor="middle">{stones}</text></g>"#,
+            y + count_size * 0.35
+        );
+    }
+    // Kiothi's prisons, each beside its seat's row.
+    if kiothi {
+        let x = layout.left + board_width + 24.0;
+        for side in [Side::North, Side::South] {
+            let row = board.inner_row(side);
+            let (_, y) = layout.center(Pit::new(row, 1));
+            let _ = writeln!(
+                out,
+                r##"<g class="prison" id="prison-{}"><rect x="{x}" y="{}" width="{}" height="{}" rx="6" fill="#e9dcc3" stroke="#7a5a2b"/><text x="{}" y="{}" font-size="10" text-anchor="middle">{} prison</text><text x="{}" y="{}" font-size="{count_size}" text-anchor="middle">{}</text></g>"##,
+                side.letter(),
+                y - cell * 0.45,
+                prison_width - 30.0,
+                cell * 0.9,
+                x + (prison_width - 30.0) / 2.0,
+                y - cell * 0.1,
+                side,
+                x + (prison_width - 30.0) / 2.0,
+                y + cell * 0.3,
+                pos.prisons[side.index()]
+            );
+        }
+    }
+    // The last ply.
+    if let Some(ply) = last {
+        let e = &ply.effect;
+        let ring = |out: &mut String, pit: Pit, class: &str, color: &str, width: f64| {
+            if !board.contains(pit) {
+                return;
+            }
+            let (x, y) = layout.center(pit);
+            let _ = writeln!(
+                out,
+                r#"<circle class="{class}" cx="{x}" cy="{y}" r="{}" fill="none" stroke="{color}" stroke-width="{width}"/>"#,
+                radius + 2.5
+            );
+        };
+        match &ply.mv {
+            crate::moves::Move::Sow(s) => {
+                if let Some(from) = s.from {
+                    ring(&mut out, from, "from", "#2e8b57", 2.5);
+                }
+            }
+            crate::moves::Move::Redistribute(r) => {
+                for &p in &r.emptied {
+                    ring(&mut out, p, "from", "#2e8b57", 2.5);
+                }
+            }
+        }
+        for lap in e.laps.iter().take(SVG_MAX_LAPS) {
+            if !board.contains(lap.start) || !board.contains(lap.end) {
+                continue;
+            }
+            let (x1, y1) = layout.center(lap.start);
+            let (x2, y2) = layout.center(lap.end);
+            let (dx, dy) = (x2 - x1, y2 - y1);
+            let length = (dx * dx + dy * dy).sqrt();
+            if length < 1.0 {
+                continue;
+            }
+            // Bend each arrow to one side so that laps along one row stay apart, and
+            // stop it short of the end pit's ring.
+            let bend = cell * 0.35;
+            let (cx, cy) = (
+                (x1 + x2) / 2.0 - dy / length * bend,
+                (y1 + y2) / 2.0 + dx / length * bend,
+            );
+            let (ex, ey) = (x2 - dx / length * radius, y2 - dy / length * radius);
+            let _ = writeln!(
+                out,
+                r##"<path class="lap" d="M{x1:.1},{y1:.1} Q{cx:.1},{cy:.1} {ex:.1},{ey:.1}" fill="none" stroke="#1f5fa8" stroke-width="2" stroke-opacity="0.75" marker-end="url(#arrow)"/>"##
+            );
+        }
+        if let Some(end) = e.end {
+            ring(&mut out, end, "end", "#1f5fa8", 3.5);
+        }
+        let taken = |out: &mut String, list: &[(Pit, u16)], class: &str, color: &str| {
+            for &(pit, n) in list {
+                if !board.contains(pit) {
+                    continue;
+                }
+                let (x, y) = layout.center(pit);
+                let d = radius * 0.7;
+                let _ = writeln!(
+                    out,
+                    r#"<g class="{class}"><path d="M{:.1},{:.1} L{:.1},{:.1} M{:.1},{:.1} L{:.1},{:.1}" stroke="{color}" stroke-width="2.5" stroke-opacity="0.8"/><text x="{:.1}" y="{:.1}" font-size="10" fill="{color}" font-weight="bold">-{n}</text></g>"#,
+                    x - d,
+                    y - d,
+                    x + d,
+                    y + d,
+                    x + d,
+                    y - d,
+                    x - d,
+                    y + d,
+                    x - radius,
+                    y - radius * 0.75
+                );
+            }
+        };
+        taken(&mut out, &e.captured, "captured", "#c0392b");
+        taken(&mut out, &e.bonus, "bonus", "#d35400");
+    }
+    // What the figure shows, in words.
+    let mut y = layout.top + board_height + 36.0;
+    let mut to_move = format!("{} to move", pos.side);
+    if kiothi && pos.opening {
+        to_move.push_str("; opening redistribution to come");
+    }
+    let _ = writeln!(
+        out,
+        r#"<text class="info" x="{}" y="{y}" font-size="11">{}</text>"#,
+        layout.left,
+        xml_escape(&to_move)
+    );
+    if let Some(ply) = last {
+        let e = &ply.effect;
+        y += 16.0;
+        let mut line = format!("last ply {} ({}): {}", ply.number, ply.side, ply.text);
+        if e.lap_count > 0 {
+            let _ = write!(line, "; {} laps", e.lap_count);
+        }
+        if let Some(end) = e.end {
+            let _ = write!(line, "; ended in {end}");
+        }
+        let _ = writeln!(
+            out,
+            r#"<text class="info" x="{}" y="{y}" font-size="11">{}</text>"#,
+            layout.left,
+            xml_escape(&line)
+        );
+        y += 16.0;
+        let list = |l: &[(Pit, u16)]| {
+            if l.is_empty() {
+                "none".to_string()
+            } else {
+                l.iter()
+                    .map(|(p, n)| format!("{p} ({n})"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        };
+        let _ = writeln!(
+            out,
+            r#"<text class="info" x="{}" y="{y}" font-size="11">captured: {}; bonus: {}</text>"#,
+            layout.left,
+            xml_escape(&list(&e.captured)),
+            xml_escape(&list(&e.bonus))
+        );
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -84,13 +417,4 @@ mod tests {
         assert!(lines[6].trim_end().ends_with("(3)"), "{text}");
         assert_eq!(lines[8], pos.to_string());
     }
-}
-
-/// An SVG diagram of a position (not drawn yet: an empty figure).
-pub fn svg_board(
-    _rules: &Rules,
-    _pos: &Position,
-    _last: Option<&crate::replay::PlyTrace>,
-) -> String {
-    String::new()
 }

@@ -81,7 +81,10 @@ impl Pit {
 
     /// The row letter: `a`, `b`, `c` or `d`.
     pub fn row_letter(self) -> char {
-        (b'a' + self.row) as char
+        match self.row {
+            0..=25 => (b'a' + self.row) as char,
+            _ => '?',
+        }
     }
 }
 
@@ -171,8 +174,12 @@ impl Board {
 
     /// The pit at an index of the pit array.
     pub fn pit(self, index: usize) -> Pit {
+        // No division: a board has at most four rows, and this runs once or twice per
+        // lap of every sowing.
         let cols = self.cols as usize;
-        Pit::new((index / cols) as u8, (index % cols) as u8 + 1)
+        let row =
+            (index >= cols) as usize + (index >= 2 * cols) as usize + (index >= 3 * cols) as usize;
+        Pit::new(row as u8, (index - row * cols) as u8 + 1)
     }
 
     /// Every pit, in index order.

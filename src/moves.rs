@@ -279,7 +279,10 @@ impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Move::Sow(s) => {
-                write!(f, "{}", s.start())?;
+                match s.from {
+                    Some(pit) => write!(f, "{pit}")?,
+                    None => f.write_str("?")?,
+                }
                 if let Some(n) = s.lift {
                     write!(f, ":{n}")?;
                 }

@@ -6,7 +6,7 @@
 //! per ply.
 
 use crate::games;
-use crate::geometry::{Side, MAX_PITS};
+use crate::geometry::Side;
 use crate::moves::{Candidate, Effect, Illegal, Mode, Move};
 use crate::position::Position;
 use crate::rng::Rng;
@@ -226,10 +226,10 @@ impl GameState {
 /// table counting keys (a cheap filter run every ply) and the positions themselves, for
 /// the exact comparison made only when a key has come round `repeat` times.
 ///
-/// This runs once per ply of every playout, so it avoids a general hash map: the key is
-/// a multilinear hash (independent multiplications, no dependency chain), the table is
-/// open-addressed and cleared in O(1) by a generation stamp, and each position is stored
-/// as its pits in one shared buffer plus a few fields.
+/// This runs once per ply of every playout, so it avoids a general hash map: the key
+/// costs one multiplication per four pits, the table is open-addressed and cleared in
+/// O(1) by a generation stamp, and each position is stored as its pits in one shared
+/// buffer (reserved once per game) plus a few fields.
 #[derive(Clone, Debug, Default)]
 struct History {
     /// Open-addressed key counts; a slot belongs to the table only if its stamp is current.
@@ -270,48 +270,29 @@ impl Rest {
     }
 }
 
-/// One odd multiplier per 64-bit word of pits (SplitMix64 outputs, made odd).
-const WORD_FACTORS: [u64; MAX_PITS / 4 + 1] = {
-    let mut factors = [0u64; MAX_PITS / 4 + 1];
-    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
-    let mut i = 0;
-    while i < factors.len() {
-        x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = x;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        factors[i] = (z ^ (z >> 31)) | 1;
-        i += 1;
-    }
-    factors
-};
-
 /// A 64-bit key of what the repetition rule compares. Equal positions have equal keys;
-/// unequal ones rarely do, and the exact comparison settles it when they do.
+/// unequal ones rarely do, and the exact comparison settles it when they do. Four pits
+/// make one word, mixed in by one multiplication (cheaper per ply than
+/// [`Position::key`]'s longer chain).
 fn repetition_key(pos: &Position) -> u64 {
-    let pits = pos.board_pits();
-    let mut h: u64 = 0;
-    let words = pits.chunks_exact(4);
-    let tail = words.remainder();
-    let mut i = 0;
-    for w in words {
-        let word = w[0] as u64 | (w[1] as u64) << 16 | (w[2] as u64) << 32 | (w[3] as u64) << 48;
-        h = h.wrapping_add(word.wrapping_mul(WORD_FACTORS[i]));
-        i += 1;
-    }
-    let mut word = 0u64;
-    for (k, &s) in tail.iter().enumerate() {
-        word |= (s as u64) << (16 * k);
-    }
-    h = h.wrapping_add(word.wrapping_mul(WORD_FACTORS[i]));
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
     let rest = pos.side as u64
         ^ (pos.opening as u64) << 1
         ^ (pos.prisons[0] as u64) << 2
         ^ (pos.prisons[1] as u64) << 18;
-    // The multilinear sum is weak in its low bits: finish with a full mix.
-    let mut z = h ^ rest.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ pos.nki.rotate_left(29);
-    z = (z ^ (z >> 32)).wrapping_mul(0xd6e8_feb8_6659_fd93);
-    z ^ (z >> 32)
+    let mut h = (rest ^ pos.nki.rotate_left(34)).wrapping_mul(K);
+    let pits = pos.board_pits();
+    let words = pits.chunks_exact(4);
+    let tail = words.remainder();
+    for w in words {
+        let word = w[0] as u64 | (w[1] as u64) << 16 | (w[2] as u64) << 32 | (w[3] as u64) << 48;
+        h = (h ^ word).wrapping_mul(K).rotate_left(23);
+    }
+    for &s in tail {
+        h = (h ^ s as u64).wrapping_mul(K).rotate_left(23);
+    }
+    // Spread the high bits down: the table indexes by the low ones.
+    h ^ h >> 29
 }
 
 impl History {
@@ -332,6 +313,12 @@ impl History {
 
     /// Remembers a position; returns how often its key has now been seen.
     fn push(&mut self, pos: &Position) -> u32 {
+        if self.rest.capacity() == 0 {
+            // Room for a typical game at once, instead of growing it ply by ply.
+            self.rest.reserve(Self::FIRST_SLOTS);
+            self.pits
+                .reserve(Self::FIRST_SLOTS * pos.board_pits().len());
+        }
         self.pits.extend_from_slice(pos.board_pits());
         self.rest.push(Rest::of(pos));
         self.count_key(repetition_key(pos))

@@ -108,12 +108,21 @@ impl Position {
         &self.pits[..self.board.len()]
     }
 
+    /// Whether a pit is marked nki. Only Kiothi's 20 pits can be; on larger boards
+    /// (which have no nki) every pit past the 64th is simply unmarked.
     pub fn is_nki(&self, pit: Pit) -> bool {
-        self.nki & (1u64 << self.board.index(pit)) != 0
+        let i = self.board.index(pit);
+        i < 64 && self.nki & (1u64 << i) != 0
     }
 
+    /// Marks or unmarks a pit nki. Marking a pit past the 64th is ignored: only
+    /// Kiothi's board has nki pits.
     pub fn set_nki(&mut self, pit: Pit, nki: bool) {
-        let bit = 1u64 << self.board.index(pit);
+        let i = self.board.index(pit);
+        if i >= 64 {
+            return;
+        }
+        let bit = 1u64 << i;
         if nki {
             self.nki |= bit;
         } else {
@@ -205,7 +214,9 @@ impl Position {
                     return Err(SetupError::EmptyNki { pit });
                 }
                 pos.set(pit, cell.stones);
-                pos.set_nki(pit, cell.nki);
+                if cell.nki {
+                    pos.set_nki(pit, true);
+                }
             }
         }
         match (game, setup.prisons) {
@@ -489,5 +500,22 @@ mod tests {
         assert!(
             Position::parse(&tsoro, "2,2,2,2,2,2/0,0,0,0,0,0/0,0,0,0,0,0/2,2,2,2,2,x S").is_err()
         );
+    }
+}
+
+#[cfg(test)]
+mod large_board_tests {
+    use super::*;
+    use crate::rules::Game;
+
+    /// Regression: nki bits were set for every pit, overflowing the shift on boards of
+    /// more than 64 pits (Nsolo 4x17 and up, Tsoro 4x18 and 4x21).
+    #[test]
+    fn setups_of_boards_over_64_pits_parse() {
+        let rules = Rules::new(Game::Tsoro, Board::new(4, 21), "").unwrap();
+        let start = Position::initial(&rules);
+        let again = Position::parse(&rules, &start.to_string()).unwrap();
+        assert_eq!(again, start);
+        assert!(!again.is_nki(Pit::new(3, 21)));
     }
 }

@@ -99,6 +99,8 @@ pub struct Repair {
     pub complete: bool,
     /// The size of the edit (characters changed; 2 for an insertion, deletion or swap).
     pub cost: usize,
+    /// Warnings the edited record still gets.
+    pub warnings: usize,
 }
 
 /// The outcome of a search.
@@ -183,13 +185,48 @@ fn legal_plies(state: &GameState, written: Option<&PlySyntax>) -> Vec<PlySyntax>
         if let Move::Sow(s) = &mut mv {
             match &c.bonus {
                 BonusChoice::Pits { count, eligible } => {
-                    let mut pits = eligible.clone();
-                    pits.sort_by(|a, b| pos.get(*b).cmp(&pos.get(*a)).then(a.cmp(b)));
-                    s.bonus = pits
+                    // The pits as written that are eligible, completed with each other
+                    // eligible pit when one is missing (the likeliest slip), else with
+                    // the fullest pits.
+                    let kept: Vec<Pit> = written_bonus(written)
                         .into_iter()
-                        .take(*count)
-                        .map(|pit| BonusTake { pit, stones: None })
+                        .filter(|p| eligible.contains(p))
+                        .fold(Vec::new(), |mut v, p| {
+                            if !v.contains(&p) && v.len() < *count {
+                                v.push(p);
+                            }
+                            v
+                        });
+                    let mut rest: Vec<Pit> = eligible
+                        .iter()
+                        .copied()
+                        .filter(|p| !kept.contains(p))
                         .collect();
+                    rest.sort_by(|a, b| pos.get(*b).cmp(&pos.get(*a)).then(a.cmp(b)));
+                    let need = count - kept.len();
+                    let take = |pits: Vec<Pit>| -> Vec<BonusTake> {
+                        pits.into_iter()
+                            .map(|pit| BonusTake { pit, stones: None })
+                            .collect()
+                    };
+                    if need == 1 && !kept.is_empty() {
+                        for &extra in &rest {
+                            let mut alt = s.clone();
+                            let mut pits = kept.clone();
+                            pits.push(extra);
+                            alt.bonus = take(pits);
+                            let alt = Move::Sow(alt);
+                            let mut p = pos.clone();
+                            if games::apply(state.rules(), &mut p, &alt, Mode::Legal, &mut effect)
+                                .is_ok()
+                            {
+                                out.push(syntax_of(&alt, &effect));
+                            }
+                        }
+                    }
+                    let mut pits = kept;
+                    pits.extend(rest.into_iter().take(need));
+                    s.bonus = take(pits);
                 }
                 BonusChoice::Stones { stones, eligible } => {
                     let mut pits = eligible.clone();
@@ -240,6 +277,36 @@ fn legal_plies(state: &GameState, written: Option<&PlySyntax>) -> Vec<PlySyntax>
         }
     }
     out
+}
+
+/// The bonus pits of a written ply.
+fn written_bonus(written: Option<&PlySyntax>) -> Vec<Pit> {
+    match written {
+        Some(PlySyntax::Sowing(w)) => w
+            .capture
+            .iter()
+            .flatten()
+            .map(|pc| Pit::new(pc.pit.row, pc.pit.col))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The size of replacing one ply by another: for the same sowing with another `x` or
+/// bonus list, one per pit added or removed (and one for the `x`); otherwise the number
+/// of characters changed.
+fn ply_cost(written: &PlySyntax, other: &PlySyntax) -> usize {
+    if let (PlySyntax::Sowing(a), PlySyntax::Sowing(b)) = (written, other) {
+        if (a.from, a.lift, a.end, a.arrival) == (b.from, b.lift, b.end, b.arrival) {
+            let empty = Vec::new();
+            let la = a.capture.as_ref().unwrap_or(&empty);
+            let lb = b.capture.as_ref().unwrap_or(&empty);
+            let removed = la.iter().filter(|p| !lb.contains(p)).count();
+            let added = lb.iter().filter(|p| !la.contains(p)).count();
+            return (a.capture.is_some() != b.capture.is_some()) as usize + removed + added;
+        }
+    }
+    distance(&written.to_string(), &other.to_string())
 }
 
 /// Variants of a written sowing ply that differ in one part: the `x` mark toggled, the
@@ -307,6 +374,7 @@ pub fn search(
         keep_positions: false,
         keep_laps: false,
         max_legal_listed: 0,
+        diagnostics_only: true,
     };
     let mut result = RepairSearch::default();
     let Ok(rules) = replay::rules_of(record, &lean.overrides) else {
@@ -323,6 +391,8 @@ pub fn search(
     };
     let error_index = (first_error as usize - 1).min(inputs.len().saturating_sub(1));
     let lowest = error_index.saturating_sub(bounds.window);
+    // One more state before the window: a deletion replays the ply before it.
+    let first_state = lowest.saturating_sub(1);
 
     // The game state before each ply of the window, from one replay of the prefix.
     let mut states: Vec<GameState> = Vec::new();
@@ -331,7 +401,7 @@ pub fn search(
     let mut scratch = Vec::new();
     let mut failed = false;
     for (i, input) in inputs.iter().enumerate().take(error_index + 1) {
-        if i >= lowest {
+        if i >= first_state {
             states.push(state.clone());
         }
         if i == error_index {
@@ -349,7 +419,7 @@ pub fn search(
             break;
         }
     }
-    let base = lowest;
+    let base = first_state;
 
     // Candidate edits, nearest the error first.
     let mut candidates: Vec<(Edit, usize)> = Vec::new();
@@ -365,7 +435,7 @@ pub fn search(
             {
                 let text = v.to_string();
                 if text != here_text && seen.insert(text.clone()) {
-                    let cost = distance(&here_text, &text);
+                    let cost = ply_cost(w, &v);
                     candidates.push((Edit::Replace { at, with: v }, cost));
                 }
             }
@@ -389,6 +459,7 @@ pub fn search(
             break;
         }
         let at = edit.at();
+        let mut from = at;
         let mut edited: Vec<PlyInput<'_>> = Vec::with_capacity(inputs.len() + 1);
         match &edit {
             Edit::Replace { at, with } => {
@@ -406,7 +477,18 @@ pub fn search(
                 });
                 edited.extend(inputs[*at..].iter().cloned());
             }
-            Edit::Delete { at } => edited.extend(inputs[at + 1..].iter().cloned()),
+            Edit::Delete { at } => {
+                // The comments after a deleted ply stay where they are written: after the
+                // ply before it (a checkpoint is evidence, not part of the ply). So the
+                // replay starts at that ply, which now carries both sets of commands.
+                if *at > base {
+                    let mut prev = inputs[at - 1].clone();
+                    prev.commands.extend(inputs[*at].commands.iter().copied());
+                    edited.push(prev);
+                    from = at - 1;
+                }
+                edited.extend(inputs[at + 1..].iter().cloned());
+            }
             Edit::Swap { at } => {
                 edited.push(inputs[at + 1].clone());
                 edited.push(inputs[*at].clone());
@@ -414,9 +496,9 @@ pub fn search(
             }
         }
         for (k, input) in edited.iter_mut().enumerate() {
-            input.number = (at + k + 1) as u32;
+            input.number = (from + k + 1) as u32;
         }
-        let mut st = states[at - base].clone();
+        let mut st = states[from - base].clone();
         let mut trace = Trace::default();
         replay_from(
             &mut st,
@@ -430,7 +512,7 @@ pub fn search(
         let replays = trace
             .first_error_ply()
             .map(|p| p as usize - 1)
-            .unwrap_or(at + edited.len());
+            .unwrap_or(from + edited.len());
         let complete = trace.complete && trace.is_valid();
         if replays <= error_index && !complete {
             continue; // no further than the record as written
@@ -440,6 +522,7 @@ pub fn search(
             replays,
             complete,
             cost,
+            warnings: trace.warnings(),
         });
     }
     result.repairs.sort_by(|a, b| {
@@ -611,6 +694,7 @@ pub fn infer_rules(game: &ParsedGame, options: &ReplayOptions) -> Vec<RulesVerdi
     }
     let lean = ReplayOptions {
         max_legal_listed: 0,
+        diagnostics_only: true,
         ..ReplayOptions::default()
     };
     let mut verdicts = Vec::new();

@@ -29,6 +29,8 @@ pub struct ReplayOptions {
     pub keep_laps: bool,
     /// Legal plies listed in an illegal-move diagnostic, at most.
     pub max_legal_listed: usize,
+    /// Keep no per-ply trace at all, only diagnostics and counts (validation, repairs).
+    pub diagnostics_only: bool,
 }
 
 impl ReplayOptions {
@@ -36,6 +38,7 @@ impl ReplayOptions {
     pub fn validate() -> ReplayOptions {
         ReplayOptions {
             max_legal_listed: 64,
+            diagnostics_only: true,
             ..ReplayOptions::default()
         }
     }
@@ -79,8 +82,11 @@ pub struct Trace {
     pub rules: Option<Rules>,
     /// The start position.
     pub start: Option<Position>,
-    /// The plies replayed, in order (up to the first error).
+    /// The plies replayed, in order (up to the first error); empty when the replay
+    /// kept diagnostics only.
     pub plies: Vec<PlyTrace>,
+    /// Plies played (those in `plies`, or their count when none are kept).
+    pub played: usize,
     /// Every problem, in the order found (reader problems first).
     pub diagnostics: Vec<Diagnostic>,
     /// Plies in the record's main line.
@@ -145,6 +151,8 @@ fn tag_span(record: &Record, name: &str) -> Span {
 }
 
 /// Builds the rule set of a record from its tags and the overrides.
+// A diagnostic is returned once per game at most: its size does not matter.
+#[allow(clippy::result_large_err)]
 pub fn rules_of(record: &Record, overrides: &[(String, String)]) -> Result<Rules, Diagnostic> {
     let Some(game_tag) = record.tag("Game") else {
         return Err(Diagnostic::error(
@@ -204,6 +212,7 @@ pub fn rules_of(record: &Record, overrides: &[(String, String)]) -> Result<Rules
 }
 
 /// The start position of a record: its `SetUp`/`Position`, else the game's layout.
+#[allow(clippy::result_large_err)]
 pub fn start_of(record: &Record, rules: &Rules) -> Result<Position, Diagnostic> {
     if record.tag("SetUp") == Some("1") {
         let Some(text) = record.tag("Position") else {
@@ -382,7 +391,7 @@ fn describe(outcome: &Outcome) -> String {
             score[0], score[1]
         ),
     };
-    format!("{how}: {}", result_of(outcome).as_str())
+    format!("{how}, so the result is {}", result_of(outcome).as_str())
 }
 
 /// One ply to replay: what was written, with the commands of the comments after it.
@@ -522,6 +531,9 @@ pub(crate) fn step(
             }
         }
     }
+    if options.diagnostics_only {
+        return None;
+    }
     let mut kept = effect.clone();
     if !options.keep_laps {
         kept.laps = Vec::new();
@@ -584,7 +596,7 @@ pub fn replay(parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
         diagnostics: parsed
             .problems
             .iter()
-            .map(Diagnostic::from_problem)
+            .map(|p| reader_diagnostic(p, &inputs))
             .collect(),
         plies_written: inputs.len(),
         declared: declared_result(record),
@@ -619,6 +631,32 @@ pub fn replay(parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
     trace
 }
 
+/// A reader problem as a diagnostic. A problem of the move text where a ply stands is
+/// given that ply's number: the plies before it, plus one.
+fn reader_diagnostic(problem: &crate::pmn::Problem, inputs: &[PlyInput<'_>]) -> Diagnostic {
+    use crate::pmn::ProblemCode as P;
+    let mut d = Diagnostic::from_problem(problem);
+    let in_move_text = matches!(
+        problem.code,
+        P::Syntax
+            | P::MoveNumber
+            | P::UnterminatedComment
+            | P::UnterminatedVariation
+            | P::UnmatchedParen
+            | P::NumberTooLarge
+            | P::NestingTooDeep
+    );
+    let first_ply = inputs.first().map(|i| i.span.start);
+    if in_move_text && first_ply.is_some_and(|start| problem.span.start >= start) {
+        let before = inputs
+            .iter()
+            .take_while(|i| i.span.start < problem.span.start)
+            .count();
+        d.ply = Some(before as u32 + 1);
+    }
+    d
+}
+
 /// The result a record declares: its result token, else its `Result` tag.
 pub fn declared_result(record: &Record) -> Option<GameResult> {
     record
@@ -640,6 +678,7 @@ pub(crate) fn replay_from(
     let mut effect = Effect::default();
     let mut failed = false;
     for input in inputs {
+        let before = state.plies();
         let ply = step(
             state,
             input,
@@ -648,6 +687,9 @@ pub(crate) fn replay_from(
             &mut trace.diagnostics,
             &mut failed,
         );
+        if state.plies() > before {
+            trace.played += 1;
+        }
         if let Some(ply) = ply {
             trace.plies.push(ply);
         }
@@ -674,7 +716,7 @@ fn check_result(record: &Record, trace: &mut Trace, outcome: Option<Outcome>) {
         .result
         .map(|r| r.span)
         .unwrap_or_else(|| tag_span(record, "Result"));
-    let ply = Some(trace.plies.len() as u32).filter(|&n| n > 0);
+    let ply = Some(trace.played as u32).filter(|&n| n > 0);
     match (declared, outcome) {
         (GameResult::Unknown, _) => {}
         (declared, Some(outcome)) => {

@@ -39,7 +39,7 @@ impl Rng {
     /// (Lemire's multiply-shift).
     pub fn below(&mut self, n: usize) -> usize {
         debug_assert!(n > 0);
-        ((self.next_u64() >> 32) * n as u64 >> 32) as usize
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
     }
 
     /// True with probability 1/2.

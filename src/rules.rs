@@ -215,6 +215,8 @@ pub struct Rules {
     circuits: [Vec<u8>; 2],
     /// For each pit index, its place in each seat's circuit (`NOT_ON_CIRCUIT` if none).
     circuit_place: [[u8; MAX_PITS]; 2],
+    /// Tsoro's heads of each seat.
+    heads: [Vec<Pit>; 2],
 }
 
 /// Marks a pit that is not on a seat's circuit in [`Rules::circuit_place`].
@@ -278,12 +280,14 @@ impl Rules {
             }
             circuits[side.index()] = circuit;
         }
+        let heads = Side::BOTH.map(|side| heads_of(&options, board, side));
         Rules {
             game,
             board,
             options,
             circuits,
             circuit_place,
+            heads,
         }
     }
 
@@ -317,19 +321,9 @@ impl Rules {
         Some(circuit[(place + 1) % circuit.len()] as usize)
     }
 
-    /// Tsoro's heads of a seat, as pits (empty for other games or `heads=0`).
-    pub fn heads(&self, side: Side) -> Vec<Pit> {
-        let Options::Tsoro(o) = &self.options else {
-            return Vec::new();
-        };
-        let n = self.board.cols();
-        match (o.heads, side) {
-            (Heads::Zero, _) => vec![],
-            (Heads::One, Side::South) => vec![Pit::new(0, n)],
-            (Heads::One, Side::North) => vec![Pit::new(3, 1)],
-            (Heads::Two, Side::South) => vec![Pit::new(0, n - 1), Pit::new(0, n)],
-            (Heads::Two, Side::North) => vec![Pit::new(3, 2), Pit::new(3, 1)],
-        }
+    /// Tsoro's heads of a seat (empty for other games or `heads=0`).
+    pub fn heads(&self, side: Side) -> &[Pit] {
+        &self.heads[side.index()]
     }
 
     /// Whether a pit is a head of either seat.
@@ -412,6 +406,22 @@ impl Rules {
             }
             Options::BaoLaKimasai(_) => 4 * n - 2,
         }
+    }
+}
+
+/// Tsoro's heads (RULES.md): South a(N-1), aN; North d2, d1; `heads=1` only the
+/// rightmost (aN, d1); `heads=0` none.
+fn heads_of(options: &Options, board: Board, side: Side) -> Vec<Pit> {
+    let Options::Tsoro(o) = options else {
+        return Vec::new();
+    };
+    let n = board.cols();
+    match (o.heads, side) {
+        (Heads::Zero, _) => vec![],
+        (Heads::One, Side::South) => vec![Pit::new(0, n)],
+        (Heads::One, Side::North) => vec![Pit::new(3, 1)],
+        (Heads::Two, Side::South) => vec![Pit::new(0, n - 1), Pit::new(0, n)],
+        (Heads::Two, Side::North) => vec![Pit::new(3, 2), Pit::new(3, 1)],
     }
 }
 

@@ -49,6 +49,15 @@ pub(crate) struct SowEnd {
 /// spares the common short sowing the comparisons.
 const DETECT_AFTER: u64 = 64;
 
+/// The state of Brent's cycle detection.
+struct Brent {
+    saved: [u16; MAX_CIRCUIT + 1],
+    current: [u16; MAX_CIRCUIT + 1],
+    have_saved: bool,
+    power: u64,
+    lam: u64,
+}
+
 /// Longest circuit: both rows of a seat on a 4×36 board (or Kiothi's 20 pits).
 const MAX_CIRCUIT: usize = 72;
 
@@ -77,13 +86,10 @@ pub(crate) fn relay_sow(
     let mut stones = lift;
     pits[circuit[place] as usize] -= lift;
 
-    // Brent's cycle detection: `saved` is the tortoise, compared with every later state
-    // until `power` laps have passed, then moved up to the hare.
-    let mut saved = [0u16; MAX_CIRCUIT + 1];
-    let mut current = [0u16; MAX_CIRCUIT + 1];
-    let mut have_saved = false;
-    let mut power: u64 = 1;
-    let mut lam: u64 = 0;
+    // Brent's cycle detection, set up only when a sowing runs long: `saved` is the
+    // tortoise, compared with every later state until `power` laps have passed, then
+    // moved up to the hare.
+    let mut brent: Option<Box<Brent>> = None;
 
     let mut lap: u64 = 0;
     loop {
@@ -135,23 +141,32 @@ pub(crate) fn relay_sow(
             return Err(Illegal::EndlessSowing { laps: lap });
         }
         if detect_cycles && lap >= DETECT_AFTER {
-            for (slot, &p) in current.iter_mut().zip(circuit) {
+            let b = brent.get_or_insert_with(|| {
+                Box::new(Brent {
+                    saved: [0; MAX_CIRCUIT + 1],
+                    current: [0; MAX_CIRCUIT + 1],
+                    have_saved: false,
+                    power: 1,
+                    lam: 0,
+                })
+            });
+            for (slot, &p) in b.current.iter_mut().zip(circuit) {
                 *slot = pits[p as usize];
             }
-            current[len] = end_place as u16;
-            if have_saved {
-                lam += 1;
-                if current[..=len] == saved[..=len] {
+            b.current[len] = end_place as u16;
+            if b.have_saved {
+                b.lam += 1;
+                if b.current[..=len] == b.saved[..=len] {
                     return Err(Illegal::EndlessSowing { laps: lap });
                 }
-                if lam == power {
-                    saved[..=len].copy_from_slice(&current[..=len]);
-                    power *= 2;
-                    lam = 0;
+                if b.lam == b.power {
+                    b.saved = b.current;
+                    b.power *= 2;
+                    b.lam = 0;
                 }
             } else {
-                saved[..=len].copy_from_slice(&current[..=len]);
-                have_saved = true;
+                b.saved = b.current;
+                b.have_saved = true;
             }
         }
         // Relay: lift the whole pit, the last stone included.

@@ -360,3 +360,16 @@ fn writer_breaks_lines_at_80_characters() {
         "{written}"
     );
 }
+
+/// Found by cargo-fuzz: a line comment ending in several `\r` lost one per round trip.
+#[test]
+fn line_comment_ending_in_carriage_returns_round_trips() {
+    let text = "[Game \"Tsoro\"]\n\n1. a3 ;note\r\r\r\n d10 *\n";
+    let first = &parse_str(text)[0];
+    let Element::Comment(c) = &first.record.moves[2] else {
+        panic!("a comment expected: {:?}", first.record.moves)
+    };
+    assert_eq!(c.text, "note");
+    let written = write_game(&first.record);
+    assert_eq!(write_game(&parse_str(&written)[0].record), written);
+}

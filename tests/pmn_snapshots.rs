@@ -226,6 +226,10 @@ fn latin1_bytes_are_read_with_a_warning() {
     check(
         "latin1",
         b"[Game \"Tsoro\"]\n[Site \"Cura\xe7ao\"]\n[South \"Jos\xe9\"]\n\n1. a3 {caf\xe9} z3 *\n",
+    ); // A line that mixes UTF-8 and Latin-1 is read as Latin-1 as a whole (bytes kept).
+    check(
+        "latin1_mixed_line",
+        b"[Game \"Tsoro\"]\n[Site \"Zo\xc3\xab Cura\xe7ao\"]\n\n1. a3 *\n",
     );
 }
 
@@ -351,4 +355,48 @@ fn north_first_record_from_a_position() {
 fn tags_without_blank_line_and_moves_on_tag_line() {
     check("tag_then_text_on_same_line", b"[Game \"Tsoro\"] 1. a3 *\n");
     check("no_tag_name", b"[ \"Tsoro\"]\n\n1. a3 *\n");
+}
+
+#[test]
+fn columns_count_characters_after_non_ascii_comments() {
+    // Columns after a comment with non-ASCII text (and a line break in it) count
+    // characters, not bytes.
+    check(
+        "unicode_comment_columns",
+        "[Game \"Tsoro\"]\n[South \"Zoë\"] \n\n1. a3 {é\nüß} d10 {ñ} 2. a4 ; ø\n d9 z1 *\n"
+            .as_bytes(),
+    );
+}
+
+/// A reader that hands out one byte at a time, to cross every buffer boundary.
+struct OneByte<'a>(&'a [u8]);
+
+impl std::io::Read for OneByte<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        match (self.0.split_first(), buf.first_mut()) {
+            (Some((&b, rest)), Some(slot)) => {
+                *slot = b;
+                self.0 = rest;
+                Ok(1)
+            }
+            _ => Ok(0),
+        }
+    }
+}
+
+#[test]
+fn reading_byte_by_byte_gives_the_same_games() {
+    let sample = std::fs::read("tests/data/pmn/sample.pmn").unwrap();
+    let inputs = [
+        sample.clone(),
+        utf16(&String::from_utf8(sample.clone()).unwrap(), false),
+        utf16("[Game \"Tsoro\"]\n\n1. a3 {🎲} *\n", true),
+        b"\xef\xbb\xbf[Game \"Nsolo\"]\r\n\r\n1. a1 *\r\n".to_vec(),
+    ];
+    for input in inputs {
+        let whole = parse_bytes(&input);
+        let streamed: Vec<ParsedGame> = sow::pmn::Reader::new(OneByte(&input)).collect();
+        assert_eq!(render(&whole), render(&streamed));
+        assert_eq!(whole, streamed);
+    }
 }

@@ -1212,6 +1212,25 @@ fn complete(c: &sow::Candidate, rng: &mut Rng) -> Move {
     mv
 }
 
+/// The start pits by RULES.md, read naively: own pits holding two or more; only when
+/// there are none, single stones whose next pit on the circuit is empty.
+fn naive_starts(r: &Rules, pos: &Position) -> Vec<Pit> {
+    let circuit: Vec<usize> = r.circuit(pos.side).iter().map(|&p| p as usize).collect();
+    let pits = pos.board_pits();
+    let multiple: Vec<Pit> = circuit
+        .iter()
+        .filter(|&&p| pits[p] >= 2)
+        .map(|&p| r.board().pit(p))
+        .collect();
+    if !multiple.is_empty() {
+        return multiple;
+    }
+    (0..circuit.len())
+        .filter(|&k| pits[circuit[k]] == 1 && pits[circuit[(k + 1) % circuit.len()]] == 0)
+        .map(|k| r.board().pit(circuit[k]))
+        .collect()
+}
+
 fn check_effect(
     r: &Rules,
     before: &Position,
@@ -1264,6 +1283,22 @@ proptest! {
             // Every candidate applies, deterministically, and keeps the invariants.
             let candidates = legal_moves(&r, &pos);
             prop_assert_eq!(has_legal_move(&r, &pos), !candidates.is_empty());
+            // The candidates start from exactly the start pits of the rules, less those
+            // whose sowing is endless with no head to stop at.
+            let listed: Vec<Pit> = candidates
+                .iter()
+                .map(|c| match &c.mv {
+                    Move::Sow(s) => s.start(),
+                    _ => panic!("Tsoro moves are sowings"),
+                })
+                .collect();
+            let allowed = naive_starts(&r, &pos);
+            prop_assert!(listed.iter().all(|p| allowed.contains(p)));
+            for &p in allowed.iter().filter(|p| !listed.contains(p)) {
+                let mut e = Effect::default();
+                let result = apply(&r, &mut pos.clone(), &sow(&p.to_string(), None, &[]), Mode::Legal, &mut e);
+                prop_assert!(matches!(result, Err(Illegal::EndlessSowing { .. })), "{}", p);
+            }
             for c in &candidates {
                 let mv = complete(c, &mut rng);
                 let (mut a, mut b) = (pos.clone(), pos.clone());

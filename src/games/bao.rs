@@ -13,12 +13,11 @@
 //!
 //! This module must not know text, records or the repetition history.
 
-use crate::geometry::Pit;
-use crate::moves::{BonusChoice, Candidate, Effect, Illegal, Mode, Move, Sowing};
+use crate::geometry::{Board, Pit, Side};
+use crate::moves::{BonusChoice, Candidate, Effect, Illegal, Lap, Mode, Move, Sowing};
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::rules::Rules;
-use crate::sowing::{self, Next};
 
 pub(crate) fn apply(
     rules: &Rules,
@@ -27,13 +26,13 @@ pub(crate) fn apply(
     _mode: Mode,
     effect: &mut Effect,
 ) -> Result<(), Illegal> {
-    let place = check_step(rules, pos, mv)?;
-    step(rules, pos, place, effect);
+    let (from, next) = check_step(rules, pos, mv)?;
+    step(rules, pos, from, next, effect);
     Ok(())
 }
 
-/// The mover's circuit place of a legal step's stone, or why the move is not one.
-fn check_step(rules: &Rules, pos: &Position, mv: &Move) -> Result<usize, Illegal> {
+/// The pit indices a legal step goes from and to, or why the move is not one.
+fn check_step(rules: &Rules, pos: &Position, mv: &Move) -> Result<(usize, usize), Illegal> {
     let sowing = match mv {
         Move::Sow(sowing) => sowing,
         Move::Redistribute(_) => return Err(Illegal::RedistributionNotAllowed),
@@ -48,106 +47,156 @@ fn check_step(rules: &Rules, pos: &Position, mv: &Move) -> Result<usize, Illegal
     }
     let side = pos.side;
     let from = board.index(pit);
-    let place = rules
-        .circuit_place(side, from)
+    let next = rules
+        .next_on_circuit(side, from)
         .ok_or(Illegal::NotOwnPit { pit, side })?;
     match pos.pits[from] {
         0 => return Err(Illegal::EmptyPit { pit }),
         1 => {}
         stones => return Err(Illegal::CrowdedPit { pit, stones }),
     }
-    let circuit = rules.circuit(side);
-    let next = circuit[(place + 1) % circuit.len()] as usize;
     if pos.pits[next] != 0 {
         return Err(Illegal::StepBlocked {
             pit,
             next: board.pit(next),
         });
     }
-    Ok(place)
+    Ok((from, next))
 }
 
-/// Steps the stone at circuit `place` of the side to move into the next pit (which must
-/// be empty), captures, and passes the turn.
-fn step(rules: &Rules, pos: &mut Position, place: usize, effect: &mut Effect) {
+/// Steps the stone in pit index `from` of the side to move into `next`, the following
+/// pit of its circuit (which must be empty), captures, and passes the turn.
+fn step(rules: &Rules, pos: &mut Position, from: usize, next: usize, effect: &mut Effect) {
     let side = pos.side;
     let board = rules.board();
-    let circuit = rules.circuit(side);
-    let next = circuit[(place + 1) % circuit.len()] as usize;
-    // One lap of one stone into the empty next pit: the engine ends it at once and never
-    // asks for a relay, since the step never lands on a stone.
-    let sown = sowing::relay_sow(
-        &mut pos.pits,
-        board,
-        circuit,
-        place,
-        1,
-        effect,
-        true,
-        u64::MAX,
-        |_, _| Ok(Next::Stop),
-    );
-    debug_assert!(matches!(sown, Ok(e) if e.pit == next && e.in_empty));
-    let end = board.pit(next);
+    // One lap of one stone into an empty pit: it never relays and cannot be endless, so
+    // the relay-sowing engine has nothing to do here (and would cost this hot path a
+    // tenth of its time setting up cycle detection).
+    pos.pits[from] = 0;
+    pos.pits[next] = 1;
+    let (start, end) = (pit_at(from), pit_at(next));
+    effect.push_lap(Lap {
+        start,
+        end,
+        stones: 1,
+    });
     effect.end = Some(end);
     if end.row == board.inner_row(side) {
-        capture(pos, end, effect);
+        capture(board, pos, end, effect);
     }
     pos.side = side.opponent();
 }
 
 /// The stone entering inner-row pit `end` takes the opponent stone opposite, and then the
 /// stone behind it (outer stones are safe otherwise).
-fn capture(pos: &mut Position, end: Pit, effect: &mut Effect) {
-    let board = pos.board();
+fn capture(board: Board, pos: &mut Position, end: Pit, effect: &mut Effect) {
     let Some(opposite) = board.opposite(end) else {
         return;
     };
-    let taken = pos.get(opposite);
-    if taken == 0 {
+    let mut take = |pit: Pit| {
+        let stones = std::mem::take(&mut pos.pits[board.index(pit)]);
+        if stones != 0 {
+            effect.captured.push((pit, stones));
+        }
+        stones
+    };
+    if take(opposite) == 0 {
         return;
     }
-    pos.set(opposite, 0);
-    effect.captured.push((opposite, taken));
     if let Some(behind) = board.behind(opposite) {
-        let taken = pos.get(behind);
-        if taken != 0 {
-            pos.set(behind, 0);
-            effect.captured.push((behind, taken));
-        }
+        take(behind);
     }
     let mover = pos.side.index();
     pos.captures[mover] = pos.captures[mover].saturating_add(1);
 }
 
-/// The legal steps of the side to move as a bit set over circuit places: a stone whose
-/// next pit on the circuit is empty.
+/// Pits per row and per seat: Bao la Kimasai is played on 4×12 only.
+const COLS: usize = 12;
+const SEAT_PITS: usize = 2 * COLS;
+
+/// The legal steps of the side to move, as a bit set over the seat's pits in index order
+/// (bit `i` is pit index `first_pit + i`): a stone whose next pit on the circuit is empty.
+///
+/// This runs on every ply of a playout, so it reads the seat's 24 pits four at a time.
+/// A seat's circuit runs left to right along the first of its rows in index order
+/// (South's `a`, North's `c`) and back right to left along the second (RULES.md,
+/// "Circuits"); the test `legal_places_follow_the_circuit` holds this to the rules'
+/// circuit.
 fn legal_places(rules: &Rules, pos: &Position) -> u64 {
-    let circuit = rules.circuit(pos.side);
-    let (mut stone, mut occupied) = (0u64, 0u64);
-    for (place, &pit) in circuit.iter().enumerate() {
-        let stones = pos.pits[pit as usize];
-        stone |= ((stones == 1) as u64) << place;
-        occupied |= ((stones != 0) as u64) << place;
+    let first = first_pit(rules, pos.side);
+    let Some(pits) = pos.pits.get(first..first + SEAT_PITS) else {
+        return 0;
+    };
+    let (mut occupied, mut crowded) = (0u64, 0u64);
+    for (k, four) in pits.chunks_exact(4).enumerate() {
+        let word = four[0] as u64
+            | (four[1] as u64) << 16
+            | (four[2] as u64) << 32
+            | (four[3] as u64) << 48;
+        crowded |= word & !ONES;
+        occupied |= lanes(word) << (4 * k);
     }
-    let last = circuit.len().saturating_sub(1);
-    let next_occupied = (occupied >> 1) | ((occupied & 1) << last);
-    stone & !next_occupied
+    if crowded != 0 {
+        // Only a position built by hand can hold two stones in a pit; such a stone
+        // cannot step (`Illegal::CrowdedPit`), but it blocks the stone behind it.
+        let (mut single, mut any) = (0u64, 0u64);
+        for (i, &stones) in pits.iter().enumerate() {
+            single |= ((stones == 1) as u64) << i;
+            any |= ((stones != 0) as u64) << i;
+        }
+        return single & !next_occupied(any);
+    }
+    occupied & !next_occupied(occupied)
+}
+
+/// Sets bit `i` where the next pit on the circuit after bit `i`'s pit is occupied.
+fn next_occupied(occupied: u64) -> u64 {
+    let row = (1u64 << COLS) - 1;
+    let (forth, back) = (occupied & row, occupied >> COLS & row);
+    // Forth: each pit's next is the one to its right; the last one's is the back row's
+    // rightmost. Back: each pit's next is the one to its left; the leftmost's is the
+    // forth row's leftmost.
+    let forth_next = forth >> 1 | (back >> (COLS - 1)) << (COLS - 1);
+    let back_next = (back << 1 & row) | (forth & 1);
+    forth_next | back_next << COLS
+}
+
+/// The pit at an index: `Board::pit` on the 4×12 board, with the division by a constant
+/// (a multiplication) rather than by the board's width (a slow division, twice a ply).
+fn pit_at(index: usize) -> Pit {
+    Pit::new((index / COLS) as u8, (index % COLS) as u8 + 1)
+}
+
+/// The index of the first pit of a seat's rows.
+fn first_pit(rules: &Rules, side: Side) -> usize {
+    rules.board().rows_of(side).start as usize * COLS
+}
+
+/// Stones 1 in every 16-bit lane.
+const ONES: u64 = 0x0001_0001_0001_0001;
+
+/// Four bits, one per 16-bit lane of `word` (lowest lane first), from each lane's
+/// lowest bit: gathered into bits 48..51 by one multiplication (no two terms overlap).
+fn lanes(word: u64) -> u64 {
+    const GATHER: u64 = 1 << 48 | 1 << 33 | 1 << 18 | 1 << 3;
+    ((word & ONES).wrapping_mul(GATHER) >> 48) & 0xf
 }
 
 pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate>) {
     let board = rules.board();
     let side = pos.side;
-    let circuit = rules.circuit(side);
+    let first = first_pit(rules, side);
     let mut legal = legal_places(rules, pos);
     while legal != 0 {
-        let place = legal.trailing_zeros() as usize;
+        let from = first + legal.trailing_zeros() as usize;
         legal &= legal - 1;
-        let next = board.pit(circuit[(place + 1) % circuit.len()] as usize);
-        let captures = next.row == board.inner_row(side)
-            && board.opposite(next).is_some_and(|o| pos.get(o) != 0);
+        let captures = rules.next_on_circuit(side, from).is_some_and(|next| {
+            let next = board.pit(next);
+            next.row == board.inner_row(side)
+                && board.opposite(next).is_some_and(|o| pos.get(o) != 0)
+        });
         out.push(Candidate {
-            mv: Move::Sow(Sowing::from(board.pit(circuit[place] as usize))),
+            mv: Move::Sow(Sowing::from(board.pit(from))),
             captures,
             bonus: BonusChoice::None,
         });
@@ -171,26 +220,53 @@ pub(crate) fn play_random(
     for _ in 0..rng.below(legal.count_ones() as usize) {
         legal &= legal - 1;
     }
-    let place = legal.trailing_zeros() as usize;
-    let from = rules.board().pit(rules.circuit(pos.side)[place] as usize);
-    step(rules, pos, place, effect);
-    Some(Move::Sow(Sowing::from(from)))
+    let from = first_pit(rules, pos.side) + legal.trailing_zeros() as usize;
+    let next = rules.next_on_circuit(pos.side, from)?;
+    step(rules, pos, from, next, effect);
+    Some(Move::Sow(Sowing::from(pit_at(from))))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::Side;
     use crate::rules::Game;
 
     #[test]
-    fn legal_places_wrap_round_the_circuit() {
-        // South: b1 (last place) steps into a1 (first place) only if a1 is empty.
+    fn legal_places_follow_the_circuit() {
+        // A lone stone may step; with a stone in its next pit on the circuit it may not.
         let rules = Rules::default_for(Game::BaoLaKimasai);
-        let mut pos = Position::empty(rules.board(), Side::South);
-        pos.set(Pit::new(1, 1), 1);
-        assert_eq!(legal_places(&rules, &pos), 1 << 23);
-        pos.set(Pit::new(0, 1), 1);
-        assert_eq!(legal_places(&rules, &pos), 1);
+        for side in Side::BOTH {
+            let first = first_pit(&rules, side);
+            for &pit in rules.circuit(side) {
+                let (pit, bit) = (pit as usize, 1 << (pit as usize - first));
+                let next = rules.next_on_circuit(side, pit).unwrap();
+                let mut pos = Position::empty(rules.board(), side);
+                pos.pits[pit] = 1;
+                assert_eq!(legal_places(&rules, &pos), bit);
+                pos.pits[next] = 1;
+                assert_eq!(legal_places(&rules, &pos) & bit, 0);
+                pos.pits[next] = 2;
+                assert_eq!(legal_places(&rules, &pos), 0, "a crowded pit blocks too");
+                pos.pits[next] = 0;
+                pos.pits[pit] = 2;
+                assert_eq!(legal_places(&rules, &pos), 0, "a crowded pit cannot step");
+            }
+        }
+    }
+
+    #[test]
+    fn pit_at_is_the_boards_pit() {
+        let board = Rules::default_for(Game::BaoLaKimasai).board();
+        for i in 0..board.len() {
+            assert_eq!(pit_at(i), board.pit(i));
+        }
+    }
+
+    #[test]
+    fn lanes_gathers_every_lane() {
+        for bits in 0..16u64 {
+            let word = (0..4).fold(0, |w, i| w | (bits >> i & 1) << (16 * i));
+            assert_eq!(lanes(word), bits);
+        }
     }
 }

@@ -178,7 +178,7 @@ pub(crate) fn apply(
     effect.end = Some(board.pit(end.pit));
     effect.stopped_at_head = !end.in_empty;
     let required = if end.in_empty {
-        capture(rules, &mut after, mover, end.pit, effect)
+        capture(rules, &mut after, mover, end.pit, effect).map(|due| due.count)
     } else {
         None
     };
@@ -271,64 +271,77 @@ fn sow_with_stop(
     )
 }
 
+/// What a capture leaves the mover to take: `count` of the `eligible` opponent pits.
+struct BonusDue {
+    count: usize,
+    /// The eligible pits as a bit set: bit i is pit index `first + i`.
+    eligible: u64,
+    first: usize,
+}
+
+impl BonusDue {
+    fn eligible(&self) -> impl Iterator<Item = usize> + '_ {
+        places(self.eligible).map(|i| self.first + i)
+    }
+}
+
 /// The capture of a move that ended by itself in the empty pit `end`: if that pit is in
 /// the mover's inner row and the opponent's opposite inner pit is occupied, empty it and
-/// the outer pit behind it. Returns the number of bonus pits then due, or `None` when
-/// nothing was captured.
+/// the outer pit behind it. Returns the bonus then due, or `None` when nothing was
+/// captured.
 fn capture(
     rules: &Rules,
     pos: &mut Position,
     mover: Side,
     end: usize,
     effect: &mut Effect,
-) -> Option<usize> {
+) -> Option<BonusDue> {
     let board = rules.board();
-    let end = board.pit(end);
-    if end.row != board.inner_row(mover) {
+    let n = board.cols() as usize;
+    // The rows a, b, c, d lie n pits apart in the pit array: from the mover's inner row,
+    // the opposite pit is one row on and the pit behind it two, up for South, down for
+    // North.
+    let (inner_row, step) = match mover {
+        Side::South => (n..2 * n, n as isize),
+        Side::North => (2 * n..3 * n, -(n as isize)),
+    };
+    if !inner_row.contains(&end) {
         return None;
     }
-    let opposite = board.opposite(end)?;
-    let stones = pos.get(opposite);
+    let opposite = end.wrapping_add_signed(step);
+    let behind = opposite.wrapping_add_signed(step);
+    let stones = pos.pits[opposite];
     if stones == 0 {
         return None;
     }
-    effect.captured.push((opposite, stones));
-    pos.set(opposite, 0);
-    let behind = board.behind(opposite)?;
-    let stones = pos.get(behind);
+    effect.captured.push((board.pit(opposite), stones));
+    pos.pits[opposite] = 0;
+    let stones = pos.pits[behind];
     if stones > 0 {
-        effect.captured.push((behind, stones));
-        pos.set(behind, 0);
+        effect.captured.push((board.pit(behind), stones));
+        pos.pits[behind] = 0;
     }
     // Graded bonus: the mover's own capture number counts every capture, even one whose
     // bonus was cut short by too few eligible pits.
-    let o = options(rules);
     let nth = pos.captures[mover.index()] as u32 + 1;
-    let due = o.bonus_for_capture(nth) as usize;
+    let bonus = options(rules).bonus_for_capture(nth) as usize;
     pos.captures[mover.index()] = pos.captures[mover.index()].saturating_add(1);
-    let mut eligible = [0u8; MAX_CIRCUIT];
-    Some(due.min(bonus_eligible(rules, pos, mover, &mut eligible)))
-}
-
-/// The opponent's pits the mover may take as bonus: non-empty, and not a head unless
-/// `head-bonus=yes` (heads are sanctuaries). Fills `out` and returns how many.
-fn bonus_eligible(
-    rules: &Rules,
-    pos: &Position,
-    mover: Side,
-    out: &mut [u8; MAX_CIRCUIT],
-) -> usize {
+    // The bonus pits: the opponent's non-empty pits, but no head unless `head-bonus=yes`
+    // (heads are sanctuaries). The mover takes as many as due, or all there are.
     let opponent = mover.opponent();
-    let heads = HeadPits::of(rules, opponent);
-    let head_bonus = options(rules).head_bonus;
-    let mut n = 0;
-    for p in side_range(rules.board(), opponent) {
-        if pos.pits[p] > 0 && (head_bonus || !heads.contains(p)) {
-            out[n] = p as u8;
-            n += 1;
+    let first = side_range(board, opponent).start;
+    let mut eligible = pits_holding(&pos.pits, first, 2 * n, 1);
+    if !options(rules).head_bonus {
+        let heads = HeadPits::of(rules, opponent);
+        for &head in &heads.pits[..heads.len] {
+            eligible &= !(1 << (head - first));
         }
     }
-    n
+    Some(BonusDue {
+        count: bonus.min(eligible.count_ones() as usize),
+        eligible,
+        first,
+    })
 }
 
 /// Takes the bonus written in the move: `required` pits (`None`: no capture, none due),
@@ -385,28 +398,81 @@ fn take_bonus(
     Ok(())
 }
 
-/// The circuit places a move may start from: pits holding two or more; only when there
-/// are none, single stones whose next pit is empty. Returns how many went into `out`.
-fn starts(rules: &Rules, pos: &Position, out: &mut [u8; MAX_CIRCUIT]) -> usize {
-    let circuit = rules.circuit(pos.side);
-    let mut n = 0;
-    for (place, &p) in circuit.iter().enumerate() {
-        if pos.pits[p as usize] >= 2 {
-            out[n] = place as u8;
-            n += 1;
-        }
+/// The circuit places a move may start from, as a bit set (bit k: place k): pits
+/// holding two or more; only when there are none, single stones whose next pit is empty.
+///
+/// A seat's circuit is its first row left to right, then its second row right to left,
+/// and both rows are contiguous in the pit array: a scan in index order gives the first
+/// row's bits as they are and the second row's reversed.
+fn starts(rules: &Rules, pos: &Position) -> u64 {
+    let n = rules.board().cols() as usize;
+    let first = side_range(rules.board(), pos.side).start;
+    starts_given(pos, first, n, most_stones(rules, pos))
+}
+
+/// The most stones in one pit of the side to move.
+fn most_stones(rules: &Rules, pos: &Position) -> u16 {
+    let own = side_range(rules.board(), pos.side);
+    pos.pits[own].iter().copied().max().unwrap_or(0)
+}
+
+/// [`starts`] for the side whose 2n pits begin at index `first` and hold at most `most`.
+fn starts_given(pos: &Position, first: usize, n: usize, most: u16) -> u64 {
+    let circuit_order = |bits: u64| {
+        let first_row = bits & ((1 << n) - 1);
+        let second_row = (bits >> n).reverse_bits() >> (64 - n);
+        first_row | second_row << n
+    };
+    if most >= 2 {
+        return circuit_order(pits_holding(&pos.pits, first, 2 * n, 2));
     }
-    if n > 0 {
-        return n;
+    // Singletons: the next place of k is k + 1, round the circuit's 2n places.
+    let single = circuit_order(pits_holding(&pos.pits, first, 2 * n, 1));
+    let empty = !single & ((1 << (2 * n)) - 1);
+    let next_empty = empty >> 1 | (empty & 1) << (2 * n - 1);
+    single & next_empty
+}
+
+/// Bit i set where `pits[first + i]` holds at least `min` (1 or 2) stones, for i < len.
+/// Four pits at a time in a u64 (SWAR): this runs on most plies of a playout. Reading up
+/// to three pits past the seat's side stays inside the array (4 * 21 + 3 < `MAX_PITS`)
+/// and their bits are masked off.
+fn pits_holding(pits: &[u16; MAX_PITS], first: usize, len: usize, min: u16) -> u64 {
+    const LANES: u64 = 0x0001_0001_0001_0001;
+    const LOW15: u64 = 0x7fff * LANES;
+    // Moves each lane's bit 0 (bit 16j) to bit 48 + j, with no carries into bits 48..63.
+    const GATHER: u64 = 1 << 48 | 1 << 33 | 1 << 18 | 1 << 3;
+    // At least 2: the lane is non-zero once its lowest bit is dropped.
+    let keep = if min >= 2 { !LANES } else { !0 };
+    let mut bits = 0u64;
+    for chunk in (0..len).step_by(4) {
+        let i = first + chunk;
+        let Some(&[a, b, c, d]) = pits.get(i..i + 4) else {
+            unreachable!("a seat's side plus three pits is inside the pit array")
+        };
+        let word = u64::from(a) | u64::from(b) << 16 | u64::from(c) << 32 | u64::from(d) << 48;
+        let x = word & keep;
+        let non_zero = ((((x & LOW15) + LOW15) | x) >> 15) & LANES;
+        bits |= (non_zero.wrapping_mul(GATHER) >> 48) << chunk;
     }
-    for (place, &p) in circuit.iter().enumerate() {
-        let next = circuit[(place + 1) % circuit.len()] as usize;
-        if pos.pits[p as usize] == 1 && pos.pits[next] == 0 {
-            out[n] = place as u8;
-            n += 1;
-        }
+    bits & ((1 << len) - 1)
+}
+
+/// The places of a bit set, lowest first.
+fn places(mut bits: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let place = (bits != 0).then(|| bits.trailing_zeros() as usize);
+        bits &= bits.wrapping_sub(1);
+        place
+    })
+}
+
+/// The `k`-th (0-based) place of a bit set.
+fn nth_place(mut bits: u64, k: usize) -> usize {
+    for _ in 0..k {
+        bits &= bits - 1;
     }
-    n
+    bits.trailing_zeros() as usize
 }
 
 pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate>) {
@@ -414,11 +480,8 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate
     let mover = pos.side;
     let circuit = rules.circuit(mover);
     let heads = HeadPits::of(rules, mover);
-    let mut places = [0u8; MAX_CIRCUIT];
     let mut effect = Effect::default();
-    let n = starts(rules, pos, &mut places);
-    for &place in &places[..n] {
-        let place = place as usize;
+    for place in places(starts(rules, pos)) {
         let from = board.pit(circuit[place] as usize);
         let mut after = pos.clone();
         let lift = after.pits[circuit[place] as usize];
@@ -456,24 +519,17 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate
         );
         let Ok(end) = relayed else { continue };
         effect.clear();
-        let required = capture(rules, &mut after, mover, end.pit, &mut effect);
-        let bonus = match required {
-            Some(count) if count > 0 => {
-                let mut eligible = [0u8; MAX_CIRCUIT];
-                let n = bonus_eligible(rules, &after, mover, &mut eligible);
-                BonusChoice::Pits {
-                    count,
-                    eligible: eligible[..n]
-                        .iter()
-                        .map(|&p| board.pit(p as usize))
-                        .collect(),
-                }
-            }
+        let due = capture(rules, &mut after, mover, end.pit, &mut effect);
+        let bonus = match &due {
+            Some(due) if due.count > 0 => BonusChoice::Pits {
+                count: due.count,
+                eligible: due.eligible().map(|p| board.pit(p)).collect(),
+            },
             _ => BonusChoice::None,
         };
         out.push(Candidate {
             mv: Move::Sow(Sowing::from(from)),
-            captures: required.is_some(),
+            captures: due.is_some(),
             bonus,
         });
     }
@@ -484,11 +540,8 @@ pub(crate) fn has_legal_move(rules: &Rules, pos: &Position) -> bool {
     let mover = pos.side;
     let circuit = rules.circuit(mover);
     let heads = HeadPits::of(rules, mover);
-    let mut places = [0u8; MAX_CIRCUIT];
     let mut effect = Effect::default();
-    let n = starts(rules, pos, &mut places);
-    places[..n].iter().any(|&place| {
-        let place = place as usize;
+    places(starts(rules, pos)).any(|place| {
         let mut pits = pos.pits;
         let lift = pits[circuit[place] as usize];
         effect.clear();
@@ -524,14 +577,46 @@ pub(crate) fn play_random(
     let mover = pos.side;
     let circuit = rules.circuit(mover);
     let heads = HeadPits::of(rules, mover);
-    let mut places = [0u8; MAX_CIRCUIT];
-    let mut n = starts(rules, pos, &mut places);
-    let original = pos.pits;
-    while n > 0 {
-        let i = rng.below(n);
-        let place = places[i] as usize;
-        n -= 1;
-        places[i] = places[n];
+    let own = side_range(board, mover);
+    let most = most_stones(rules, pos);
+    if most == 0 {
+        return None;
+    }
+    // While pits hold two or more, a few random probes find one uniformly in most plies;
+    // only when they all miss (and in the singleton endgame) is the whole set of starts
+    // computed, which is uniform too.
+    let len = circuit.len();
+    let mut probed = None;
+    if most >= 2 {
+        'probing: for _ in 0..2 {
+            let random = rng.next_u64();
+            for k in 0..4 {
+                let place = ((random >> (16 * k) & 0xffff) as usize * len) >> 16;
+                if pos.pits[circuit[place] as usize] >= 2 {
+                    probed = Some(place);
+                    break 'probing;
+                }
+            }
+        }
+    }
+    let mut rest: Option<u64> = None;
+    // Only the mover's side changes while sowing: keep it to undo an endless sowing.
+    let mut original = [0u16; MAX_CIRCUIT];
+    original[..len].copy_from_slice(&pos.pits[own.clone()]);
+    let restore = |pos: &mut Position| pos.pits[own.clone()].copy_from_slice(&original[..len]);
+    loop {
+        let place = match probed.take() {
+            Some(place) => place,
+            None => {
+                let set = rest.get_or_insert_with(|| starts_given(pos, own.start, len / 2, most));
+                if *set == 0 {
+                    return None;
+                }
+                let place = nth_place(*set, rng.below(set.count_ones() as usize));
+                *set &= !(1 << place);
+                place
+            }
+        };
         let from_index = circuit[place] as usize;
         let lift = pos.pits[from_index];
         let mut arrivals = [0u32; 2];
@@ -561,30 +646,26 @@ pub(crate) fn play_random(
                 Ok(Next::Relay)
             },
         );
-        let end = match sown {
-            Ok(end) => end,
-            Err(_) => {
-                pos.pits = original;
-                // Endless if always relayed, but a stop at the first occupied head seen
-                // is legal (the cycle was gone round in full before it was detected).
-                let Some(first) = first_arrival else { continue };
-                effect.clear();
-                stop = Some(first);
-                match sow_with_stop(rules, &mut pos.pits, mover, place, lift, stop, effect) {
-                    Ok(end) => end,
-                    Err(_) => {
-                        pos.pits = original;
-                        continue;
-                    }
-                }
-            }
+        // Endless if always relayed; but a stop at the first occupied head seen is legal
+        // (the cycle was gone round in full before it was detected).
+        let sown = sown.ok().or_else(|| {
+            let first = first_arrival?;
+            restore(pos);
+            stop = Some(first);
+            effect.clear();
+            sow_with_stop(rules, &mut pos.pits, mover, place, lift, stop, effect).ok()
+        });
+        let Some(end) = sown else {
+            restore(pos);
+            rest.get_or_insert_with(|| starts_given(pos, own.start, len / 2, most) & !(1 << place));
+            continue;
         };
         effect.end = Some(board.pit(end.pit));
         effect.stopped_at_head = !end.in_empty;
         let mut bonus = Vec::new();
         if end.in_empty {
-            if let Some(count) = capture(rules, pos, mover, end.pit, effect) {
-                bonus = random_bonus(rules, pos, mover, count, rng, effect);
+            if let Some(due) = capture(rules, pos, mover, end.pit, effect) {
+                bonus = random_bonus(rules, pos, due, rng, effect);
             }
         }
         pos.side = mover.opponent();
@@ -598,27 +679,22 @@ pub(crate) fn play_random(
             bonus,
         }));
     }
-    None
 }
 
-/// Takes `count` distinct eligible opponent pits chosen at random, whole.
+/// Takes the bonus due: distinct eligible opponent pits chosen at random, whole.
 fn random_bonus(
     rules: &Rules,
     pos: &mut Position,
-    mover: Side,
-    count: usize,
+    mut due: BonusDue,
     rng: &mut Rng,
     effect: &mut Effect,
 ) -> Vec<BonusTake> {
     let board = rules.board();
-    let mut eligible = [0u8; MAX_CIRCUIT];
-    let mut n = bonus_eligible(rules, pos, mover, &mut eligible);
-    let mut taken = Vec::with_capacity(count);
-    for _ in 0..count {
-        let i = rng.below(n);
-        let p = eligible[i] as usize;
-        n -= 1;
-        eligible[i] = eligible[n];
+    let mut taken = Vec::with_capacity(due.count);
+    for _ in 0..due.count {
+        let bit = nth_place(due.eligible, rng.below(due.eligible.count_ones() as usize));
+        due.eligible &= !(1 << bit);
+        let p = due.first + bit;
         let pit = board.pit(p);
         effect.bonus.push((pit, pos.pits[p]));
         pos.pits[p] = 0;

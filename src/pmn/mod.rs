@@ -7,6 +7,8 @@
 //! This layer must not know any game's rules: it never asks whether a ply is legal,
 //! which pits a board has, or what a tag value means. The replay layer does that.
 
+#![warn(missing_docs)]
+
 pub mod ast;
 pub mod decode;
 pub mod json;
@@ -22,4 +24,4 @@ pub use ast::{
 };
 pub use problem::{Problem, ProblemCode, Severity};
 pub use reader::{parse_bytes, parse_str, ParsedGame, Reader};
-pub use writer::{write_game, write_games};
+pub use writer::{write_game, write_game_into, write_games};

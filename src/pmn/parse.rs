@@ -24,6 +24,9 @@ pub fn parse_game(text: &str, offset: usize, line: u32) -> (Record, Vec<Problem>
         loc_pos: 0,
         loc_line: line,
         loc_col: 1,
+        line,
+        line_start: 0,
+        line_wide: false,
         problems: Vec::new(),
         record: Record::default(),
     };
@@ -64,6 +67,13 @@ struct Parser<'a> {
     loc_pos: usize,
     loc_line: u32,
     loc_col: u32,
+    /// The line of `pos` and where it starts, kept up to date as text is consumed, so
+    /// that the span of a token costs no rescan.
+    line: u32,
+    line_start: usize,
+    /// Whether the current line may hold non-ASCII text before `pos` (columns must
+    /// then count characters).
+    line_wide: bool,
     problems: Vec<Problem>,
     record: Record,
 }
@@ -78,11 +88,6 @@ fn is_delimiter(b: u8) -> bool {
 
 fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0 | 0x0c)
-}
-
-/// Characters of UTF-8 text in a byte range (counts bytes that start a character).
-fn count_chars(bytes: &[u8]) -> u32 {
-    bytes.iter().filter(|&&b| (b & 0xC0) != 0x80).count() as u32
 }
 
 /// A short quotation of `s` for a message.
@@ -103,19 +108,53 @@ impl<'a> Parser<'a> {
             self.loc_line = self.base_line;
             self.loc_col = 1;
         }
-        let seg = &self.bytes[self.loc_pos..pos];
-        match seg.iter().rposition(|&b| b == b'\n') {
-            Some(last) => {
-                self.loc_line += seg.iter().filter(|&&b| b == b'\n').count() as u32;
-                self.loc_col = 1 + count_chars(&seg[last + 1..]);
+        let (mut line, mut col) = (self.loc_line, self.loc_col);
+        for &b in &self.bytes[self.loc_pos..pos] {
+            if b == b'\n' {
+                line += 1;
+                col = 1;
+            } else if (b & 0xC0) != 0x80 {
+                col += 1;
             }
-            None => self.loc_col += count_chars(seg),
         }
-        self.loc_pos = pos;
-        (self.loc_line, self.loc_col)
+        (self.loc_line, self.loc_col, self.loc_pos) = (line, col, pos);
+        (line, col)
     }
 
-    fn span(&mut self, start: usize, end: usize) -> Span {
+    /// The span of a token at `start` on the current line (fast: no rescan). The text
+    /// from `line_start` to `start` must have been consumed through `skip_space`,
+    /// `track` or ASCII tokens.
+    fn span(&self, start: usize, end: usize) -> Span {
+        debug_assert!(start >= self.line_start);
+        let before = &self.bytes[self.line_start..start];
+        let column = if self.line_wide {
+            1 + before.iter().filter(|&&b| (b & 0xC0) != 0x80).count() as u32
+        } else {
+            1 + before.len() as u32
+        };
+        Span {
+            start: self.base_offset + start,
+            end: self.base_offset + end,
+            line: self.line,
+            column,
+        }
+    }
+
+    /// Follows lines over text consumed other than by `skip_space` or ASCII tokens.
+    fn track(&mut self, from: usize, to: usize) {
+        let seg = &self.bytes[from..to];
+        match seg.iter().rposition(|&b| b == b'\n') {
+            Some(last) => {
+                self.line += seg.iter().filter(|&&b| b == b'\n').count() as u32;
+                self.line_start = from + last + 1;
+                self.line_wide = !self.bytes[self.line_start..to].is_ascii();
+            }
+            None => self.line_wide |= !seg.is_ascii(),
+        }
+    }
+
+    /// The span of any position (slower: it scans forward from the last one asked).
+    fn span_slow(&mut self, start: usize, end: usize) -> Span {
         let (line, column) = self.locate(start);
         Span {
             start: self.base_offset + start,
@@ -126,12 +165,17 @@ impl<'a> Parser<'a> {
     }
 
     fn error(&mut self, code: ProblemCode, start: usize, end: usize, message: String) {
-        let span = self.span(start, end);
+        let span = self.span_slow(start, end);
         self.problems.push(Problem::error(code, span, message));
     }
 
     fn skip_space(&mut self) {
         while self.pos < self.bytes.len() && is_space(self.bytes[self.pos]) {
+            if self.bytes[self.pos] == b'\n' {
+                self.line += 1;
+                self.line_start = self.pos + 1;
+                self.line_wide = false;
+            }
             self.pos += 1;
         }
     }
@@ -181,7 +225,10 @@ impl<'a> Parser<'a> {
             }
             if let Err(()) = self.read_tag() {
                 match self.next_tag_line(self.pos) {
-                    Some(next) => self.pos = next,
+                    Some(next) => {
+                        self.track(self.pos, next);
+                        self.pos = next;
+                    }
                     None => {
                         self.pos = self.bytes.len();
                         return true;
@@ -343,13 +390,24 @@ impl<'a> Parser<'a> {
             value_span,
         });
         self.pos = end_of_line;
+        self.line_wide = true;
         Ok(())
     }
 
     fn check_tags(&mut self) {
+        let tags = &self.record.tags;
+        // Few tags are the rule: a linear search beats hashing until there are many.
         let mut seen: HashMap<&str, Span> = HashMap::new();
-        for tag in &self.record.tags {
-            if let Some(first) = seen.get(tag.name.as_str()) {
+        for (i, tag) in tags.iter().enumerate() {
+            let first = if tags.len() <= 32 {
+                tags[..i]
+                    .iter()
+                    .find(|t| t.name == tag.name)
+                    .map(|t| t.span)
+            } else {
+                seen.get(tag.name.as_str()).copied()
+            };
+            if let Some(first) = first {
                 self.problems.push(Problem::error(
                     ProblemCode::DuplicateTag,
                     tag.span,
@@ -358,7 +416,7 @@ impl<'a> Parser<'a> {
                         tag.name, first.line
                     ),
                 ));
-            } else {
+            } else if tags.len() > 32 {
                 seen.insert(&tag.name, tag.span);
             }
         }
@@ -376,7 +434,7 @@ impl<'a> Parser<'a> {
             let start = self.pos;
             let b = self.bytes[start];
             if is_space(b) {
-                self.pos += 1;
+                self.skip_space();
                 continue;
             }
             content_end = start;
@@ -395,13 +453,18 @@ impl<'a> Parser<'a> {
                 }
                 b'0'..=b'9' => {
                     let rest = &self.text[start..];
-                    let result = ["1/2-1/2", "1-0", "0-1"].into_iter().find(|t| {
-                        rest.starts_with(t)
-                            && rest
-                                .as_bytes()
-                                .get(t.len())
-                                .is_none_or(|&c| is_delimiter(c))
-                    });
+                    // Only `1-`, `0-` and `1/` can begin a result: skip the search otherwise.
+                    let maybe_result = matches!(rest.as_bytes().get(1), Some(b'-' | b'/'));
+                    let result = ["1/2-1/2", "1-0", "0-1"]
+                        .into_iter()
+                        .filter(|_| maybe_result)
+                        .find(|t| {
+                            rest.starts_with(t)
+                                && rest
+                                    .as_bytes()
+                                    .get(t.len())
+                                    .is_none_or(|&c| is_delimiter(c))
+                        });
                     if let Some(t) = result {
                         let result = GameResult::from_text(t).expect("a result token");
                         self.finish_with_result(&mut stack, result, t.len());
@@ -454,7 +517,7 @@ impl<'a> Parser<'a> {
         if self.record.tag("Game").is_none() {
             let span = match self.record.tags.first() {
                 Some(t) => t.span,
-                None => self.span(0, 0),
+                None => self.span_slow(0, 0),
             };
             self.problems.push(Problem::error(
                 ProblemCode::MissingGameTag,
@@ -513,7 +576,7 @@ impl<'a> Parser<'a> {
             let start = self.pos;
             let end = self.line_end(start);
             let shown = quote(self.text[start..end].trim_end());
-            let span = self.span(start, self.bytes.len());
+            let span = self.span_slow(start, self.bytes.len());
             self.problems.push(Problem::warning(
                 ProblemCode::GarbageBetweenGames,
                 span,
@@ -545,6 +608,7 @@ impl<'a> Parser<'a> {
         let span = self.span(open, close + 1);
         let comment = self.comment(CommentKind::Brace, open + 1, close, span);
         Self::push(stack, Element::Comment(comment));
+        self.track(open, close + 1);
         self.pos = close + 1;
         true
     }
@@ -553,12 +617,15 @@ impl<'a> Parser<'a> {
         let open = self.pos;
         let mut end = self.line_end(open);
         let span_end = end;
-        if end > open + 1 && self.bytes[end - 1] == b'\r' {
+        // Every `\r` before the line break belongs to the line ending: keeping one would
+        // not survive writing (found by fuzzing).
+        while end > open + 1 && self.bytes[end - 1] == b'\r' {
             end -= 1;
         }
         let span = self.span(open, span_end);
         let comment = self.comment(CommentKind::Line, open + 1, end, span);
         Self::push(stack, Element::Comment(comment));
+        self.track(open, span_end);
         self.pos = span_end;
     }
 
@@ -574,7 +641,21 @@ impl<'a> Parser<'a> {
             let inner = &text[at + 2..at + len];
             let mut words = inner.split_whitespace();
             if let Some(name) = words.next() {
-                let span = self.span(start + at, start + at + len + 1);
+                // Placed from the comment's own span: no rescan of the text before it.
+                let inside = &text[..at];
+                let (line, column) = match inside.rfind('\n') {
+                    Some(nl) => (
+                        span.line + inside.matches('\n').count() as u32,
+                        1 + inside[nl + 1..].chars().count() as u32,
+                    ),
+                    None => (span.line, span.column + 1 + inside.chars().count() as u32),
+                };
+                let span = Span {
+                    start: self.base_offset + start + at,
+                    end: self.base_offset + start + at + len + 1,
+                    line,
+                    column,
+                };
                 commands.push(Command {
                     name: name.to_string(),
                     args: words.map(str::to_string).collect(),
@@ -852,7 +933,8 @@ struct PlyError {
     kind: PlyErrorKind,
 }
 
-type PlyResult<T> = Result<T, PlyError>;
+/// Boxed so that the happy path returns a small value.
+type PlyResult<T> = Result<T, Box<PlyError>>;
 
 struct PlyCursor<'a> {
     b: &'a [u8],
@@ -874,11 +956,11 @@ impl PlyCursor<'_> {
     }
 
     fn unexpected<T>(&self, expected: &'static str) -> PlyResult<T> {
-        Err(PlyError {
+        Err(Box::new(PlyError {
             at: self.i,
             code: ProblemCode::Syntax,
             kind: PlyErrorKind::Unexpected(expected),
-        })
+        }))
     }
 
     fn expect(&mut self, c: u8, expected: &'static str) -> PlyResult<()> {
@@ -892,41 +974,48 @@ impl PlyCursor<'_> {
     /// Digits as a number no larger than `max`; `what` names the number in messages.
     fn number(&mut self, what: &str, max: u64) -> PlyResult<u64> {
         let start = self.i;
-        while self.peek().is_some_and(|b| b.is_ascii_digit()) {
+        let mut value: u64 = 0;
+        let mut overflow = false;
+        while let Some(d) = self.peek().filter(u8::is_ascii_digit) {
+            match value
+                .checked_mul(10)
+                .and_then(|v| v.checked_add((d - b'0') as u64))
+            {
+                Some(v) => value = v,
+                None => overflow = true,
+            }
             self.i += 1;
         }
         let digits = &self.b[start..self.i];
-        let shown = String::from_utf8_lossy(digits);
         if digits.is_empty() {
-            return Err(PlyError {
+            return Err(Box::new(PlyError {
                 at: start,
                 code: ProblemCode::Syntax,
                 kind: PlyErrorKind::Message(format!("expected a {what} (digits)")),
-            });
+            }));
         }
-        let value = digits.iter().try_fold(0u64, |v, &d| {
-            v.checked_mul(10)?.checked_add((d - b'0') as u64)
-        });
-        if digits.len() > 1 && digits[0] == b'0' && value != Some(0) {
-            return Err(PlyError {
+        let leading_zero = digits.len() > 1 && digits[0] == b'0';
+        if !overflow && value <= max && !leading_zero {
+            return Ok(value);
+        }
+        let shown = String::from_utf8_lossy(digits);
+        if leading_zero {
+            return Err(Box::new(PlyError {
                 at: start,
                 code: ProblemCode::Syntax,
                 kind: PlyErrorKind::Message(format!(
                     "{what} `{shown}` starts with 0; write it without leading zeros"
                 )),
-            });
+            }));
         }
-        match value {
-            Some(v) if v <= max => Ok(v),
-            _ => Err(PlyError {
-                at: start,
-                code: ProblemCode::NumberTooLarge,
-                kind: PlyErrorKind::Message(format!(
-                    "{what} {} is too large; the largest is {max}",
-                    quote(&shown)
-                )),
-            }),
-        }
+        Err(Box::new(PlyError {
+            at: start,
+            code: ProblemCode::NumberTooLarge,
+            kind: PlyErrorKind::Message(format!(
+                "{what} {} is too large; the largest is {max}",
+                quote(&shown)
+            )),
+        }))
     }
 
     fn count(&mut self, what: &str) -> PlyResult<u16> {
@@ -935,17 +1024,33 @@ impl PlyCursor<'_> {
 
     fn pit(&mut self) -> PlyResult<PitRef> {
         let start = self.i;
+        // Fast path for the usual `a3` / `c17`; anything else takes the careful path.
+        if let [r @ b'a'..=b'd', d1 @ b'1'..=b'9', rest @ ..] = &self.b[start..] {
+            let col = match rest {
+                [d2 @ b'0'..=b'9', next, ..] if !next.is_ascii_digit() => {
+                    Some((d1 - b'0') * 10 + (d2 - b'0'))
+                }
+                [d2 @ b'0'..=b'9'] => Some((d1 - b'0') * 10 + (d2 - b'0')),
+                [next, ..] if !next.is_ascii_digit() => Some(d1 - b'0'),
+                [] => Some(d1 - b'0'),
+                _ => None,
+            };
+            if let Some(col) = col {
+                self.i += if col >= 10 { 3 } else { 2 };
+                return Ok(PitRef { row: r - b'a', col });
+            }
+        }
         let row = match self.peek() {
             Some(r @ b'a'..=b'd') => r - b'a',
             Some(r) if r.is_ascii_alphabetic() => {
-                return Err(PlyError {
+                return Err(Box::new(PlyError {
                     at: start,
                     code: ProblemCode::Syntax,
                     kind: PlyErrorKind::Message(format!(
                         "row `{}` does not exist; rows are a, b, c and d",
                         r as char
                     )),
-                })
+                }))
             }
             _ => return self.unexpected("a pit such as `a3` (a row a-d and a column)"),
         };
@@ -955,23 +1060,23 @@ impl PlyCursor<'_> {
         }
         let col = self.number("column", u64::MAX)?;
         if col == 0 {
-            return Err(PlyError {
+            return Err(Box::new(PlyError {
                 at: start + 1,
                 code: ProblemCode::Syntax,
                 kind: PlyErrorKind::Message(
                     "column 0 does not exist; columns start at 1".to_string(),
                 ),
-            });
+            }));
         }
         if col > PitRef::MAX_COL as u64 {
-            return Err(PlyError {
+            return Err(Box::new(PlyError {
                 at: start + 1,
                 code: ProblemCode::NumberTooLarge,
                 kind: PlyErrorKind::Message(format!(
                     "column {col} is too large; columns go up to {}",
                     PitRef::MAX_COL
                 )),
-            });
+            }));
         }
         Ok(PitRef {
             row,

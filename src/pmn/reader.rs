@@ -152,13 +152,9 @@ impl<R: Read> Reader<R> {
         Ok(n > 0)
     }
 
-    /// The next line as text with the problems of its bytes, advancing the position.
-    fn next_line(&mut self, line_problems: &mut Vec<Problem>) -> io::Result<Option<String>> {
-        if !self.read_raw_line()? {
-            return Ok(None);
-        }
-        let (text, latin1) = decode_line(&self.line_buf);
-        let text = text.into_owned();
+    /// Reports the problems of a line's bytes (`raw`, decoded as `text`) and advances
+    /// the position past it.
+    fn check_line(&mut self, raw: &[u8], text: &str, latin1: bool, out: &mut Vec<Problem>) {
         let at = |column: u32, start: usize, end: usize| Span {
             start,
             end,
@@ -166,31 +162,29 @@ impl<R: Read> Reader<R> {
             column,
         };
         if latin1 && self.latin1_reported_at.is_none() {
-            let bad = std::str::from_utf8(&self.line_buf)
+            let bad = std::str::from_utf8(raw)
                 .err()
                 .map_or(0, |e| e.valid_up_to());
-            let column = 1 + self.line_buf[..bad]
-                .iter()
-                .filter(|&&b| (b & 0xC0) != 0x80)
-                .count() as u32;
-            let start = self.offset
-                + text
-                    .char_indices()
-                    .nth(column as usize - 1)
-                    .map_or(0, |c| c.0);
-            line_problems.push(Problem::warning(
+            // The whole line is read as Latin-1: one character per byte.
+            let column = 1 + bad as u32;
+            let start = self.offset + text.char_indices().nth(bad).map_or(text.len(), |c| c.0);
+            out.push(Problem::warning(
                 ProblemCode::Encoding,
                 at(column, start, start + 1),
                 format!(
                     "byte {:#04x} is not UTF-8; the line is read as Latin-1 (later such lines are read the same way without a warning)",
-                    self.line_buf[bad]
+                    raw[bad]
                 ),
             ));
             self.latin1_reported_at = Some(self.line);
         }
-        if let Some(nul) = text.find('\0') {
+        if let Some(nul) = raw
+            .contains(&0)
+            .then(|| text.as_bytes().iter().position(|&b| b == 0))
+            .flatten()
+        {
             let column = 1 + text[..nul].chars().count() as u32;
-            line_problems.push(Problem::warning(
+            out.push(Problem::warning(
                 ProblemCode::NulByte,
                 at(column, self.offset + nul, self.offset + nul + 1),
                 "a NUL byte (0x00) in the text; it is read as a space",
@@ -199,7 +193,7 @@ impl<R: Read> Reader<R> {
         if text.len() > MAX_LINE_CHARS {
             let chars = text.trim_end_matches(['\r', '\n']).chars().count();
             if chars > MAX_LINE_CHARS {
-                line_problems.push(Problem::warning(
+                out.push(Problem::warning(
                     ProblemCode::LongLine,
                     at(1, self.offset, self.offset + text.len()),
                     format!(
@@ -212,7 +206,6 @@ impl<R: Read> Reader<R> {
         if text.ends_with('\n') {
             self.line += 1;
         }
-        Ok(Some(text))
     }
 
     fn read_game(&mut self) -> io::Result<Option<ParsedGame>> {
@@ -230,41 +223,49 @@ impl<R: Read> Reader<R> {
             problems.extend(pending.problems);
             has_content = true;
         }
+        let mut line_problems = Vec::new();
         loop {
-            let mut line_problems = Vec::new();
             let line_offset = self.offset;
             let line_number = self.line;
-            let Some(line) = self.next_line(&mut line_problems)? else {
+            if !self.read_raw_line()? {
                 break;
-            };
+            }
+            // Taken out of `self` while borrowed, and put back to keep its capacity.
+            let raw = std::mem::take(&mut self.line_buf);
+            let (line, latin1) = decode_line(&raw);
+            self.check_line(&raw, &line, latin1, &mut line_problems);
             let is_tag = line.starts_with('[') && !line.starts_with("[%");
             if is_tag && has_moves {
                 self.pending = Some(PendingLine {
-                    text: line,
-                    problems: line_problems,
+                    text: line.into_owned(),
+                    problems: std::mem::take(&mut line_problems),
                     offset: line_offset,
                     line: line_number,
                 });
+                self.line_buf = raw;
                 break;
             }
-            let blank = line
-                .trim_matches(|c: char| c.is_whitespace() || c == '\0')
-                .is_empty();
+            // Once the game has move text, blank lines no longer change anything.
+            let blank = has_moves
+                || line
+                    .bytes()
+                    .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0 | 0x0c));
             if !blank {
                 has_content = true;
                 if !is_tag {
                     has_moves = true;
                 }
             }
-            if chunk.is_empty() && !has_content && !has_moves {
+            problems.append(&mut line_problems);
+            if chunk.is_empty() && !has_content {
                 // Leading blank lines belong to no game: the game starts after them.
                 start_offset = self.offset;
                 start_line = self.line;
-                problems.extend(line_problems);
-                continue;
+            } else {
+                chunk.push_str(&line);
             }
-            chunk.push_str(&line);
-            problems.extend(line_problems);
+            drop(line);
+            self.line_buf = raw;
         }
         if !has_content {
             if self.games_yielded == 0 && !self.saw_content {

@@ -7,9 +7,11 @@
 //! line between games. Move numbers in the record are ignored and written afresh.
 //!
 //! The writer is syntax-only: it writes tag values as it is given them (normalising
-//! `Board` and `Rules` is the caller's job) and must not know any game's rules. Comment
-//! text must not contain `}` (a line comment: no line break), and tag values no line
-//! break; records read by [`super::reader`] never do.
+//! `Board` and `Rules` is the caller's job) and must not know any game's rules.
+//! Comment text must not contain `}` nor a line that begins with `[` but not `[%` (it
+//! would start a new game when read), a line comment no line break, and tag values no
+//! line break; records read by [`super::reader`] never do, records built from JSON
+//! might.
 
 use std::fmt::Write as _;
 

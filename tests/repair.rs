@@ -1,0 +1,237 @@
+//! Repairs and rules inference, measured on generated games corrupted by one edit.
+//!
+//! Each corruption is one slip a transcriber makes: a misread start pit (another row
+//! letter or column), a skipped ply, two plies written in the wrong order, an `x` added,
+//! a wrong `-END`. A repair is "true" when applying it to the corrupted record gives back
+//! the original plies exactly. The rate is printed (run with `--nocapture`) and must be at
+//! least 90%; every suggestion must replay as claimed.
+
+use sow::cli::Player;
+use sow::generate::{game_text, play_game};
+use sow::pmn::{self, ParsedGame};
+use sow::repair::{apply_edit, infer_rules, search, RepairOptions};
+use sow::replay::{replay, ReplayOptions};
+use sow::rng::Rng;
+use sow::{Board, Game, Rules};
+
+fn record_text(rules: &Rules, plies: &[String], result: &str) -> String {
+    let mut tags: Vec<(&str, String)> = vec![("Game", rules.game().tag_name().to_string())];
+    if rules.board() != rules.game().default_board() {
+        tags.push(("Board", rules.board().to_string()));
+    }
+    let options = rules.options_tag();
+    if !options.is_empty() {
+        tags.push(("Rules", options));
+    }
+    tags.push(("Result", result.to_string()));
+    game_text(&tags, plies, result)
+}
+
+fn parse_one(text: &str) -> ParsedGame {
+    let mut games = pmn::parse_str(text);
+    assert_eq!(games.len(), 1, "{text}");
+    games.remove(0)
+}
+
+fn plies_of(parsed: &ParsedGame) -> Vec<String> {
+    parsed
+        .record
+        .main_line()
+        .map(|e| e.ply.syntax.to_string())
+        .collect()
+}
+
+/// A one-character slip in a ply's start pit: another row letter or another column.
+fn misread_start(ply: &str, rng: &mut Rng) -> Option<String> {
+    let bytes: Vec<char> = ply.chars().collect();
+    let digits_end = 1 + bytes[1..].iter().take_while(|c| c.is_ascii_digit()).count();
+    if rng.coin() {
+        let rows = ['a', 'b', 'c', 'd'];
+        let other = rows[rng.below(4)];
+        (other != bytes[0]).then(|| format!("{other}{}", &ply[1..]))
+    } else {
+        let k = 1 + rng.below(digits_end - 1);
+        let digit = char::from(b'0' + rng.below(10) as u8);
+        let mut s: Vec<char> = bytes.clone();
+        (s[k] != digit && !(k == 1 && digit == '0')).then(|| {
+            s[k] = digit;
+            s.into_iter().collect()
+        })
+    }
+}
+
+/// Corrupts a game by one edit of the given kind; `None` when the kind does not apply.
+fn corrupt(plies: &[String], kind: usize, rng: &mut Rng) -> Option<Vec<String>> {
+    if plies.len() < 6 {
+        return None;
+    }
+    let at = 2 + rng.below(plies.len() - 4);
+    let mut out = plies.to_vec();
+    match kind {
+        // A misread start pit.
+        0 => out[at] = misread_start(&plies[at], rng)?,
+        // A skipped ply (one without a bonus: a bonus choice cannot be guessed back).
+        1 => {
+            if plies[at].contains('x') || plies[at].contains(',') || plies[at].contains('>') {
+                return None;
+            }
+            out.remove(at);
+        }
+        // Two plies written in the wrong order.
+        2 => out.swap(at, at + 1),
+        // An `x` on a ply that captured nothing.
+        3 => {
+            if plies[at].contains('x') || plies[at].contains('>') {
+                return None;
+            }
+            out[at].push('x');
+        }
+        // A wrong `-END`.
+        _ => {
+            if plies[at].contains('-') || plies[at].contains('>') {
+                return None;
+            }
+            let (head, tail) = match plies[at].find('x') {
+                Some(i) => plies[at].split_at(i),
+                None => (plies[at].as_str(), ""),
+            };
+            let from = &head[..1 + head[1..].chars().take_while(|c| c.is_ascii_digit()).count()];
+            let wrong = if from.starts_with('a') { "a1" } else { "b1" };
+            if head.ends_with(wrong) {
+                return None;
+            }
+            out[at] = format!("{head}-{wrong}{tail}");
+        }
+    }
+    Some(out)
+}
+
+fn configs() -> Vec<Rules> {
+    vec![
+        Rules::new(Game::Tsoro, Board::new(4, 8), "").unwrap(),
+        Rules::new(Game::Tsoro, Board::new(4, 12), "heads=1 bonus=1").unwrap(),
+        Rules::new(Game::Nsolo, None, "").unwrap(),
+        Rules::new(Game::Nsolo, None, "bonus=hole sow=ccw").unwrap(),
+        Rules::new(Game::Kiothi, None, "").unwrap(),
+        Rules::new(Game::BaoLaKimasai, None, "").unwrap(),
+    ]
+}
+
+#[test]
+fn the_true_edit_is_among_the_top_three_for_most_corruptions() {
+    let lean = ReplayOptions::validate();
+    let bounds = RepairOptions::default();
+    let mut rng = Rng::new(2026);
+    let (mut total, mut found) = (0usize, 0usize);
+    let mut by_kind = [(0usize, 0usize); 5];
+    let mut seed = 0u64;
+    while total < 240 {
+        seed += 1;
+        let rules = &configs()[seed as usize % 6];
+        let mut game_rng = Rng::new(seed);
+        let (plies, result) = play_game(rules, Player::Random, &mut game_rng, 60);
+        let kind = (seed as usize / 6) % 5;
+        let Some(bad) = corrupt(&plies, kind, &mut rng) else {
+            continue;
+        };
+        let parsed = parse_one(&record_text(rules, &bad, result));
+        let trace = replay(&parsed, &lean);
+        if trace.is_valid() {
+            continue; // the slip happened to give another legal record
+        }
+        total += 1;
+        by_kind[kind].0 += 1;
+        let found_here = search(&parsed, &lean, &bounds);
+        let restores = found_here.repairs.iter().take(3).any(|r| {
+            let edited = apply_edit(&parsed.record, &r.edit);
+            let texts: Vec<String> = edited
+                .main_line()
+                .map(|e| e.ply.syntax.to_string())
+                .collect();
+            texts == plies
+        });
+        if restores {
+            found += 1;
+            by_kind[kind].1 += 1;
+        }
+        // Every suggestion is genuine: the edited record, written and read again,
+        // replays exactly as far as claimed.
+        for r in found_here.repairs.iter().take(3) {
+            let edited = apply_edit(&parsed.record, &r.edit);
+            let again = parse_one(&pmn::write_game(&edited));
+            let t = replay(&again, &lean);
+            let replays = t
+                .first_error_ply()
+                .map(|p| p as usize - 1)
+                .unwrap_or(plies_of(&again).len());
+            assert_eq!(replays, r.replays, "{:?} on {bad:?}", r.edit);
+            assert_eq!(t.complete && t.is_valid(), r.complete, "{:?}", r.edit);
+        }
+    }
+    let rate = found as f64 / total as f64;
+    println!(
+        "repair: true edit in the top three for {found} of {total} corrupted records ({:.1}%); by kind (misread start, skipped ply, swapped plies, stray x, wrong -END): {by_kind:?}",
+        100.0 * rate
+    );
+    assert!(rate >= 0.9, "only {found} of {total}: {by_kind:?}");
+}
+
+#[test]
+fn the_true_options_are_always_among_the_consistent_ones() {
+    let option_sets: &[(Game, Option<Board>, &str)] = &[
+        (
+            Game::Tsoro,
+            Board::new(4, 8),
+            "heads=2 bonus=2 head-bonus=no",
+        ),
+        (
+            Game::Tsoro,
+            Board::new(4, 8),
+            "heads=1 bonus=1 head-bonus=yes",
+        ),
+        (
+            Game::Tsoro,
+            Board::new(4, 8),
+            "heads=0 bonus=3 head-bonus=no",
+        ),
+        (
+            Game::Tsoro,
+            Board::new(4, 8),
+            "heads=2 bonus=5,3,2 head-bonus=yes",
+        ),
+        (
+            Game::Tsoro,
+            Board::new(4, 8),
+            "heads=2 bonus=0 head-bonus=no",
+        ),
+        (Game::Nsolo, None, "bonus=equal sow=cw repeat=3"),
+        (Game::Nsolo, None, "bonus=hole sow=ccw repeat=2"),
+        (Game::Nsolo, None, "bonus=none sow=cw repeat=4"),
+        (Game::Kiothi, None, "start=5x6 leftmost=three"),
+        (Game::Kiothi, None, "start=5x5 leftmost=chain"),
+        (Game::Kiothi, None, "start=6x5 leftmost=three"),
+        (Game::BaoLaKimasai, None, "repeat=2"),
+        (Game::BaoLaKimasai, None, "repeat=3"),
+    ];
+    for &(game, board, options) in option_sets {
+        let rules = Rules::new(game, board, options).unwrap();
+        for seed in 1..=3u64 {
+            let mut rng = Rng::new(seed * 77);
+            let (plies, result) = play_game(&rules, Player::Random, &mut rng, 80);
+            // The record names its game and board but leaves every option open.
+            let mut tags: Vec<(&str, String)> = vec![("Game", game.tag_name().to_string())];
+            if let Some(b) = board {
+                tags.push(("Board", b.to_string()));
+            }
+            tags.push(("Result", result.to_string()));
+            let parsed = parse_one(&game_text(&tags, &plies, result));
+            let verdicts = infer_rules(&parsed, &ReplayOptions::validate());
+            assert!(
+                verdicts
+                    .iter()
+                    .any(|v| v.consistent && v.options == options),
+                "{game} {options} seed {seed}: {verdicts:?}"
+            );
+        }
+    }
+}

@@ -1,0 +1,390 @@
+//! `sow validate` and `sow show`, driven through the binary on records with known
+//! problems (records/flawed/: one record per diagnostic code, with its expected report).
+
+use std::fs;
+use std::path::Path;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn sow() -> Command {
+    let mut cmd = Command::cargo_bin("sow").unwrap();
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
+    cmd.env_remove("NO_COLOR");
+    cmd
+}
+
+/// The JSON objects `sow validate --format json` prints for the arguments.
+fn json_lines(args: &[&str]) -> (Vec<Value>, i32) {
+    let out = sow()
+        .arg("validate")
+        .args(["--format", "json"])
+        .args(args)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    (lines, out.status.code().unwrap())
+}
+
+fn diagnostics(lines: &[Value]) -> Vec<&Value> {
+    lines.iter().filter(|v| v["kind"] == "diagnostic").collect()
+}
+
+/// (file, code, severity, ply, line, column): what each flawed record must report first.
+const FLAWED: &[(&str, &str, &str, Option<u64>, u64, u64)] = &[
+    ("after-end", "after-end", "error", Some(13), 8, 13),
+    ("bad-board", "bad-board", "error", None, 2, 9),
+    ("bonus", "bonus", "error", Some(1), 10, 6),
+    ("capture-mark", "capture-mark", "error", Some(3), 6, 16),
+    ("command", "command", "error", Some(1), 6, 9),
+    ("duplicate-tag", "duplicate-tag", "error", None, 3, 1),
+    ("end-mismatch", "end-mismatch", "error", Some(1), 6, 4),
+    ("endless-sowing", "endless-sowing", "error", Some(1), 8, 4),
+    ("foul", "foul", "warning", Some(1), 8, 4),
+    ("illegal-move", "illegal-move", "error", Some(5), 6, 28),
+    ("missing-result", "missing-result", "error", None, 6, 12),
+    ("move-number", "move-number", "warning", Some(3), 6, 13),
+    ("ply-form", "ply-form", "error", Some(1), 7, 4),
+    (
+        "result-mismatch",
+        "result-mismatch",
+        "error",
+        Some(12),
+        8,
+        10,
+    ),
+    (
+        "result-not-over",
+        "result-not-over",
+        "warning",
+        Some(8),
+        7,
+        49,
+    ),
+    ("setup", "setup", "error", None, 4, 12),
+    (
+        "stones-mismatch",
+        "stones-mismatch",
+        "error",
+        Some(2),
+        6,
+        32,
+    ),
+    ("syntax", "syntax", "error", Some(2), 6, 8),
+    ("unknown-game", "unknown-game", "error", None, 1, 8),
+    ("unknown-option", "unknown-option", "error", None, 2, 9),
+    (
+        "unterminated-comment",
+        "unterminated-comment",
+        "error",
+        Some(2),
+        6,
+        8,
+    ),
+];
+
+#[test]
+fn every_flawed_record_reports_its_code_ply_line_and_column_in_json() {
+    for &(name, code, severity, ply, line, column) in FLAWED {
+        let path = format!("records/flawed/{name}.pmn");
+        let (lines, status) = json_lines(&[&path]);
+        let ds = diagnostics(&lines);
+        assert_eq!(ds.len(), 1, "{name}: {ds:?}");
+        let d = ds[0];
+        assert_eq!(d["file"], path.as_str(), "{name}");
+        assert_eq!(d["game"], 1, "{name}");
+        assert_eq!(d["code"], code, "{name}");
+        assert_eq!(d["severity"], severity, "{name}");
+        assert_eq!(d["ply"].as_u64(), ply, "{name}");
+        assert_eq!(d["line"], line, "{name}");
+        assert_eq!(d["column"], column, "{name}");
+        assert!(!d["message"].as_str().unwrap().is_empty(), "{name}");
+        let game = lines.iter().find(|v| v["kind"] == "game").unwrap();
+        assert_eq!(game["valid"], severity == "warning", "{name}");
+        let expected_status = if severity == "error" { 1 } else { 0 };
+        assert_eq!(status, expected_status, "{name}");
+    }
+}
+
+#[test]
+fn every_flawed_record_gives_its_expected_human_report() {
+    for &(name, code, _, _, line, column) in FLAWED {
+        let path = format!("records/flawed/{name}.pmn");
+        let out = sow().args(["validate", &path]).output().unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let expected = fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("records/flawed/{name}.expected")),
+        )
+        .unwrap();
+        assert_eq!(text, expected, "{name}");
+        assert!(text.contains(&format!("[{code}]")), "{name}");
+        if ![
+            "bad-board",
+            "unknown-game",
+            "unknown-option",
+            "setup",
+            "duplicate-tag",
+        ]
+        .contains(&name)
+        {
+            assert!(
+                text.contains(&format!("--> {path}:{line}:{column}")),
+                "{name}: {text}"
+            );
+        }
+        // Not a terminal: no colour codes.
+        assert!(!text.contains('\u{1b}'), "{name}");
+    }
+}
+
+#[test]
+fn an_illegal_ply_lists_the_legal_plies_and_the_position() {
+    let (lines, _) = json_lines(&["records/flawed/illegal-move.pmn"]);
+    let d = diagnostics(&lines)[0];
+    let legal: Vec<&str> = d["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert_eq!(legal, ["a10", "b4x"]);
+    assert_eq!(
+        d["position"],
+        "0,0,1,1,1,1,1,1,1,1,1,1/0,0,1,1,1,1,1,1,1,0,1,1/1,1,0,1,1,1,1,1,1,1,0,0/1,1,1,1,1,1,1,1,1,1,0,0 S"
+    );
+}
+
+#[test]
+fn a_folder_is_walked_and_summarised() {
+    let out = sow().args(["validate", "records/flawed"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let last = text.lines().last().unwrap();
+    let warnings_only = FLAWED.iter().filter(|f| f.2 == "warning").count();
+    assert_eq!(
+        last,
+        format!(
+            "{} games, {warnings_only} valid, {} with errors, {warnings_only} warnings",
+            FLAWED.len(),
+            FLAWED.len() - warnings_only
+        )
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn output_order_does_not_depend_on_threads() {
+    let one = sow()
+        .args(["validate", "-j", "1", "--format", "json", "records/flawed"])
+        .output()
+        .unwrap();
+    let two = sow()
+        .args(["validate", "-j", "2", "--format", "json", "records/flawed"])
+        .output()
+        .unwrap();
+    assert_eq!(one.stdout, two.stdout);
+}
+
+#[test]
+fn the_next_game_is_read_after_a_broken_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("two.pmn");
+    fs::write(
+        &path,
+        "[Game \"BaoLaKimasai\"]\n\n1. b2x {unclosed c11x *\n\n[Game \"BaoLaKimasai\"]\n\n1. b2x c11x *\n",
+    )
+    .unwrap();
+    let (lines, status) = json_lines(&[path.to_str().unwrap()]);
+    let games: Vec<&Value> = lines.iter().filter(|v| v["kind"] == "game").collect();
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0]["valid"], false);
+    assert_eq!(games[1]["valid"], true);
+    assert_eq!(games[1]["game"], 2);
+    assert_eq!(status, 1);
+}
+
+#[test]
+fn inputs_are_never_modified() {
+    let before: Vec<Vec<u8>> = FLAWED
+        .iter()
+        .map(|f| {
+            fs::read(format!(
+                "{}/records/flawed/{}.pmn",
+                env!("CARGO_MANIFEST_DIR"),
+                f.0
+            ))
+            .unwrap()
+        })
+        .collect();
+    sow()
+        .args(["validate", "--suggest", "records/flawed"])
+        .output()
+        .unwrap();
+    for (f, bytes) in FLAWED.iter().zip(before) {
+        let now = fs::read(format!(
+            "{}/records/flawed/{}.pmn",
+            env!("CARGO_MANIFEST_DIR"),
+            f.0
+        ))
+        .unwrap();
+        assert_eq!(now, bytes, "{}", f.0);
+    }
+}
+
+#[test]
+fn standard_input_is_read_with_a_dash() {
+    let text = fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("records/flawed/illegal-move.pmn"),
+    )
+    .unwrap();
+    let out = sow()
+        .args(["validate", "--format", "json", "-"])
+        .write_stdin(text)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("\"file\":\"<stdin>\""), "{text}");
+    assert!(text.contains("\"code\":\"illegal-move\""), "{text}");
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn a_missing_path_is_an_io_failure() {
+    let out = sow()
+        .args(["validate", "no/such/file.pmn"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn a_usage_error_exits_with_two() {
+    let out = sow()
+        .args(["validate", "--format", "xml"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn hidden_entries_are_skipped_and_reported_and_symlink_loops_survived() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = "[Game \"BaoLaKimasai\"]\n\n1. b2x c11x *\n";
+    fs::write(dir.path().join("good.pmn"), good).unwrap();
+    fs::create_dir(dir.path().join(".hidden")).unwrap();
+    fs::write(
+        dir.path().join(".hidden/bad.pmn"),
+        "[Game \"Oware\"]\n\n*\n",
+    )
+    .unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(dir.path(), dir.path().join("loop")).unwrap();
+    let (lines, status) = json_lines(&[dir.path().to_str().unwrap()]);
+    let games: Vec<&Value> = lines.iter().filter(|v| v["kind"] == "game").collect();
+    assert_eq!(games.len(), 1, "{lines:?}");
+    let skipped = diagnostics(&lines)
+        .iter()
+        .filter(|d| d["code"] == "skipped")
+        .count();
+    assert_eq!(skipped, 1, "{lines:?}");
+    #[cfg(unix)]
+    assert!(
+        diagnostics(&lines)
+            .iter()
+            .any(|d| d["message"].as_str().unwrap().contains("loop")),
+        "{lines:?}"
+    );
+    // A symlink loop is reported as an input problem.
+    assert_eq!(status, if cfg!(unix) { 2 } else { 0 });
+}
+
+#[test]
+fn rules_can_be_overridden() {
+    let (_, status) = json_lines(&["records/flawed/bonus.pmn"]);
+    assert_eq!(status, 1);
+    let (lines, status) = json_lines(&["--rules", "bonus=1", "records/flawed/bonus.pmn"]);
+    assert_eq!(status, 0, "{lines:?}");
+}
+
+#[test]
+fn suggestions_come_with_the_diagnostic() {
+    let (lines, _) = json_lines(&["--suggest", "records/flawed/bonus.pmn"]);
+    let d = diagnostics(&lines)[0];
+    let suggestions = d["suggestions"].as_array().unwrap();
+    assert!(!suggestions.is_empty());
+    assert!(
+        suggestions[0]["edit"]
+            .as_str()
+            .unwrap()
+            .starts_with("replace ply 1 `d3xa11` by `d3xa11,"),
+        "{suggestions:?}"
+    );
+    assert_eq!(suggestions[0]["complete"], true);
+}
+
+#[test]
+fn rules_inference_names_the_consistent_options() {
+    let (lines, _) = json_lines(&["--infer-rules", "records/flawed/bonus.pmn"]);
+    let game = lines.iter().find(|v| v["kind"] == "game").unwrap();
+    let verdicts = game["rules"].as_array().unwrap();
+    let consistent: Vec<&str> = verdicts
+        .iter()
+        .filter(|v| v["consistent"] == true)
+        .map(|v| v["options"].as_str().unwrap())
+        .collect();
+    assert_eq!(consistent, ["heads=1 bonus=1 head-bonus=yes"]);
+    let declared = verdicts.iter().find(|v| v["declared"] == true).unwrap();
+    assert_eq!(declared["fails_at"], 1);
+}
+
+#[test]
+fn show_prints_the_position_after_a_ply() {
+    let out = sow()
+        .args([
+            "show",
+            "records/flawed/illegal-move.pmn",
+            "--ply",
+            "0",
+            "--format",
+            "pmn",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "1,1,1,1,1,1,1,1,1,1,1,1/1,1,1,1,1,1,1,1,1,1,1,0/0,1,1,1,1,1,1,1,1,1,1,1/1,1,1,1,1,1,1,1,1,1,1,1 S\n"
+    );
+    let out = sow()
+        .args([
+            "show",
+            "records/flawed/illegal-move.pmn",
+            "--ply",
+            "1",
+            "--format",
+            "pmn",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "0,1,1,1,1,1,1,1,1,1,1,1/0,1,1,1,1,1,1,1,1,1,1,0/1,0,1,1,1,1,1,1,1,1,1,1/1,1,1,1,1,1,1,1,1,1,1,1 N\n"
+    );
+    // The default is the last ply replayed; the text board ends with the PMN string.
+    let out = sow()
+        .args(["show", "records/flawed/illegal-move.pmn"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("after ply 4 `c10x`"), "{text}");
+    // Past the error there is no position.
+    let out = sow()
+        .args(["show", "records/flawed/illegal-move.pmn", "--ply", "5"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("ply 5"), "{err}");
+}
