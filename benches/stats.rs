@@ -101,7 +101,7 @@ fn main() {
         let path = dir.path().join(format!("bench-{k}.pmn"));
         std::fs::File::create(&path)
             .unwrap()
-            .write_all(rest[..cut].as_bytes())
+            .write_all(&rest.as_bytes()[..cut])
             .unwrap();
         inputs.push(Input::File(path));
         rest = &rest[cut..];

@@ -217,7 +217,12 @@ fn one_game() -> GameData {
 #[test]
 fn material_of_one_game_two_lines_through_every_ply() {
     let g = one_game();
-    let svg = render(PlotKind::Material, &[g.clone()], &Style::default()).unwrap();
+    let svg = render(
+        PlotKind::Material,
+        std::slice::from_ref(&g),
+        &Style::default(),
+    )
+    .unwrap();
     let els = parse(&svg);
     assert_eq!(els[0].attr("width"), "640");
     for (i, color) in [BLUE, VERMILLION].into_iter().enumerate() {
@@ -373,7 +378,14 @@ fn laps_shares_add_up_to_one_hundred_percent() {
 #[test]
 fn captures_of_one_game_and_of_a_corpus() {
     let g = one_game();
-    let els = parse(&render(PlotKind::Captures, &[g.clone()], &Style::default()).unwrap());
+    let els = parse(
+        &render(
+            PlotKind::Captures,
+            std::slice::from_ref(&g),
+            &Style::default(),
+        )
+        .unwrap(),
+    );
     // South captured 5 at ply 3 and 7 at ply 5; North 7 at ply 2 (outlined bars).
     let south = bars(&els, BLUE);
     assert_eq!(south.len(), 2);
