@@ -70,6 +70,18 @@ fn stats(per: &str, files: &[&str], extra: &[&str]) -> Vec<Row> {
         "sow stats failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // The rows read back into the library's own row types.
+    let typed = match per {
+        "ply" => csv::Reader::from_reader(&out.stdout[..])
+            .deserialize::<sow::stats::PlyRow>()
+            .map(|r| r.map(|_| ()))
+            .collect::<Result<Vec<()>, _>>(),
+        _ => csv::Reader::from_reader(&out.stdout[..])
+            .deserialize::<sow::stats::GameRow>()
+            .map(|r| r.map(|_| ()))
+            .collect::<Result<Vec<()>, _>>(),
+    };
+    let typed = typed.expect("the CSV reads back into the row type").len();
     let schema = schema(per);
     let fields = schema["fields"].as_array().unwrap();
     let mut reader = csv::Reader::from_reader(&out.stdout[..]);
@@ -94,6 +106,7 @@ fn stats(per: &str, files: &[&str], extra: &[&str]) -> Vec<Row> {
                 .collect(),
         );
     }
+    assert_eq!(typed, rows.len());
     rows
 }
 
