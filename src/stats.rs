@@ -1,15 +1,476 @@
 //! `sow stats`: statistics as CSV, one row per ply or per game, read from replay traces.
+//!
+//! Every number here is read from the [`Trace`] that one replay produced; this module
+//! never plays a move. The columns are defined in `schemas/stats-ply.schema.json` and
+//! `schemas/stats-game.schema.json` (Frictionless Table Schema) and in
+//! `docs/stats-columns.md`.
+//!
+//! Streaming: inputs are read in parallel, and the games of one input in parallel batches
+//! of [`BATCH`]; rows are written in input order, so at most one input's rows (and one
+//! batch of parsed games per worker) are held at a time besides the output itself.
+
+use std::io::{self, Write};
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
 use crate::cli::Per;
 use crate::corpus::{Filter, Input};
 use crate::error::CommandError;
-use crate::replay::ReplayOptions;
+use crate::games;
+use crate::geometry::Side;
+use crate::pmn::{ParsedGame, Record};
+use crate::replay::{replay, ReplayOptions, Trace};
+use crate::rules::Game;
 
-pub fn run(
-    _inputs: &[Input],
-    _filter: &Filter,
-    _replay: &ReplayOptions,
-    _per: Per,
+/// Games replayed together in one parallel batch of an input.
+pub const BATCH: usize = 256;
+
+/// One row per ply replayed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlyRow {
+    /// The input's name as given on the command line (`<stdin>` for `-`).
+    pub file: String,
+    /// The game's number in its file, from 1 (games left out by a filter count too).
+    pub game: usize,
+    /// The ply's number in the game, from 1.
+    pub ply: u32,
+    /// Who played it: `South` or `North`.
+    pub player: String,
+    /// The ply as written (without its suffix annotation).
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Laps of the sowing (0 for Kiothi's opening redistribution).
+    pub laps: u64,
+    /// Stones dropped in all laps.
+    pub stones_sown: u64,
+    /// The pit the move ended in (empty for an opening redistribution).
+    pub end_pit: Option<String>,
+    /// Stones captured (Kiothi: the capturing stone included), bonus not included.
+    pub captured: u32,
+    /// Stones taken as a bonus (Tsoro, Nsolo).
+    pub bonus: u32,
+    /// Stones on South's rows after the ply.
+    pub south: u32,
+    /// Stones on North's rows after the ply.
+    pub north: u32,
+    /// Kiothi: stones in South's prison after the ply (before any end-of-game award).
+    pub south_prison: Option<u16>,
+    /// Kiothi: stones in North's prison after the ply.
+    pub north_prison: Option<u16>,
+    /// Legal moves of the side to move after the ply (candidates as listed, a bonus
+    /// still to choose counting once).
+    pub legal_moves: usize,
+}
+
+/// The column names of [`PlyRow`], in order.
+pub const PLY_COLUMNS: &[&str] = &[
+    "file",
+    "game",
+    "ply",
+    "player",
+    "move",
+    "laps",
+    "stones_sown",
+    "end_pit",
+    "captured",
+    "bonus",
+    "south",
+    "north",
+    "south_prison",
+    "north_prison",
+    "legal_moves",
+];
+
+/// One row per game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRow {
+    pub file: String,
+    pub game: usize,
+    /// A short label from the tags: `South - North, Event, Date`.
+    pub name: String,
+    /// The board, `RxC` (empty when the tags could not be understood).
+    pub board: Option<String>,
+    /// The non-default rule options in export form (the `Rules` tag as written when the
+    /// tags could not be understood).
+    pub rules: String,
+    /// Plies replayed (all of them for a valid game; those before the error otherwise).
+    pub plies: usize,
+    /// Plies written in the record's main line.
+    pub plies_written: usize,
+    /// The declared result: `1-0`, `0-1`, `1/2-1/2` or `*` (empty when none).
+    pub result: Option<String>,
+    /// Whether the game is over by the rules after the last ply replayed (a complete
+    /// replay only).
+    pub over: bool,
+    /// `South`, `North` or `draw`: the outcome by the rules when the game is over, else
+    /// the declared decisive or drawn result, else empty.
+    pub winner: Option<String>,
+    /// `south_final - north_final`.
+    pub margin: Option<i64>,
+    /// South's final count: Kiothi, the prison after the end-of-game award when the game
+    /// is over (else the prison after the last ply); other games, the stones on South's
+    /// rows after the last ply replayed.
+    pub south_final: Option<u32>,
+    /// North's final count, as `south_final`.
+    pub north_final: Option<u32>,
+    /// Stones captured by South, bonus included, over the plies replayed.
+    pub captures_south: u32,
+    /// Stones captured by North, bonus included.
+    pub captures_north: u32,
+    /// Laps of all plies replayed.
+    pub total_laps: u64,
+    /// Most laps of one ply.
+    pub max_laps: u64,
+    /// Most stones sown by one ply.
+    pub longest_sowing: u64,
+    /// The first ply that captured.
+    pub first_capture_ply: Option<u32>,
+    /// Kiothi, game over: won by exactly two stones.
+    pub one_warrior_victory: Option<bool>,
+    /// No diagnostic is an error.
+    pub valid: bool,
+    /// The ply of the first error (empty when valid or when the error is not at a ply).
+    pub first_error_ply: Option<u32>,
+}
+
+/// The column names of [`GameRow`], in order.
+pub const GAME_COLUMNS: &[&str] = &[
+    "file",
+    "game",
+    "name",
+    "board",
+    "rules",
+    "plies",
+    "plies_written",
+    "result",
+    "over",
+    "winner",
+    "margin",
+    "south_final",
+    "north_final",
+    "captures_south",
+    "captures_north",
+    "total_laps",
+    "max_laps",
+    "longest_sowing",
+    "first_capture_ply",
+    "one_warrior_victory",
+    "valid",
+    "first_error_ply",
+];
+
+/// A short label of a game from its tags: `South - North, Event, Date`, parts that are
+/// missing or `?` left out (`?` for both players when neither is named).
+pub fn game_name(record: &Record) -> String {
+    let known = |name: &str| {
+        record
+            .tag(name)
+            .map(str::trim)
+            .filter(|v| !v.is_empty() && *v != "?" && !v.chars().all(|c| c == '?' || c == '.'))
+    };
+    let mut parts = Vec::new();
+    match (known("South"), known("North")) {
+        (None, None) => {}
+        (s, n) => parts.push(format!("{} - {}", s.unwrap_or("?"), n.unwrap_or("?"))),
+    }
+    parts.extend(known("Event").map(String::from));
+    parts.extend(known("Date").map(String::from));
+    if parts.is_empty() {
+        record
+            .tag("Game")
+            .map(String::from)
+            .unwrap_or_else(|| "?".into())
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// The rows of the plies replayed in a game.
+pub fn ply_rows(file: &str, game: usize, trace: &Trace) -> Vec<PlyRow> {
+    let Some(rules) = &trace.rules else {
+        return Vec::new();
+    };
+    let kiothi = rules.game() == Game::Kiothi;
+    let last = trace.plies.len();
+    trace
+        .plies
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            // A repetition draw ends the game with moves still on the board.
+            let over = i + 1 == last && trace.outcome.is_some();
+            let e = &p.effect;
+            let after = p.after.as_ref();
+            let captured: u32 = e.captured.iter().map(|&(_, n)| n as u32).sum();
+            let bonus: u32 = e.bonus.iter().map(|&(_, n)| n as u32).sum();
+            PlyRow {
+                file: file.to_string(),
+                game,
+                ply: p.number,
+                player: p.side.name().to_string(),
+                mv: p.text.clone(),
+                laps: e.lap_count,
+                stones_sown: e.stones_sown,
+                end_pit: e.end.map(|pit| pit.to_string()),
+                captured,
+                bonus,
+                south: after.map_or(0, |a| a.stones_of(Side::South)),
+                north: after.map_or(0, |a| a.stones_of(Side::North)),
+                south_prison: after.filter(|_| kiothi).map(|a| a.prisons[0]),
+                north_prison: after.filter(|_| kiothi).map(|a| a.prisons[1]),
+                legal_moves: match after {
+                    Some(a) if !over => games::legal_moves(rules, a).len(),
+                    _ => 0,
+                },
+            }
+        })
+        .collect()
+}
+
+/// The row of a game.
+pub fn game_row(file: &str, game: usize, record: &Record, trace: &Trace) -> GameRow {
+    let kiothi = trace.rules.as_ref().map(|r| r.game()) == Some(Game::Kiothi);
+    let mut captures = [0u32; 2];
+    let mut total_laps = 0;
+    let mut max_laps = 0;
+    let mut longest_sowing = 0;
+    let mut first_capture_ply = None;
+    for p in &trace.plies {
+        let e = &p.effect;
+        captures[p.side.index()] += e.stones_taken();
+        total_laps += e.lap_count;
+        max_laps = max_laps.max(e.lap_count);
+        longest_sowing = longest_sowing.max(e.stones_sown);
+        if first_capture_ply.is_none() && (e.is_capture() || !e.bonus.is_empty()) {
+            first_capture_ply = Some(p.number);
+        }
+    }
+    let finals: Option<[u32; 2]> = match (&trace.outcome, &trace.last) {
+        (Some(o), _) if o.score().is_some() => o.score().map(|[s, n]| [s as u32, n as u32]),
+        (_, Some(last)) if kiothi => Some([last.prisons[0] as u32, last.prisons[1] as u32]),
+        (_, Some(last)) => Some([last.stones_of(Side::South), last.stones_of(Side::North)]),
+        _ => None,
+    };
+    let side_name = |s: Option<Side>| s.map_or("draw", Side::name).to_string();
+    let winner = match (&trace.outcome, trace.declared) {
+        (Some(o), _) => Some(side_name(o.winner())),
+        (None, Some(r)) => match r.as_str() {
+            "1-0" => Some("South".to_string()),
+            "0-1" => Some("North".to_string()),
+            "1/2-1/2" => Some("draw".to_string()),
+            _ => None,
+        },
+        _ => None,
+    };
+    GameRow {
+        file: file.to_string(),
+        game,
+        name: game_name(record),
+        board: trace.rules.as_ref().map(|r| r.board().to_string()),
+        rules: match &trace.rules {
+            Some(r) => r.options_tag(),
+            None => record.tag("Rules").unwrap_or("").to_string(),
+        },
+        plies: trace.plies.len(),
+        plies_written: trace.plies_written,
+        result: trace.declared.map(|r| r.as_str().to_string()),
+        over: trace.outcome.is_some(),
+        winner,
+        margin: finals.map(|[s, n]| s as i64 - n as i64),
+        south_final: finals.map(|f| f[0]),
+        north_final: finals.map(|f| f[1]),
+        captures_south: captures[0],
+        captures_north: captures[1],
+        total_laps,
+        max_laps,
+        longest_sowing,
+        first_capture_ply,
+        one_warrior_victory: trace
+            .outcome
+            .filter(|_| kiothi)
+            .map(|o| o.one_warrior_victory()),
+        valid: trace.is_valid(),
+        first_error_ply: trace.first_error_ply(),
+    }
+}
+
+/// Replays the games of one input that pass the filter, in parallel batches, and maps
+/// each (its number in the file, the parsed game, its trace) to a value; values come
+/// back in the order of the file.
+pub fn map_games<T: Send>(
+    input: &Input,
+    filter: &Filter,
+    options: &ReplayOptions,
+    map: impl Fn(usize, &ParsedGame, &Trace) -> T + Sync,
+) -> io::Result<Vec<T>> {
+    let mut games = input.games()?;
+    let mut out = Vec::new();
+    let mut index = 0usize;
+    loop {
+        let batch: Vec<(usize, ParsedGame)> = games
+            .by_ref()
+            .take(BATCH)
+            .map(|g| {
+                index += 1;
+                (index, g)
+            })
+            .collect();
+        if batch.is_empty() {
+            break;
+        }
+        let mapped: Vec<T> = batch
+            .par_iter()
+            .filter(|(_, g)| filter.is_empty() || filter.accepts(&g.record))
+            .map(|(i, g)| map(*i, g, &replay(g, options)))
+            .collect();
+        out.extend(mapped);
+    }
+    Ok(out)
+}
+
+fn csv_error(e: csv::Error) -> CommandError {
+    CommandError::Output(format!("cannot write CSV: {e}"))
+}
+
+/// The CSV rows (without the header) of one input.
+fn input_csv(
+    input: &Input,
+    filter: &Filter,
+    options: &ReplayOptions,
+    per: Per,
 ) -> Result<Vec<u8>, CommandError> {
-    Err(CommandError::Usage("sow stats is not built yet".into()))
+    let name = input.name();
+    let chunks = map_games(input, filter, options, |i, g, trace| {
+        let mut w = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(Vec::new());
+        let result = match per {
+            Per::Ply => ply_rows(&name, i, trace)
+                .iter()
+                .try_for_each(|row| w.serialize(row)),
+            Per::Game => w.serialize(game_row(&name, i, &g.record, trace)),
+        };
+        result
+            .map_err(csv_error)
+            .and_then(|()| w.into_inner().map_err(|e| csv_error(e.into_error().into())))
+    })
+    .map_err(|e| CommandError::io(name.clone(), e))?;
+    let mut bytes = Vec::new();
+    for chunk in chunks {
+        bytes.extend_from_slice(&chunk?);
+    }
+    Ok(bytes)
+}
+
+/// The header line of a table.
+fn header(per: Per) -> Vec<u8> {
+    let columns = match per {
+        Per::Ply => PLY_COLUMNS,
+        Per::Game => GAME_COLUMNS,
+    };
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(columns).expect("writing to memory");
+    w.into_inner().expect("writing to memory")
+}
+
+/// Writes the CSV of every input, in input order. An input that cannot be read is
+/// reported on standard error and skipped; the others are still written.
+pub fn write_stats(
+    inputs: &[Input],
+    filter: &Filter,
+    options: &ReplayOptions,
+    per: Per,
+    out: &mut dyn Write,
+) -> Result<(), CommandError> {
+    // Ply rows read the position after every ply; a game row needs none but the last,
+    // which every trace keeps.
+    let options = &ReplayOptions {
+        keep_positions: per == Per::Ply,
+        keep_laps: false,
+        ..options.clone()
+    };
+    out.write_all(&header(per))
+        .map_err(|e| CommandError::io("<output>", e))?;
+    // Inputs in parallel, a few at a time, so memory holds a few inputs' rows at most.
+    let width = rayon::current_num_threads().max(1);
+    for group in inputs.chunks(width) {
+        let bodies: Vec<Result<Vec<u8>, CommandError>> = group
+            .par_iter()
+            .map(|input| input_csv(input, filter, options, per))
+            .collect();
+        for body in bodies {
+            match body {
+                Ok(bytes) => out
+                    .write_all(&bytes)
+                    .map_err(|e| CommandError::io("<output>", e))?,
+                Err(e @ CommandError::Io { .. }) => eprintln!("sow: {e}"),
+                Err(e) => return Err(e),
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `sow stats`: the CSV of every game (`--per game`) or ply (`--per ply`) of the inputs.
+pub fn run(
+    inputs: &[Input],
+    filter: &Filter,
+    replay: &ReplayOptions,
+    per: Per,
+) -> Result<Vec<u8>, CommandError> {
+    let mut out = Vec::new();
+    write_stats(inputs, filter, replay, per, &mut out)?;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn serde_header<T: Serialize>(row: &T) -> Vec<String> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.serialize(row).unwrap();
+        let bytes = w.into_inner().unwrap();
+        let mut r = csv::Reader::from_reader(&bytes[..]);
+        r.headers().unwrap().iter().map(String::from).collect()
+    }
+
+    #[test]
+    fn column_lists_match_the_rows() {
+        let ply = PlyRow {
+            file: "f".into(),
+            game: 1,
+            ply: 1,
+            player: "South".into(),
+            mv: "a1".into(),
+            laps: 1,
+            stones_sown: 1,
+            end_pit: None,
+            captured: 0,
+            bonus: 0,
+            south: 0,
+            north: 0,
+            south_prison: None,
+            north_prison: None,
+            legal_moves: 0,
+        };
+        assert_eq!(serde_header(&ply), PLY_COLUMNS);
+        let record = crate::pmn::parse_str("[Game \"Tsoro\"]\n\n*\n").remove(0);
+        let trace = replay(&record, &ReplayOptions::full());
+        assert_eq!(
+            serde_header(&game_row("f", 1, &record.record, &trace)),
+            GAME_COLUMNS
+        );
+    }
+
+    #[test]
+    fn names_skip_unknown_parts() {
+        let g = crate::pmn::parse_str(
+            "[Game \"Tsoro\"]\n[South \"Tendai\"]\n[North \"?\"]\n[Event \"Field\"]\n[Date \"????.??.??\"]\n\n*\n",
+        );
+        assert_eq!(game_name(&g[0].record), "Tendai - ?, Field");
+        let g = crate::pmn::parse_str("[Game \"Nsolo\"]\n\n*\n");
+        assert_eq!(game_name(&g[0].record), "Nsolo");
+    }
 }

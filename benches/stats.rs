@@ -1,0 +1,193 @@
+//! `sow stats` and `sow plot` over ~100 MB of generated records (random playouts of the
+//! four games written as PMN text), in MB/s on one core and on all cores.
+//!
+//! `cargo bench --bench stats` (SOW_BENCH_MB sets the size, default 100;
+//! SOW_BENCH_GAMES=Tsoro,Nsolo a choice of games, default all four; SOW_BENCH_PER=game,ply,plot
+//! what to measure, default all).
+
+//!
+//! Measured 2026-11-29 (release, 2 cores shared with other jobs: load average 5-6, so
+//! these are lower bounds and the 2-thread figures say little about scaling), 105 MB in
+//! 8 files, 138k games of the four games:
+//!
+//! | what | 1 thread | 2 threads |
+//! |---|---|---|
+//! | stats --per game | 8.7 MB/s | 8.1 MB/s |
+//! | plot, read + 4 figures | 6.0 MB/s | 5.7 MB/s |
+//! | stats --per ply (Tsoro, Nsolo, Bao only) | 2.5 MB/s | 3.2 MB/s |
+//!
+//! Per-ply rows cost mostly the mobility column (`games::legal_moves` after every ply).
+//! Kiothi is left out of the per-ply run: its `legal_moves` took 37 s on one position
+//! met in random play (`6*,5*,0,5*,6*,5*,0,1*,2*,5*/0,1,0,1*,5*,6*,5*,0,7*,0 N S:0 N:0`).
+
+use std::io::Write;
+use std::time::Instant;
+
+use sow::cli::{Per, PlotKind};
+use sow::corpus::{Filter, Input};
+use sow::plot::{collect, render, Style};
+use sow::replay::ReplayOptions;
+use sow::rng::Rng;
+use sow::{Effect, Game, GameState, Rules};
+
+/// Random games of one rule set as PMN text, appended to `out`.
+fn write_games(out: &mut String, rules: &Rules, rng: &mut Rng, games: usize, round: &mut usize) {
+    for _ in 0..games {
+        *round += 1;
+        let mut state = GameState::start(rules.clone());
+        let mut effect = Effect::default();
+        let mut moves = String::new();
+        let mut line = 0;
+        while state.plies() < 1000 {
+            let n = state.plies();
+            let Some(mv) = state.play_random(rng, &mut effect) else {
+                break;
+            };
+            if n % 2 == 0 {
+                moves.push_str(&format!("{}. ", n / 2 + 1));
+            }
+            let mut ply = mv.to_string();
+            if effect.is_capture() && !ply.contains('x') {
+                ply.push('x');
+            }
+            moves.push_str(&ply);
+            if moves.len() - line > 72 {
+                moves.push('\n');
+                line = moves.len();
+            } else {
+                moves.push(' ');
+            }
+        }
+        let result = state.outcome().map_or("*", |o| o.result_token());
+        out.push_str(&format!(
+            "[Game \"{}\"]\n[Rules \"{}\"]\n[Event \"Benchmark\"]\n[Round \"{round}\"]\n[Result \"{result}\"]\n\n{moves}{result}\n\n",
+            rules.game().tag_name(),
+            rules.options_tag(),
+        ));
+    }
+}
+
+fn main() {
+    let mb: usize = std::env::var("SOW_BENCH_MB")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100);
+    let target = mb << 20;
+    let t = Instant::now();
+    // SOW_BENCH_GAMES: a comma-separated choice of games (default: all four).
+    let chosen = std::env::var("SOW_BENCH_GAMES").unwrap_or_default();
+    let rules: Vec<Rules> = [Game::Tsoro, Game::Nsolo, Game::Kiothi, Game::BaoLaKimasai]
+        .into_iter()
+        .filter(|g| {
+            chosen.is_empty()
+                || chosen
+                    .split(',')
+                    .any(|c| c.trim().eq_ignore_ascii_case(g.tag_name()))
+        })
+        .map(|g| Rules::new(g, None, "").unwrap())
+        .collect();
+    let mut rng = Rng::new(2024);
+    let mut text = String::with_capacity(target + (1 << 20));
+    let mut round = 0;
+    while text.len() < target {
+        for r in &rules {
+            write_games(&mut text, r, &mut rng, 16, &mut round);
+        }
+    }
+    // A corpus of several files, as a collection of records usually is: files are read
+    // in parallel, the games of one file by one reader.
+    let files: usize = std::env::var("SOW_BENCH_FILES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(8);
+    let dir = tempfile::tempdir().unwrap();
+    let mut inputs = Vec::new();
+    let chunk = text.len() / files.max(1) + 1;
+    let mut rest = text.as_str();
+    for k in 0..files.max(1) {
+        // Cut at a game boundary.
+        let cut = if rest.len() <= chunk {
+            rest.len()
+        } else {
+            rest[chunk..]
+                .find("\n[Game ")
+                .map_or(rest.len(), |i| chunk + i + 1)
+        };
+        let path = dir.path().join(format!("bench-{k}.pmn"));
+        std::fs::File::create(&path)
+            .unwrap()
+            .write_all(&rest.as_bytes()[..cut])
+            .unwrap();
+        inputs.push(Input::File(path));
+        rest = &rest[cut..];
+    }
+    let size = text.len() as f64 / 1e6;
+    drop(text);
+    println!(
+        "generated {round} games, {size:.1} MB in {} files, in {:.1} s",
+        inputs.len(),
+        t.elapsed().as_secs_f64()
+    );
+
+    let filter = Filter::default();
+    let options = ReplayOptions::full();
+    let cores = rayon::current_num_threads();
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let report = |what: &str, threads: usize, secs: f64, out: usize| {
+        println!(
+            "{what:<28} {threads} thread(s): {secs:7.2} s, {:7.1} MB/s, {:6.1} MB/s per core ({:.1} MB out)",
+            size / secs,
+            size / secs / threads as f64,
+            out as f64 / 1e6
+        );
+    };
+    // SOW_BENCH_PER: what to measure among `game`, `ply` and `plot` (default all).
+    let pers = std::env::var("SOW_BENCH_PER").unwrap_or_else(|_| "game,ply,plot".into());
+    for (name, per) in [
+        ("stats --per game", Per::Game),
+        ("stats --per ply", Per::Ply),
+    ]
+    .into_iter()
+    .filter(|(_, per)| pers.contains(if *per == Per::Game { "game" } else { "ply" }))
+    {
+        for threads in [1, cores] {
+            let t = Instant::now();
+            let csv = if threads == 1 {
+                one.install(|| sow::stats::run(&inputs, &filter, &options, per))
+            } else {
+                sow::stats::run(&inputs, &filter, &options, per)
+            }
+            .unwrap();
+            report(name, threads, t.elapsed().as_secs_f64(), csv.len());
+        }
+    }
+    for threads in [1, cores].into_iter().filter(|_| pers.contains("plot")) {
+        let t = Instant::now();
+        let games = if threads == 1 {
+            one.install(|| collect(&inputs, &filter, &options))
+        } else {
+            collect(&inputs, &filter, &options)
+        }
+        .unwrap();
+        let read = t.elapsed().as_secs_f64();
+        let mut out = 0;
+        for kind in [
+            PlotKind::Material,
+            PlotKind::Length,
+            PlotKind::Laps,
+            PlotKind::Captures,
+        ] {
+            out += render(kind, &games, &Style::default()).unwrap().len();
+        }
+        report(
+            "plot (read + 4 figures)",
+            threads,
+            t.elapsed().as_secs_f64(),
+            out,
+        );
+        println!("  of which reading the traces: {read:.2} s");
+    }
+}
