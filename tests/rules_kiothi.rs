@@ -1048,3 +1048,20 @@ fn play_random_does_not_wait_for_a_billion_lap_endless_sowing() {
         assert_eq!((again, e), (after.to_string(), effect));
     }
 }
+
+/// Regression: listing the legal moves of this position (met in random play) took 37 s,
+/// proving billion-lap endless sowings; listing now gives each candidate a lap budget.
+#[test]
+fn listing_legal_moves_does_not_wait_for_billion_lap_sowings() {
+    let rules = Rules::new(Game::Kiothi, None, "").unwrap();
+    let pos = Position::parse(
+        &rules,
+        "6*,5*,0,5*,6*,5*,0,1*,2*,5*/0,1,0,1*,5*,6*,5*,0,7*,0 N S:0 N:0",
+    )
+    .unwrap();
+    let started = std::time::Instant::now();
+    let moves = sow::games::legal_moves(&rules, &pos);
+    assert!(!moves.is_empty());
+    // Generous even for a debug build on a loaded machine; it took 37 s before.
+    assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
+}

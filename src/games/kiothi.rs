@@ -325,6 +325,10 @@ fn capture(
     effect.prison_gain = gain.saturating_add(1);
 }
 
+/// Every legal move. Listing is for messages, repairs and statistics, so each candidate
+/// sowing gets at most [`LISTING_LAP_BUDGET`] laps: one still going then (neither ended
+/// nor proved endless; some endless sowings need a billion laps to prove) is left out of
+/// the list. `apply` itself has no budget, so a written move is always judged exactly.
 pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate>) {
     let board = pos.board();
     let own: Vec<Pit> = own_row(pos.side)
@@ -358,7 +362,7 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate
                 origin,
                 lift,
                 Mode::Legal,
-                u64::MAX,
+                LISTING_LAP_BUDGET,
                 &mut effect,
             )
             .is_ok()
@@ -434,6 +438,9 @@ pub(crate) fn has_legal_move(rules: &Rules, pos: &Position) -> bool {
 /// Some endless sowings are proved endless only after a billion laps (minutes): moves
 /// that need more laps than this are tried only when no shorter move is legal.
 const LAP_BUDGET: u64 = 10_000;
+
+/// Laps a candidate sowing may take while legal moves are listed (about 20 ms).
+const LISTING_LAP_BUDGET: u64 = 1_000_000;
 
 /// Attempts at a random (pit, lift) before trying every one in turn.
 const RANDOM_ATTEMPTS: usize = 16;
