@@ -147,20 +147,27 @@ fn tsoro_singleton_and_an_accepted_foul() {
 #[test]
 fn tsoro_graded_bonus_five_three_two() {
     let t = example("tsoro.pmn", "Tsoro: a graded bonus, 5, 3 then 2 pits");
-    let north_bonus: Vec<usize> = t
-        .plies
+    let bonus_sizes = |side: Side| -> Vec<usize> {
+        t.plies
+            .iter()
+            .filter(|p| p.side == side && p.effect.is_capture())
+            .map(|p| p.effect.bonus.len())
+            .collect()
+    };
+    // Captures are counted for each player.
+    assert_eq!(bonus_sizes(Side::South), [5, 3, 2]);
+    assert_eq!(bonus_sizes(Side::North), [5, 3]);
+    // The third bonus is two by the grading, not for want of pits: North had more
+    // non-empty pits than that outside its head and the captured pit.
+    let third = &t.plies[12];
+    let before = t.position_after(12).unwrap();
+    let captured: Vec<Pit> = third.effect.captured.iter().map(|&(p, _)| p).collect();
+    let eligible = ["c", "d"]
         .iter()
-        .filter(|p| p.side == Side::North && p.effect.is_capture())
-        .map(|p| p.effect.bonus.len())
-        .collect();
-    assert_eq!(north_bonus, [5, 3, 2]);
-    assert!(matches!(
-        t.outcome,
-        Some(Outcome::Win {
-            winner: Side::North,
-            reason: EndReason::NoLegalMove
-        })
-    ));
+        .flat_map(|row| (1..=12).map(move |col| pit(&format!("{row}{col}"))))
+        .filter(|&p| p != pit("d1") && !captured.contains(&p) && before.get(p) > 0)
+        .count();
+    assert_eq!(eligible, 4);
 }
 
 #[test]
