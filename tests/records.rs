@@ -211,6 +211,22 @@ fn nsolo_relay_chain_and_equal_bonus() {
 }
 
 #[test]
+fn nsolo_ccw_relay_back_into_its_origin() {
+    let t = example(
+        "nsolo.pmn",
+        "Nsolo (sow=ccw): a relay sowing over four laps",
+    );
+    let e = &t.plies[0].effect;
+    assert_eq!(e.lap_count, 4);
+    assert_eq!(e.end, Some(pit("a4")));
+    assert!(!e.is_capture());
+    assert_eq!(
+        t.last.as_ref().unwrap().to_pmn(),
+        "5,2,0,1,0,5,5,3/1,2,0,1,0,1,1,1/3,5,1,2,0,1,1,0/2,0,1,1,3,5,1,2 N"
+    );
+}
+
+#[test]
 fn nsolo_hole_bonus() {
     let t = example(
         "nsolo.pmn",
