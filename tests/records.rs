@@ -227,6 +227,24 @@ fn nsolo_ccw_relay_back_into_its_origin() {
 }
 
 #[test]
+fn nsolo_repetition_draw() {
+    let t = example("nsolo.pmn", "Nsolo: a draw by repetition");
+    assert_eq!(t.plies.len(), 96);
+    assert!(t.plies.iter().all(|p| !p.effect.is_capture()));
+    assert_eq!(t.last, t.start);
+    assert_eq!(
+        t.outcome,
+        Some(Outcome::Draw {
+            reason: EndReason::Repetition
+        })
+    );
+    // Not before: no earlier position was the set-up's.
+    for n in 1..96 {
+        assert_ne!(t.position_after(n), t.start.as_ref(), "ply {n}");
+    }
+}
+
+#[test]
 fn nsolo_hole_bonus() {
     let t = example(
         "nsolo.pmn",
