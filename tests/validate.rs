@@ -35,7 +35,16 @@ fn diagnostics(lines: &[Value]) -> Vec<&Value> {
 }
 
 /// (file, code, severity, ply, line, column): what each flawed record must report first.
-const FLAWED: &[(&str, &str, &str, Option<u64>, u64, u64)] = &[
+type Expected = (
+    &'static str,
+    &'static str,
+    &'static str,
+    Option<u64>,
+    u64,
+    u64,
+);
+
+const FLAWED: &[Expected] = &[
     ("after-end", "after-end", "error", Some(13), 8, 13),
     ("bad-board", "bad-board", "error", None, 2, 9),
     ("bonus", "bonus", "error", Some(1), 10, 6),
