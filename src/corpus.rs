@@ -175,10 +175,42 @@ impl Filter {
     }
 }
 
-/// A parsed game with its 1-based index in its file.
-pub struct NumberedGame {
-    pub index: usize,
-    pub game: ParsedGame,
+/// Games read and handled together: one batch of a file is handled in parallel.
+pub const BATCH: usize = 256;
+
+/// Reads the games of one input that pass the filter and maps each (its number in the
+/// file, from 1, and the parsed game) to a value, a batch of games at a time in
+/// parallel; values come back in the order of the file, and memory holds one batch of
+/// games (plus the values).
+pub fn map_games<T: Send>(
+    input: &Input,
+    filter: &Filter,
+    map: impl Fn(usize, &ParsedGame) -> T + Sync,
+) -> io::Result<Vec<T>> {
+    use rayon::prelude::*;
+    let mut games = input.games()?;
+    let mut out = Vec::new();
+    let mut index = 0usize;
+    loop {
+        let batch: Vec<(usize, ParsedGame)> = games
+            .by_ref()
+            .take(BATCH)
+            .map(|g| {
+                index += 1;
+                (index, g)
+            })
+            .collect();
+        if batch.is_empty() {
+            break;
+        }
+        let mapped: Vec<T> = batch
+            .par_iter()
+            .filter(|(_, g)| filter.is_empty() || filter.accepts(&g.record))
+            .map(|(i, g)| map(*i, g))
+            .collect();
+        out.extend(mapped);
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -350,6 +350,28 @@ pub enum BonusChoice {
     Redistribution { pits: Vec<Pit> },
 }
 
+/// Nsolo's `bonus=equal` taken from the fullest pits first: `stones` stones from
+/// `eligible` (pit, stones it holds), each pit named once, a whole pit written without a
+/// count. The greedy player's choice, and the repair search's guess.
+pub fn fullest_first(stones: u32, eligible: &[(Pit, u16)]) -> Vec<BonusTake> {
+    let mut pits = eligible.to_vec();
+    pits.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let mut left = stones;
+    let mut out = Vec::new();
+    for (pit, holds) in pits {
+        if left == 0 {
+            break;
+        }
+        let take = (holds as u32).min(left) as u16;
+        out.push(BonusTake {
+            pit,
+            stones: (take != holds).then_some(take),
+        });
+        left -= take as u32;
+    }
+    out
+}
+
 impl fmt::Display for Candidate {
     /// PMN-like notation: `d3x{2 of a1,a3,b4}` for a bonus still to choose.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

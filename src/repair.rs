@@ -229,20 +229,7 @@ fn legal_plies(state: &GameState, written: Option<&PlySyntax>) -> Vec<PlySyntax>
                     s.bonus = take(pits);
                 }
                 BonusChoice::Stones { stones, eligible } => {
-                    let mut pits = eligible.clone();
-                    pits.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-                    let mut left = *stones;
-                    for (pit, holds) in pits {
-                        if left == 0 {
-                            break;
-                        }
-                        let take = (holds as u32).min(left) as u16;
-                        s.bonus.push(BonusTake {
-                            pit,
-                            stones: (take != holds).then_some(take),
-                        });
-                        left -= take as u32;
-                    }
+                    s.bonus = crate::moves::fullest_first(*stones, eligible);
                 }
                 BonusChoice::Redistribution { .. } => continue,
                 BonusChoice::None => {}

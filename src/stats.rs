@@ -23,8 +23,7 @@ use crate::pmn::{ParsedGame, Record};
 use crate::replay::{replay, ReplayOptions, Trace};
 use crate::rules::Game;
 
-/// Games replayed together in one parallel batch of an input.
-pub const BATCH: usize = 256;
+pub use crate::corpus::BATCH;
 
 /// One row per ply replayed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -304,29 +303,7 @@ pub fn map_games<T: Send>(
     options: &ReplayOptions,
     map: impl Fn(usize, &ParsedGame, &Trace) -> T + Sync,
 ) -> io::Result<Vec<T>> {
-    let mut games = input.games()?;
-    let mut out = Vec::new();
-    let mut index = 0usize;
-    loop {
-        let batch: Vec<(usize, ParsedGame)> = games
-            .by_ref()
-            .take(BATCH)
-            .map(|g| {
-                index += 1;
-                (index, g)
-            })
-            .collect();
-        if batch.is_empty() {
-            break;
-        }
-        let mapped: Vec<T> = batch
-            .par_iter()
-            .filter(|(_, g)| filter.is_empty() || filter.accepts(&g.record))
-            .map(|(i, g)| map(*i, g, &replay(g, options)))
-            .collect();
-        out.extend(mapped);
-    }
-    Ok(out)
+    crate::corpus::map_games(input, filter, |i, g| map(i, g, &replay(g, options)))
 }
 
 fn csv_error(e: csv::Error) -> CommandError {

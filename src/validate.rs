@@ -19,9 +19,6 @@ use crate::diagnostic::Diagnostic;
 use crate::pmn::{ParsedGame, Severity};
 use crate::replay::{replay, ReplayOptions, Trace};
 
-/// Games replayed together in one parallel batch of a file.
-const BATCH: usize = 256;
-
 /// Output format.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -171,36 +168,20 @@ fn validate_input(input: &Input, settings: &Settings, format: Format) -> FileOut
         files: 1,
         ..Summary::default()
     };
-    let mut games = match input.games() {
-        Ok(g) => g,
+    let rendered = crate::corpus::map_games(input, &settings.filter, |i, g| {
+        validate_game(&name, i, g, settings, format)
+    });
+    match rendered {
+        Ok(rendered) => {
+            for (bytes, s) in rendered {
+                text.extend_from_slice(&bytes);
+                summary.add(&s);
+            }
+        }
         Err(e) => {
             let d = Diagnostic::error("io", None, Default::default(), format!("cannot read: {e}"));
             let _ = write_diagnostic(&mut text, format, &name, None, &d, None);
             summary.io_errors += 1;
-            return FileOutput { text, summary };
-        }
-    };
-    let mut index = 0usize;
-    loop {
-        let batch: Vec<(usize, ParsedGame)> = games
-            .by_ref()
-            .take(BATCH)
-            .map(|g| {
-                index += 1;
-                (index, g)
-            })
-            .collect();
-        if batch.is_empty() {
-            break;
-        }
-        let rendered: Vec<(Vec<u8>, Summary)> = batch
-            .par_iter()
-            .filter(|(_, g)| settings.filter.is_empty() || settings.filter.accepts(&g.record))
-            .map(|(i, g)| validate_game(&name, *i, g, settings, format))
-            .collect();
-        for (bytes, s) in rendered {
-            text.extend_from_slice(&bytes);
-            summary.add(&s);
         }
     }
     FileOutput { text, summary }
