@@ -30,6 +30,14 @@ fn configs() -> Vec<(&'static str, Rules)> {
     ]
 }
 
+/// Seconds this thread has spent on a CPU (Linux), so that a loaded machine does not
+/// make the engine look slower than it is; `None` elsewhere.
+fn thread_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: f64 = stat.split_whitespace().next()?.parse().ok()?;
+    Some(ns / 1e9)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut seconds = 3.0f64;
@@ -51,8 +59,8 @@ fn main() {
         i += 1;
     }
     println!(
-        "{:<20} {:>14} {:>12} {:>10} {:>12}",
-        "config", "plies/s", "games/s", "games", "plies/game"
+        "{:<20} {:>14} {:>16} {:>12} {:>10} {:>12}",
+        "config", "plies/s (wall)", "plies/s (CPU)", "games/s", "games", "plies/game"
     );
     for (name, rules) in configs() {
         if filter.as_deref().is_some_and(|f| !name.contains(f)) {
@@ -63,6 +71,7 @@ fn main() {
         let mut effect = Effect::default();
         let (mut plies, mut games) = (0u64, 0u64);
         let start = Instant::now();
+        let cpu_start = thread_cpu_seconds();
         while start.elapsed() < budget {
             let mut game = GameState::start(rules.clone());
             while game.plies() < MAX_PLIES && game.play_random(&mut rng, &mut effect).is_some() {}
@@ -70,10 +79,15 @@ fn main() {
             games += 1;
         }
         let secs = start.elapsed().as_secs_f64();
+        let cpu = match (cpu_start, thread_cpu_seconds()) {
+            (Some(a), Some(b)) if b > a => format!("{:.0}", plies as f64 / (b - a)),
+            _ => "-".to_string(),
+        };
         println!(
-            "{:<20} {:>14.0} {:>12.0} {:>10} {:>12.1}",
+            "{:<20} {:>14.0} {:>16} {:>12.0} {:>10} {:>12.1}",
             name,
             plies as f64 / secs,
+            cpu,
             games as f64 / secs,
             games,
             plies as f64 / games.max(1) as f64

@@ -216,6 +216,12 @@ impl GameState {
         let Some(repeat) = self.rules.repeat() else {
             return;
         };
+        if self.rules.game() == Game::BaoLaKimasai {
+            // No pit ever holds more than one stone: the occupied pits and the side to
+            // move fit in one word, an exact key, so no position needs storing.
+            self.repetition = self.history.count_key(bao_key(&self.pos)) >= repeat;
+            return;
+        }
         if self.history.push(&self.pos) >= repeat {
             self.repetition = self.history.occurrences(&self.pos) >= repeat;
         }
@@ -268,6 +274,20 @@ impl Rest {
             opening: pos.opening,
         }
     }
+}
+
+/// Bao la Kimasai's exact position key: one bit per occupied pit (its 48 pits) and the
+/// side to move in the top bit. Pits hold 0 or 1 stone, so four pits are gathered into
+/// four bits by one multiplication.
+fn bao_key(pos: &Position) -> u64 {
+    const ONES: u64 = 0x0001_0001_0001_0001;
+    const GATHER: u64 = 1 << 48 | 1 << 33 | 1 << 18 | 1 << 3;
+    let mut bits = (pos.side as u64) << 63;
+    for (k, w) in pos.board_pits().chunks_exact(4).enumerate() {
+        let word = w[0] as u64 | (w[1] as u64) << 16 | (w[2] as u64) << 32 | (w[3] as u64) << 48;
+        bits |= (((word & ONES).wrapping_mul(GATHER) >> 48) & 0xf) << (4 * k);
+    }
+    bits
 }
 
 /// A 64-bit key of what the repetition rule compares. Equal positions have equal keys;
@@ -332,7 +352,8 @@ impl History {
             self.grow();
         }
         let mask = self.slots.len() - 1;
-        let mut i = key as usize & mask;
+        // Index by the high bits of a multiplication: keys need not be well mixed.
+        let mut i = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize & mask;
         loop {
             let slot = &mut self.slots[i];
             if slot.stamp != self.stamp {
