@@ -23,6 +23,7 @@
 //! the prisons decide) is [`crate::play::GameState`]'s; this module only says whether a
 //! move exists. It never reads text.
 
+use super::breach;
 use crate::geometry::{Pit, Side};
 use crate::moves::{BonusChoice, Candidate, Effect, Illegal, Mode, Move, Redistribution, Sowing};
 use crate::position::Position;
@@ -67,17 +68,6 @@ const ENEMY_RUN: [[usize; COLS]; 2] = [
 /// The pit opposite `pit` (`aK` ↔ `bK`).
 fn opposite(pit: usize) -> usize {
     (pit + COLS) % PITS
-}
-
-/// A broken rule: an error, or under [`Mode::Foul`] a recorded foul if the move can
-/// still be executed as written.
-fn breach(mode: Mode, effect: &mut Effect, rule: Illegal) -> Result<(), Illegal> {
-    if mode == Mode::Foul && rule.executable() {
-        effect.fouls.push(rule);
-        Ok(())
-    } else {
-        Err(rule)
-    }
 }
 
 pub(crate) fn apply(

@@ -22,6 +22,17 @@ use crate::position::Position;
 use crate::rng::Rng;
 use crate::rules::{Game, Rules};
 
+/// A broken rule: an error, or under [`Mode::Foul`] (when the move can still be executed
+/// as written) a foul noted in the effect.
+pub(crate) fn breach(mode: Mode, effect: &mut Effect, rule: Illegal) -> Result<(), Illegal> {
+    if mode == Mode::Foul && rule.executable() {
+        effect.fouls.push(rule);
+        Ok(())
+    } else {
+        Err(rule)
+    }
+}
+
 /// Applies a move to a position under a rule set. On `Err` the position is unchanged.
 pub fn apply(
     rules: &Rules,

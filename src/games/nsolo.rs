@@ -11,6 +11,7 @@
 //! The end of the game and the repetition draw are [`crate::play::GameState`]'s; this
 //! module only says which moves exist (`has_legal_move`).
 
+use super::breach;
 use crate::geometry::{Pit, Side, MAX_PITS};
 use crate::moves::{BonusChoice, BonusTake, Candidate, Effect, Illegal, Mode, Move, Sowing};
 use crate::position::Position;
@@ -152,17 +153,6 @@ pub(crate) fn play_random(
         }));
     }
     None
-}
-
-/// Under [`Mode::Foul`], a broken rule whose move can still be executed is recorded and
-/// the move goes on; otherwise the move is illegal.
-fn breach(mode: Mode, effect: &mut Effect, rule: Illegal) -> Result<(), Illegal> {
-    if mode == Mode::Foul && rule.executable() {
-        effect.fouls.push(rule);
-        Ok(())
-    } else {
-        Err(rule)
-    }
 }
 
 /// Whether any of a seat's pits holds two or more stones.

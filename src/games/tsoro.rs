@@ -11,6 +11,7 @@
 //! returned move's bonus list on a capture): the playout benchmark runs it in its hot
 //! loop.
 
+use super::breach;
 use crate::geometry::{Board, Side, MAX_PITS};
 use crate::moves::{
     BonusChoice, BonusTake, Candidate, Effect, HeadStop, Illegal, Mode, Move, Sowing,
@@ -77,17 +78,6 @@ fn side_range(board: Board, side: Side) -> std::ops::Range<usize> {
     match side {
         Side::South => 0..half,
         Side::North => half..2 * half,
-    }
-}
-
-/// A rule broken: an error, or under [`Mode::Foul`] (when the move can still be executed)
-/// a foul noted in the effect.
-fn breach(mode: Mode, effect: &mut Effect, rule: Illegal) -> Result<(), Illegal> {
-    if mode == Mode::Foul && rule.executable() {
-        effect.fouls.push(rule);
-        Ok(())
-    } else {
-        Err(rule)
     }
 }
 
