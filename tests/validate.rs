@@ -34,8 +34,11 @@ fn diagnostics(lines: &[Value]) -> Vec<&Value> {
     lines.iter().filter(|v| v["kind"] == "diagnostic").collect()
 }
 
-/// (file, code, severity, ply, line, column): what each flawed record must report first.
-const FLAWED: &[(&str, &str, &str, Option<u64>, u64, u64)] = &[
+/// (file, code, severity, ply, line, column): what a flawed record must report first.
+type Expected = (&'static str, &'static str, &'static str, Option<u64>, u64, u64);
+
+/// What each flawed record must report first.
+const FLAWED: &[Expected] = &[
     ("after-end", "after-end", "error", Some(13), 8, 13),
     ("bad-board", "bad-board", "error", None, 2, 9),
     ("bonus", "bonus", "error", Some(1), 10, 6),
