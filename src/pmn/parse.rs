@@ -6,6 +6,14 @@
 
 use std::collections::HashMap;
 
+use nom::branch::alt;
+use nom::character::complete::{char, digit1, one_of};
+use nom::combinator::{cut, eof, map, map_res, opt, peek};
+use nom::error::{context, ContextError, ErrorKind, FromExternalError, ParseError};
+use nom::multi::{fold_many0, separated_list1};
+use nom::sequence::{preceded, terminated};
+use nom::{IResult, Parser};
+
 use super::ast::*;
 use super::problem::{Problem, ProblemCode};
 
@@ -15,7 +23,7 @@ pub const MAX_NESTING: usize = 256;
 /// Parses the text of one game. `offset` and `line` say where the text starts in the
 /// file (it must start at the beginning of a line), so that spans are absolute.
 pub fn parse_game(text: &str, offset: usize, line: u32) -> (Record, Vec<Problem>) {
-    let mut p = Parser {
+    let mut p = Scanner {
         text,
         bytes: text.as_bytes(),
         pos: 0,
@@ -58,7 +66,7 @@ impl Frame {
     }
 }
 
-struct Parser<'a> {
+struct Scanner<'a> {
     text: &'a str,
     bytes: &'a [u8],
     pos: usize,
@@ -99,7 +107,7 @@ fn quote(s: &str) -> String {
     out
 }
 
-impl<'a> Parser<'a> {
+impl<'a> Scanner<'a> {
     /// Line and column of a position in the text. Positions are asked for mostly in
     /// increasing order, so each byte is counted about once.
     fn locate(&mut self, pos: usize) -> (u32, u32) {
@@ -847,28 +855,12 @@ impl<'a> Parser<'a> {
                 }
             }
         };
-        let syntax = match parse_ply(&self.bytes[start..core_end]) {
+        let syntax = match parse_ply(&self.bytes[start..core_end], &self.text[start..end]) {
             Ok(s) => s,
-            Err(e) => {
-                let at = start + e.at;
-                let message = match e.kind {
-                    PlyErrorKind::Unexpected(expected) => {
-                        let found = if at < core_end {
-                            format!("`{}`", self.char_at(at))
-                        } else {
-                            "the end of the ply".to_string()
-                        };
-                        format!(
-                            "in ply `{}`: expected {expected}, found {found}",
-                            quote(&self.text[start..end])
-                        )
-                    }
-                    PlyErrorKind::Message(m) => {
-                        format!("in ply `{}`: {m}", quote(&self.text[start..end]))
-                    }
-                };
+            Err(problem) => {
+                let at = start + problem.at;
                 let at_end = (at + 1).min(end).max(at);
-                self.error(e.code, at, at_end, message);
+                self.error(problem.code, at, at_end, problem.message);
                 return false;
             }
         };
@@ -922,245 +914,354 @@ fn check_move_number(problems: &mut Vec<Problem>, number: MoveNumber, index: u64
     ));
 }
 
-enum PlyErrorKind {
-    Unexpected(&'static str),
-    Message(String),
-}
+// ---------------------------------------------------------------------------------
+// The ply grammar, in nom combinators over the bytes of one ply token.
+//
+// Every problem of a ply is final (`nom::Err::Failure`): a ply token has one reading, so
+// there is nothing to backtrack to. Only the optional parts (`:n`, `-END`, `#k`, `x`)
+// and the choice between a sowing and a redistribution backtrack, on their first byte.
+// The error is a small `Copy` value, so that backtracking costs no allocation; its
+// message is written only when it is reported.
 
+/// What went wrong in a ply, and where (`at` is the rest of the ply from there).
+#[derive(Clone, Copy)]
 struct PlyError {
-    at: usize,
-    code: ProblemCode,
+    rest_len: usize,
     kind: PlyErrorKind,
 }
 
-/// Boxed so that the happy path returns a small value.
-type PlyResult<T> = Result<T, Box<PlyError>>;
-
-struct PlyCursor<'a> {
-    b: &'a [u8],
-    i: usize,
+#[derive(Clone, Copy)]
+enum PlyErrorKind {
+    /// A nom parser failed where the grammar did not name what it expected (not
+    /// reported: every such failure is backtracked over or given a context).
+    Nom,
+    /// Expected this, found the character at `at` (or the end of the ply).
+    Unexpected(&'static str),
+    /// No digits where this number belongs.
+    NoDigits(Number),
+    /// The number starts with 0.
+    LeadingZero(Number),
+    /// The number is larger than its largest value.
+    TooLarge(Number),
+    /// A row letter other than `a`-`d`.
+    NoSuchRow(u8),
+    ColumnZero,
+    ColumnTooLarge,
 }
 
-impl PlyCursor<'_> {
-    fn peek(&self) -> Option<u8> {
-        self.b.get(self.i).copied()
-    }
+/// The numbers of a ply, for messages.
+#[derive(Clone, Copy)]
+enum Number {
+    Column,
+    Lifted,
+    Arrival,
+    Stones,
+    Taken,
+}
 
-    fn eat(&mut self, c: u8) -> bool {
-        if self.peek() == Some(c) {
-            self.i += 1;
-            true
-        } else {
-            false
-        }
-    }
-
-    fn unexpected<T>(&self, expected: &'static str) -> PlyResult<T> {
-        Err(Box::new(PlyError {
-            at: self.i,
-            code: ProblemCode::Syntax,
-            kind: PlyErrorKind::Unexpected(expected),
-        }))
-    }
-
-    fn expect(&mut self, c: u8, expected: &'static str) -> PlyResult<()> {
-        if self.eat(c) {
-            Ok(())
-        } else {
-            self.unexpected(expected)
+impl Number {
+    fn name(self) -> &'static str {
+        match self {
+            Number::Column => "column",
+            Number::Lifted => "number of stones lifted",
+            Number::Arrival => "arrival number",
+            Number::Stones => "number of stones",
+            Number::Taken => "number of stones taken",
         }
     }
 
-    /// Digits as a number no larger than `max`; `what` names the number in messages.
-    fn number(&mut self, what: &str, max: u64) -> PlyResult<u64> {
-        let start = self.i;
-        let mut value: u64 = 0;
-        let mut overflow = false;
-        while let Some(d) = self.peek().filter(u8::is_ascii_digit) {
-            match value
-                .checked_mul(10)
-                .and_then(|v| v.checked_add((d - b'0') as u64))
-            {
-                Some(v) => value = v,
-                None => overflow = true,
-            }
-            self.i += 1;
+    fn max(self) -> u64 {
+        match self {
+            Number::Column => u64::MAX,
+            _ => u16::MAX as u64,
         }
-        let digits = &self.b[start..self.i];
-        if digits.is_empty() {
-            return Err(Box::new(PlyError {
-                at: start,
-                code: ProblemCode::Syntax,
-                kind: PlyErrorKind::Message(format!("expected a {what} (digits)")),
-            }));
+    }
+}
+
+impl PlyErrorKind {
+    fn code(self) -> ProblemCode {
+        match self {
+            PlyErrorKind::TooLarge(_) | PlyErrorKind::ColumnTooLarge => ProblemCode::NumberTooLarge,
+            _ => ProblemCode::Syntax,
         }
-        let leading_zero = digits.len() > 1 && digits[0] == b'0';
-        if !overflow && value <= max && !leading_zero {
-            return Ok(value);
+    }
+}
+
+impl ParseError<&[u8]> for PlyError {
+    fn from_error_kind(at: &[u8], _: ErrorKind) -> Self {
+        PlyError {
+            rest_len: at.len(),
+            kind: PlyErrorKind::Nom,
         }
-        let shown = String::from_utf8_lossy(digits);
-        if leading_zero {
-            return Err(Box::new(PlyError {
-                at: start,
-                code: ProblemCode::Syntax,
-                kind: PlyErrorKind::Message(format!(
-                    "{what} `{shown}` starts with 0; write it without leading zeros"
-                )),
-            }));
-        }
-        Err(Box::new(PlyError {
-            at: start,
-            code: ProblemCode::NumberTooLarge,
-            kind: PlyErrorKind::Message(format!(
-                "{what} {} is too large; the largest is {max}",
-                quote(&shown)
-            )),
-        }))
     }
 
-    fn count(&mut self, what: &str) -> PlyResult<u16> {
-        Ok(self.number(what, u16::MAX as u64)? as u16)
+    fn append(_: &[u8], _: ErrorKind, other: Self) -> Self {
+        other
     }
+}
 
-    fn pit(&mut self) -> PlyResult<PitRef> {
-        let start = self.i;
-        // Fast path for the usual `a3` / `c17`; anything else takes the careful path.
-        if let [r @ b'a'..=b'd', d1 @ b'1'..=b'9', rest @ ..] = &self.b[start..] {
-            let col = match rest {
-                [d2 @ b'0'..=b'9', next, ..] if !next.is_ascii_digit() => {
-                    Some((d1 - b'0') * 10 + (d2 - b'0'))
-                }
-                [d2 @ b'0'..=b'9'] => Some((d1 - b'0') * 10 + (d2 - b'0')),
-                [next, ..] if !next.is_ascii_digit() => Some(d1 - b'0'),
-                [] => Some(d1 - b'0'),
-                _ => None,
-            };
-            if let Some(col) = col {
-                self.i += if col >= 10 { 3 } else { 2 };
-                return Ok(PitRef { row: r - b'a', col });
-            }
+/// `context("what was expected", parser)` names what a bare nom parser expected.
+impl ContextError<&[u8]> for PlyError {
+    fn add_context(at: &[u8], expected: &'static str, other: Self) -> Self {
+        match other.kind {
+            PlyErrorKind::Nom => PlyError {
+                rest_len: at.len(),
+                kind: PlyErrorKind::Unexpected(expected),
+            },
+            _ => other,
         }
-        let row = match self.peek() {
-            Some(r @ b'a'..=b'd') => r - b'a',
-            Some(r) if r.is_ascii_alphabetic() => {
-                return Err(Box::new(PlyError {
-                    at: start,
-                    code: ProblemCode::Syntax,
-                    kind: PlyErrorKind::Message(format!(
-                        "row `{}` does not exist; rows are a, b, c and d",
-                        r as char
-                    )),
-                }))
-            }
-            _ => return self.unexpected("a pit such as `a3` (a row a-d and a column)"),
-        };
-        self.i += 1;
-        if !self.peek().is_some_and(|b| b.is_ascii_digit()) {
-            return self.unexpected("a column number after the row letter");
+    }
+}
+
+/// A number that reads but does not fit (from `map_res`) is reported at its digits.
+impl FromExternalError<&[u8], PlyErrorKind> for PlyError {
+    fn from_external_error(at: &[u8], _: ErrorKind, kind: PlyErrorKind) -> Self {
+        PlyError {
+            rest_len: at.len(),
+            kind,
         }
-        let col = self.number("column", u64::MAX)?;
-        if col == 0 {
-            return Err(Box::new(PlyError {
-                at: start + 1,
-                code: ProblemCode::Syntax,
-                kind: PlyErrorKind::Message(
-                    "column 0 does not exist; columns start at 1".to_string(),
-                ),
-            }));
-        }
-        if col > PitRef::MAX_COL as u64 {
-            return Err(Box::new(PlyError {
-                at: start + 1,
-                code: ProblemCode::NumberTooLarge,
-                kind: PlyErrorKind::Message(format!(
-                    "column {col} is too large; columns go up to {}",
-                    PitRef::MAX_COL
-                )),
-            }));
-        }
-        Ok(PitRef {
-            row,
-            col: col as u8,
+    }
+}
+
+type PlyResult<'a, O> = IResult<&'a [u8], O, PlyError>;
+
+fn fail<O>(at: &[u8], kind: PlyErrorKind) -> PlyResult<'_, O> {
+    Err(nom::Err::Failure(PlyError {
+        rest_len: at.len(),
+        kind,
+    }))
+}
+
+/// The value of `digits`, if it fits in the number's largest value and has no leading
+/// zero.
+fn number_value(digits: &[u8], number: Number) -> Result<u64, PlyErrorKind> {
+    if digits.len() > 1 && digits[0] == b'0' {
+        return Err(PlyErrorKind::LeadingZero(number));
+    }
+    digits
+        .iter()
+        .try_fold(0u64, |v, &d| {
+            v.checked_mul(10)?.checked_add((d - b'0') as u64)
         })
+        .filter(|&v| v <= number.max())
+        .ok_or(PlyErrorKind::TooLarge(number))
+}
+
+/// A count of stones or an arrival number: digits, no larger than 65535.
+fn count<'a>(number: Number) -> impl Parser<&'a [u8], Output = u16, Error = PlyError> {
+    let digits = move |at: &'a [u8]| {
+        digit1(at).or_else(|_: nom::Err<PlyError>| fail(at, PlyErrorKind::NoDigits(number)))
+    };
+    cut(map_res(digits, move |d: &[u8]| {
+        number_value(d, number).map(|n| n as u16)
+    }))
+}
+
+/// A row letter `a`-`d`.
+fn row(at: &[u8]) -> PlyResult<'_, u8> {
+    match at.first() {
+        Some(&r @ b'a'..=b'd') => Ok((&at[1..], r - b'a')),
+        Some(&r) if r.is_ascii_alphabetic() => fail(at, PlyErrorKind::NoSuchRow(r)),
+        _ => fail(
+            at,
+            PlyErrorKind::Unexpected("a pit such as `a3` (a row a-d and a column)"),
+        ),
     }
 }
 
-/// Parses the text of a ply (without its suffix annotation).
-fn parse_ply(b: &[u8]) -> PlyResult<PlySyntax> {
-    let mut c = PlyCursor { b, i: 0 };
-    let from = c.pit()?;
-    if matches!(c.peek(), Some(b',') | Some(b'>')) {
-        let mut emptied = vec![from];
-        while c.eat(b',') {
-            emptied.push(c.pit()?);
-        }
-        c.expect(b'>', "`,` and another pit, or `>` and the pits filled")?;
-        let mut filled = Vec::new();
-        loop {
-            let pit = c.pit()?;
-            c.expect(b':', "`:` and the stones put in the pit")?;
-            let stones = c.count("number of stones")?;
-            filled.push(PitStones { pit, stones });
-            if !c.eat(b',') {
-                break;
-            }
-        }
-        if c.peek().is_some() {
-            return c.unexpected("`,` and another pit, or the end of the ply");
-        }
-        return Ok(PlySyntax::Redistribution(Redistribution {
-            emptied,
-            filled,
-        }));
-    }
-    let lift = if c.eat(b':') {
-        Some(c.count("number of stones lifted")?)
-    } else {
-        None
+/// The column of a pit, `1..=99` without leading zeros.
+fn column(at: &[u8]) -> PlyResult<'_, u8> {
+    let value = |d: &[u8]| match number_value(d, Number::Column)? {
+        0 => Err(PlyErrorKind::ColumnZero),
+        col if col > PitRef::MAX_COL as u64 => Err(PlyErrorKind::ColumnTooLarge),
+        col => Ok(col as u8),
     };
-    let mut end = None;
-    let mut arrival = None;
-    if c.eat(b'-') {
-        end = Some(c.pit()?);
-        if c.eat(b'#') {
-            arrival = Some(c.count("arrival number")?);
+    cut(context(
+        "a column number after the row letter",
+        map_res(digit1, value),
+    ))
+    .parse(at)
+}
+
+/// A pit such as `a3` or `c17`.
+fn pit(at: &[u8]) -> PlyResult<'_, PitRef> {
+    // Fast path for the usual `a3` / `c17` (most of the text), same result as below.
+    if let [r @ b'a'..=b'd', d1 @ b'1'..=b'9', rest @ ..] = at {
+        match rest {
+            [] => {
+                return Ok((
+                    rest,
+                    PitRef {
+                        row: r - b'a',
+                        col: d1 - b'0',
+                    },
+                ))
+            }
+            [next, ..] if !next.is_ascii_digit() => {
+                return Ok((
+                    rest,
+                    PitRef {
+                        row: r - b'a',
+                        col: d1 - b'0',
+                    },
+                ))
+            }
+            [d2, tail @ ..] if tail.first().is_none_or(|b| !b.is_ascii_digit()) => {
+                let col = (d1 - b'0') * 10 + (d2 - b'0');
+                return Ok((tail, PitRef { row: r - b'a', col }));
+            }
+            _ => {}
         }
     }
-    let capture = if c.eat(b'x') {
-        let mut pits = Vec::new();
-        if c.peek().is_some() {
-            loop {
-                let pit = c.pit()?;
-                let count = if c.eat(b':') {
-                    Some(c.count("number of stones taken")?)
-                } else {
-                    None
-                };
-                pits.push(PitCount { pit, count });
-                if !c.eat(b',') {
-                    break;
-                }
-            }
-        }
-        Some(pits)
-    } else {
-        None
-    };
-    if c.peek().is_some() {
-        let expected = match (lift, end, arrival, &capture) {
+    (row, column)
+        .map(|(row, col)| PitRef { row, col })
+        .parse(at)
+}
+
+/// `:n` after a pit.
+fn stones<'a>(number: Number) -> impl Parser<&'a [u8], Output = u16, Error = PlyError> {
+    preceded(char(':'), count(number))
+}
+
+/// Kiothi's redistribution after its first pit: `,P,...>Q:n,Q:n,...`.
+fn redistribution<'a>(from: PitRef) -> impl Parser<&'a [u8], Output = PlySyntax, Error = PlyError> {
+    let emptied = fold_many0(
+        preceded(char(','), pit),
+        move || vec![from],
+        |mut pits, pit| {
+            pits.push(pit);
+            pits
+        },
+    );
+    let arrow = cut(context(
+        "`,` and another pit, or `>` and the pits filled",
+        char('>'),
+    ));
+    let colon = cut(context("`:` and the stones put in the pit", char(':')));
+    let filled = separated_list1(
+        char(','),
+        (pit, preceded(colon, count(Number::Stones)))
+            .map(|(pit, stones)| PitStones { pit, stones }),
+    );
+    // A `,` or `>` after the first pit can only begin a redistribution.
+    preceded(peek(one_of(",>")), (terminated(emptied, arrow), filled))
+        .map(|(emptied, filled)| PlySyntax::Redistribution(Redistribution { emptied, filled }))
+}
+
+/// The sowing after its first pit: `[:n][-END[#k]][x[P[:n],P[:n],...]]`.
+fn sowing<'a>(from: PitRef) -> impl Parser<&'a [u8], Output = PlySyntax, Error = PlyError> {
+    let lift = opt(stones(Number::Lifted));
+    let end = opt(preceded(
+        char('-'),
+        (pit, opt(preceded(char('#'), count(Number::Arrival)))),
+    ));
+    let bonus = (pit, opt(stones(Number::Taken))).map(|(pit, count)| PitCount { pit, count });
+    let capture = opt(preceded(
+        char('x'),
+        alt((map(eof, |_| Vec::new()), separated_list1(char(','), bonus))),
+    ));
+    (lift, end, capture).map(move |(lift, end, capture)| {
+        PlySyntax::Sowing(Sowing {
+            from,
+            lift,
+            end: end.map(|(pit, _)| pit),
+            arrival: end.and_then(|(_, arrival)| arrival),
+            capture,
+        })
+    })
+}
+
+/// What may follow a ply read so far, for the message when something else does.
+fn expected_after(ply: &PlySyntax) -> &'static str {
+    match ply {
+        PlySyntax::Redistribution(_) => "`,` and another pit, or the end of the ply",
+        PlySyntax::Sowing(s) => match (s.lift, s.end, s.arrival, &s.capture) {
             (_, _, _, Some(_)) => "`,` and another bonus pit, or the end of the ply",
             (_, Some(_), None, None) => "`#k`, `x` or the end of the ply",
             (_, Some(_), Some(_), None) => "`x` or the end of the ply",
             (None, None, _, None) => "`:n`, `-END`, `x` or the end of the ply",
             (Some(_), None, _, None) => "`-END`, `x` or the end of the ply",
-        };
-        return c.unexpected(expected);
+        },
     }
-    Ok(PlySyntax::Sowing(Sowing {
-        from,
-        lift,
-        end,
-        arrival,
-        capture,
+}
+
+/// Reads a whole ply (without its suffix annotation).
+fn ply(at: &[u8]) -> PlyResult<'_, PlySyntax> {
+    let (rest, from) = pit(at)?;
+    if rest.is_empty() {
+        // The usual ply is a pit alone: what `sowing` would give, without its work.
+        let ply = Sowing {
+            from,
+            lift: None,
+            end: None,
+            arrival: None,
+            capture: None,
+        };
+        return Ok((rest, PlySyntax::Sowing(ply)));
+    }
+    let (rest, ply) = alt((redistribution(from), sowing(from))).parse(rest)?;
+    if !rest.is_empty() {
+        return fail(rest, PlyErrorKind::Unexpected(expected_after(&ply)));
+    }
+    Ok((rest, ply))
+}
+
+/// A problem of a ply: where (from the start of the ply), its code and its message.
+struct PlyProblem {
+    at: usize,
+    code: ProblemCode,
+    message: String,
+}
+
+/// Parses the text of a ply (without its suffix annotation); `token` is the whole
+/// token, suffix included, for messages.
+fn parse_ply(b: &[u8], token: &str) -> Result<PlySyntax, Box<PlyProblem>> {
+    let e = match ply(b) {
+        Ok((_, syntax)) => return Ok(syntax),
+        Err(nom::Err::Failure(e) | nom::Err::Error(e)) => e,
+        Err(nom::Err::Incomplete(_)) => unreachable!("complete parsers only"),
+    };
+    let at = b.len() - e.rest_len;
+    let rest = &b[at..];
+    let digits = || {
+        let n = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+        String::from_utf8_lossy(&rest[..n]).into_owned()
+    };
+    let message = match e.kind {
+        PlyErrorKind::Nom => "expected a ply".to_string(),
+        PlyErrorKind::Unexpected(expected) => {
+            // The grammar steps over ASCII only: `at` is on a character boundary.
+            let found = match String::from_utf8_lossy(rest).chars().next() {
+                Some(c) => format!("`{c}`"),
+                None => "the end of the ply".to_string(),
+            };
+            format!("expected {expected}, found {found}")
+        }
+        PlyErrorKind::NoDigits(number) => format!("expected a {} (digits)", number.name()),
+        PlyErrorKind::LeadingZero(number) => format!(
+            "{} `{}` starts with 0; write it without leading zeros",
+            number.name(),
+            digits()
+        ),
+        PlyErrorKind::TooLarge(number) => format!(
+            "{} {} is too large; the largest is {}",
+            number.name(),
+            quote(&digits()),
+            number.max()
+        ),
+        PlyErrorKind::NoSuchRow(r) => {
+            format!("row `{}` does not exist; rows are a, b, c and d", r as char)
+        }
+        PlyErrorKind::ColumnZero => "column 0 does not exist; columns start at 1".to_string(),
+        PlyErrorKind::ColumnTooLarge => format!(
+            "column {} is too large; columns go up to {}",
+            digits(),
+            PitRef::MAX_COL
+        ),
+    };
+    Err(Box::new(PlyProblem {
+        at,
+        code: e.kind.code(),
+        message: format!("in ply `{}`: {message}", quote(token)),
     }))
 }
