@@ -7,12 +7,13 @@
 use std::collections::HashMap;
 
 use nom::branch::alt;
-use nom::character::complete::{char, digit1, one_of};
-use nom::combinator::{cut, eof, map, map_res, opt, peek};
+use nom::bytes::complete::{is_not, tag, take_while, take_while1};
+use nom::character::complete::{char, digit1, one_of, space0};
+use nom::combinator::{cut, eof, map, map_res, opt, peek, recognize};
 use nom::error::{context, ContextError, ErrorKind, FromExternalError, ParseError};
-use nom::multi::{fold_many0, separated_list1};
-use nom::sequence::{preceded, terminated};
-use nom::{IResult, Parser};
+use nom::multi::{fold_many0, many0, many0_count, separated_list1};
+use nom::sequence::{delimited, preceded, terminated};
+use nom::{IResult, Offset, Parser};
 
 use super::ast::*;
 use super::problem::{Problem, ProblemCode};
@@ -256,126 +257,67 @@ impl<'a> Scanner<'a> {
     fn read_tag(&mut self) -> Result<(), ()> {
         let open = self.pos;
         let end_of_line = self.line_end(open);
-        let mut i = open + 1;
-        let b = self.bytes;
-        while i < end_of_line && matches!(b[i], b' ' | b'\t') {
-            i += 1;
-        }
-        let name_start = i;
-        while i < end_of_line && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
-            i += 1;
-        }
-        let name_end = i;
-        let unterminated = |p: &mut Self, what: &str| {
-            let line_end = p.line_end(open);
-            let shown = quote(p.text[open..line_end].trim_end());
-            p.error(
-                ProblemCode::UnterminatedTag,
-                open,
-                line_end,
-                format!("tag `{shown}` is not closed: {what}"),
-            );
-            Err(())
-        };
-        if name_start == name_end {
-            if i >= end_of_line || b[i] == b'\r' {
-                return unterminated(self, "expected a tag name and a quoted value, then `]`");
-            }
-            let found = self.char_at(i);
-            self.error(
-                ProblemCode::Syntax,
-                i,
-                i + 1,
-                format!("expected a tag name after `[`, found `{found}`"),
-            );
-            return Err(());
-        }
-        while i < end_of_line && matches!(b[i], b' ' | b'\t') {
-            i += 1;
-        }
-        if i >= end_of_line || b[i] == b'\r' {
-            return unterminated(self, "expected a quoted value after the tag name, then `]`");
-        }
-        if b[i] != b'"' {
-            let found = self.char_at(i);
-            self.error(
-                ProblemCode::Syntax,
-                i,
-                i + 1,
-                format!("expected `\"` and the tag value after the tag name, found `{found}`"),
-            );
-            return Err(());
-        }
-        let value_start = i + 1;
-        i = value_start;
-        let mut has_escape = false;
-        loop {
-            if i >= end_of_line {
-                return unterminated(self, "the value has no closing `\"` on its line");
-            }
-            match b[i] {
-                b'"' => break,
-                b'\\' => {
-                    if i + 1 < end_of_line && matches!(b[i + 1], b'"' | b'\\') {
-                        has_escape = true;
-                        i += 2;
-                    } else {
-                        let escaped = if i + 1 < end_of_line && b[i + 1] != b'\r' {
-                            format!("`\\{}`", self.char_at(i + 1))
-                        } else {
-                            "`\\` at the end of the line".to_string()
+        let line = &self.text[open..end_of_line];
+        let (name, raw) = match tag_line(line) {
+            Ok((_, found)) => found,
+            Err(nom::Err::Failure(e) | nom::Err::Error(e)) => {
+                let at = end_of_line - e.rest.len();
+                let found = || e.rest.chars().next().unwrap_or_default();
+                match e.kind {
+                    TagErrorKind::Unterminated(what) => {
+                        let shown = quote(line.trim_end());
+                        self.error(
+                            ProblemCode::UnterminatedTag,
+                            open,
+                            end_of_line,
+                            format!("tag `{shown}` is not closed: {what}"),
+                        );
+                    }
+                    TagErrorKind::Expected(expected) => self.error(
+                        ProblemCode::Syntax,
+                        at,
+                        at + 1,
+                        format!("expected {expected}, found `{}`", found()),
+                    ),
+                    TagErrorKind::BadEscape => {
+                        // `at` is the character after the backslash, if any.
+                        let escaped = match e.rest.chars().next() {
+                            Some(c) if c != '\r' => format!("`\\{c}`"),
+                            _ => "`\\` at the end of the line".to_string(),
                         };
                         self.error(
                             ProblemCode::BadEscape,
-                            i,
-                            i + 2,
+                            at - 1,
+                            at + 1,
                             format!(
                                 "{escaped} is not an escape; in a tag value only `\\\"` and `\\\\` are"
                             ),
                         );
-                        return Err(());
                     }
+                    TagErrorKind::Trailing => {
+                        let shown = quote(e.rest.trim_end());
+                        self.error(
+                            ProblemCode::Syntax,
+                            at,
+                            end_of_line,
+                            format!(
+                                "expected the end of the line after a tag, found `{shown}` (one tag per line)"
+                            ),
+                        );
+                    }
+                    // Not reached (`read_tag` starts at a `[`), but never a panic.
+                    TagErrorKind::Nom => self.error(
+                        ProblemCode::Syntax,
+                        at,
+                        at,
+                        "expected a tag `[Name \"value\"]`".into(),
+                    ),
                 }
-                _ => i += 1,
+                return Err(());
             }
-        }
-        let value_end = i;
-        i += 1;
-        while i < end_of_line && matches!(b[i], b' ' | b'\t') {
-            i += 1;
-        }
-        if i >= end_of_line || b[i] == b'\r' {
-            return unterminated(self, "expected `]` after the value");
-        }
-        if b[i] != b']' {
-            let found = self.char_at(i);
-            self.error(
-                ProblemCode::Syntax,
-                i,
-                i + 1,
-                format!("expected `]` after the tag value, found `{found}`"),
-            );
-            return Err(());
-        }
-        let close = i + 1;
-        let mut rest = close;
-        while rest < end_of_line && is_space(b[rest]) {
-            rest += 1;
-        }
-        if rest < end_of_line {
-            let shown = quote(self.text[rest..end_of_line].trim_end());
-            self.error(
-                ProblemCode::Syntax,
-                rest,
-                end_of_line,
-                format!(
-                    "expected the end of the line after a tag, found `{shown}` (one tag per line)"
-                ),
-            );
-            return Err(());
-        }
-        let raw = &self.text[value_start..value_end];
-        let value = if has_escape {
+            Err(nom::Err::Incomplete(_)) => unreachable!("complete parsers only"),
+        };
+        let value = if raw.contains('\\') {
             let mut v = String::with_capacity(raw.len());
             let mut chars = raw.chars();
             while let Some(c) = chars.next() {
@@ -389,10 +331,13 @@ impl<'a> Scanner<'a> {
         } else {
             raw.to_string()
         };
+        let value_start = self.text.offset(raw);
+        let value_end = value_start + raw.len();
+        let close = line.rfind(']').map_or(end_of_line, |i| open + i + 1);
         let span = self.span(open, close);
         let value_span = self.span(value_start, value_end);
         self.record.tags.push(Tag {
-            name: self.text[name_start..name_end].to_string(),
+            name: name.to_string(),
             value,
             span,
             value_span,
@@ -643,12 +588,11 @@ impl<'a> Scanner<'a> {
         let mut from = 0;
         while let Some(i) = text[from..].find("[%") {
             let at = from + i;
-            let Some(len) = text[at..].find(']') else {
+            let Ok((rest, words)) = command(&text[at..]) else {
                 break;
             };
-            let inner = &text[at + 2..at + len];
-            let mut words = inner.split_whitespace();
-            if let Some(name) = words.next() {
+            let len = text.len() - at - rest.len();
+            if let Some((name, args)) = words.split_first() {
                 // Placed from the comment's own span: no rescan of the text before it.
                 let inside = &text[..at];
                 let (line, column) = match inside.rfind('\n') {
@@ -660,17 +604,17 @@ impl<'a> Scanner<'a> {
                 };
                 let span = Span {
                     start: self.base_offset + start + at,
-                    end: self.base_offset + start + at + len + 1,
+                    end: self.base_offset + start + at + len,
                     line,
                     column,
                 };
                 commands.push(Command {
                     name: name.to_string(),
-                    args: words.map(str::to_string).collect(),
+                    args: args.iter().map(|a| a.to_string()).collect(),
                     span,
                 });
             }
-            from = at + len + 1;
+            from = at + len;
         }
         Comment {
             kind,
@@ -912,6 +856,139 @@ fn check_move_number(problems: &mut Vec<Problem>, number: MoveNumber, index: u64
             write(expected, dots)
         ),
     ));
+}
+
+// ---------------------------------------------------------------------------------
+// The tag line and the commands in comments, in nom combinators over `&str`.
+
+/// What went wrong in a tag line, and where (`rest` is the line from there).
+#[derive(Clone, Copy)]
+struct TagError<'a> {
+    rest: &'a str,
+    kind: TagErrorKind,
+}
+
+#[derive(Clone, Copy)]
+enum TagErrorKind {
+    /// A nom parser failed (never reported: `need` gives every failure a kind).
+    Nom,
+    /// The line ended (or reached its `\r`) first: the tag is not closed.
+    Unterminated(&'static str),
+    /// Expected this, found the character at `rest`.
+    Expected(&'static str),
+    /// A backslash, before `rest`, that escapes neither `"` nor `\`.
+    BadEscape,
+    /// Text after the tag's `]`.
+    Trailing,
+}
+
+impl<'a> ParseError<&'a str> for TagError<'a> {
+    fn from_error_kind(rest: &'a str, _: ErrorKind) -> Self {
+        TagError {
+            rest,
+            kind: TagErrorKind::Nom,
+        }
+    }
+
+    fn append(_: &'a str, _: ErrorKind, other: Self) -> Self {
+        other
+    }
+}
+
+type TagResult<'a, O> = IResult<&'a str, O, TagError<'a>>;
+
+/// `parser`, whose failure is final: the tag is unterminated when the line ends there,
+/// else the text there is not what was `expected`.
+fn need<'a, O>(
+    mut parser: impl Parser<&'a str, Output = O, Error = TagError<'a>>,
+    unterminated: &'static str,
+    expected: &'static str,
+) -> impl Parser<&'a str, Output = O, Error = TagError<'a>> {
+    move |rest: &'a str| -> TagResult<'a, O> {
+        parser.parse(rest).map_err(|_| {
+            let kind = if rest.is_empty() || rest.starts_with('\r') {
+                TagErrorKind::Unterminated(unterminated)
+            } else {
+                TagErrorKind::Expected(expected)
+            };
+            nom::Err::Failure(TagError { rest, kind })
+        })
+    }
+}
+
+/// The character after a backslash in a tag value: `"` or `\`.
+fn escaped(rest: &str) -> TagResult<'_, char> {
+    one_of("\"\\").parse(rest).map_err(|_: nom::Err<TagError>| {
+        nom::Err::Failure(TagError {
+            rest,
+            kind: TagErrorKind::BadEscape,
+        })
+    })
+}
+
+/// A tag line `[Name "value"]` (without its line break): the name and the value as
+/// written, escapes unresolved.
+fn tag_line(line: &str) -> TagResult<'_, (&str, &str)> {
+    let name = take_while1(|c: char| c.is_ascii_alphanumeric() || c == '_');
+    let value = recognize(many0_count(alt((
+        is_not("\"\\"),
+        recognize(preceded(char('\\'), escaped)),
+    ))));
+    let (rest, found) = (
+        preceded(
+            (char('['), space0),
+            need(
+                name,
+                "expected a tag name and a quoted value, then `]`",
+                "a tag name after `[`",
+            ),
+        ),
+        preceded(
+            (
+                space0,
+                need(
+                    char('"'),
+                    "expected a quoted value after the tag name, then `]`",
+                    "`\"` and the tag value after the tag name",
+                ),
+            ),
+            value,
+        ),
+        need(
+            char('"'),
+            "the value has no closing `\"` on its line",
+            "`\"`",
+        ),
+        space0,
+        need(
+            char(']'),
+            "expected `]` after the value",
+            "`]` after the tag value",
+        ),
+        take_while(|c: char| c.is_ascii() && is_space(c as u8)),
+    )
+        .map(|(name, value, ..)| (name, value))
+        .parse(line)?;
+    if !rest.is_empty() {
+        return Err(nom::Err::Failure(TagError {
+            rest,
+            kind: TagErrorKind::Trailing,
+        }));
+    }
+    Ok((rest, found))
+}
+
+/// A command `[%name arg arg ...]` at the start of `text`: its words, the name first
+/// (none for `[%]`). Words are split at any whitespace, as `str::split_whitespace` does.
+fn command(text: &str) -> IResult<&str, Vec<&str>> {
+    let space = || take_while(char::is_whitespace);
+    let word = take_while1(|c: char| !c.is_whitespace() && c != ']');
+    delimited(
+        tag("[%"),
+        many0(preceded(space(), word)),
+        (space(), char(']')),
+    )
+    .parse(text)
 }
 
 // ---------------------------------------------------------------------------------
