@@ -35,7 +35,14 @@ fn diagnostics(lines: &[Value]) -> Vec<&Value> {
 }
 
 /// (file, code, severity, ply, line, column): what a flawed record must report first.
-type Expected = (&'static str, &'static str, &'static str, Option<u64>, u64, u64);
+type Expected = (
+    &'static str,
+    &'static str,
+    &'static str,
+    Option<u64>,
+    u64,
+    u64,
+);
 
 /// What each flawed record must report first.
 const FLAWED: &[Expected] = &[

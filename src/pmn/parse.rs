@@ -258,11 +258,19 @@ impl<'a> Scanner<'a> {
         let open = self.pos;
         let end_of_line = self.line_end(open);
         let line = &self.text[open..end_of_line];
-        let (name, raw) = match tag_line(line) {
-            Ok((_, found)) => found,
+        let (name, raw) = match tag_line(line.as_bytes()) {
+            Ok((_, (name, value))) => {
+                let at = |part: &[u8]| open + line.as_bytes().offset(part);
+                let (name, value) = ((at(name), name.len()), (at(value), value.len()));
+                (
+                    &self.text[name.0..name.0 + name.1],
+                    &self.text[value.0..value.0 + value.1],
+                )
+            }
             Err(nom::Err::Failure(e) | nom::Err::Error(e)) => {
                 let at = end_of_line - e.rest.len();
-                let found = || e.rest.chars().next().unwrap_or_default();
+                let rest = &self.text[at..end_of_line];
+                let found = || rest.chars().next().unwrap_or_default();
                 match e.kind {
                     TagErrorKind::Unterminated(what) => {
                         let shown = quote(line.trim_end());
@@ -281,7 +289,7 @@ impl<'a> Scanner<'a> {
                     ),
                     TagErrorKind::BadEscape => {
                         // `at` is the character after the backslash, if any.
-                        let escaped = match e.rest.chars().next() {
+                        let escaped = match rest.chars().next() {
                             Some(c) if c != '\r' => format!("`\\{c}`"),
                             _ => "`\\` at the end of the line".to_string(),
                         };
@@ -295,7 +303,7 @@ impl<'a> Scanner<'a> {
                         );
                     }
                     TagErrorKind::Trailing => {
-                        let shown = quote(e.rest.trim_end());
+                        let shown = quote(rest.trim_end());
                         self.error(
                             ProblemCode::Syntax,
                             at,
@@ -380,7 +388,11 @@ impl<'a> Scanner<'a> {
             Side::South => 0,
             Side::North => 1,
         };
-        let mut stack: Vec<Frame> = vec![Frame::new(first, Span::default())];
+        let mut main = Frame::new(first, Span::default());
+        // Sized from the text (a token and its space take 5 bytes or more in the export
+        // form), so the main line is not copied as it grows.
+        main.elements.reserve((self.bytes.len() - self.pos) / 5);
+        let mut stack: Vec<Frame> = vec![main];
         let mut stopped = false;
         let mut content_end = self.pos;
         while self.pos < self.bytes.len() {
@@ -864,7 +876,7 @@ fn check_move_number(problems: &mut Vec<Problem>, number: MoveNumber, index: u64
 /// What went wrong in a tag line, and where (`rest` is the line from there).
 #[derive(Clone, Copy)]
 struct TagError<'a> {
-    rest: &'a str,
+    rest: &'a [u8],
     kind: TagErrorKind,
 }
 
@@ -882,31 +894,31 @@ enum TagErrorKind {
     Trailing,
 }
 
-impl<'a> ParseError<&'a str> for TagError<'a> {
-    fn from_error_kind(rest: &'a str, _: ErrorKind) -> Self {
+impl<'a> ParseError<&'a [u8]> for TagError<'a> {
+    fn from_error_kind(rest: &'a [u8], _: ErrorKind) -> Self {
         TagError {
             rest,
             kind: TagErrorKind::Nom,
         }
     }
 
-    fn append(_: &'a str, _: ErrorKind, other: Self) -> Self {
+    fn append(_: &'a [u8], _: ErrorKind, other: Self) -> Self {
         other
     }
 }
 
-type TagResult<'a, O> = IResult<&'a str, O, TagError<'a>>;
+type TagResult<'a, O> = IResult<&'a [u8], O, TagError<'a>>;
 
 /// `parser`, whose failure is final: the tag is unterminated when the line ends there,
 /// else the text there is not what was `expected`.
 fn need<'a, O>(
-    mut parser: impl Parser<&'a str, Output = O, Error = TagError<'a>>,
+    mut parser: impl Parser<&'a [u8], Output = O, Error = TagError<'a>>,
     unterminated: &'static str,
     expected: &'static str,
-) -> impl Parser<&'a str, Output = O, Error = TagError<'a>> {
-    move |rest: &'a str| -> TagResult<'a, O> {
+) -> impl Parser<&'a [u8], Output = O, Error = TagError<'a>> {
+    move |rest: &'a [u8]| -> TagResult<'a, O> {
         parser.parse(rest).map_err(|_| {
-            let kind = if rest.is_empty() || rest.starts_with('\r') {
+            let kind = if rest.is_empty() || rest[0] == b'\r' {
                 TagErrorKind::Unterminated(unterminated)
             } else {
                 TagErrorKind::Expected(expected)
@@ -917,7 +929,7 @@ fn need<'a, O>(
 }
 
 /// The character after a backslash in a tag value: `"` or `\`.
-fn escaped(rest: &str) -> TagResult<'_, char> {
+fn escaped(rest: &[u8]) -> TagResult<'_, char> {
     one_of("\"\\").parse(rest).map_err(|_: nom::Err<TagError>| {
         nom::Err::Failure(TagError {
             rest,
@@ -927,11 +939,11 @@ fn escaped(rest: &str) -> TagResult<'_, char> {
 }
 
 /// A tag line `[Name "value"]` (without its line break): the name and the value as
-/// written, escapes unresolved.
-fn tag_line(line: &str) -> TagResult<'_, (&str, &str)> {
-    let name = take_while1(|c: char| c.is_ascii_alphanumeric() || c == '_');
+/// written, escapes unresolved. It reads bytes: every byte it stops at is ASCII.
+fn tag_line(line: &[u8]) -> TagResult<'_, (&[u8], &[u8])> {
+    let name = take_while1(|b: u8| b.is_ascii_alphanumeric() || b == b'_');
     let value = recognize(many0_count(alt((
-        is_not("\"\\"),
+        is_not(&b"\"\\"[..]),
         recognize(preceded(char('\\'), escaped)),
     ))));
     let (rest, found) = (
@@ -965,7 +977,7 @@ fn tag_line(line: &str) -> TagResult<'_, (&str, &str)> {
             "expected `]` after the value",
             "`]` after the tag value",
         ),
-        take_while(|c: char| c.is_ascii() && is_space(c as u8)),
+        take_while(is_space),
     )
         .map(|(name, value, ..)| (name, value))
         .parse(line)?;
