@@ -3,6 +3,31 @@
 //! It works on a game chunk cut by the reader and never fails: it gives back the record
 //! as far as it could be read and the problems found. It must not know any game's
 //! rules, and it must not recurse on nested variations (it keeps an explicit stack).
+//!
+//! # What is nom and what is not
+//!
+//! The grammars of the pieces are nom 8 parsers:
+//!
+//! - a ply, `FROM[:n][-END[#k]][x[P[:n],...]]` or `P,P>Q:n,...` (`ply` and the parsers
+//!   it is built from, over the bytes of one token, with a small `Copy` error type
+//!   turned into our messages only when a problem is reported);
+//! - a tag line `[Name "value"]` with its `\"` and `\\` escapes (`tag_line`);
+//! - a command `[%name args]` inside a comment (`command`).
+//!
+//! The scanner that walks the move text (`Scanner::read_moves`: tokens, comments,
+//! NAGs, move numbers, results, variations, and the tag section's resumption at the
+//! next `[` line) stays hand-written, on purpose:
+//!
+//! - Variations nest, and a nom grammar for them would recurse once per `(`; a file
+//!   with thousands of `(` would overflow the stack. The scanner keeps an explicit
+//!   stack of lines and stops at [`MAX_NESTING`] with a problem.
+//! - It never fails: after a problem it resumes (at the next tag line, or by stopping
+//!   the move text with what was read kept), which is control flow around the grammar,
+//!   not grammar.
+//! - It is the hot loop of the reader: it dispatches on one byte, follows lines and
+//!   columns incrementally as it goes (spans cost no rescan) and hands each token to
+//!   the nom parsers. With combinators (`alt` over every token kind) every token would
+//!   build and drop an error per kind tried, in the reader's hottest loop.
 
 use std::collections::HashMap;
 
