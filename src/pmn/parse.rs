@@ -32,7 +32,7 @@
 use std::collections::HashMap;
 
 use nom::branch::alt;
-use nom::bytes::complete::{is_not, tag, take_while, take_while1};
+use nom::bytes::complete::{tag, take_till1, take_while, take_while1};
 use nom::character::complete::{char, digit1, one_of, space0};
 use nom::combinator::{cut, eof, map, map_res, opt, peek, recognize};
 use nom::error::{context, ContextError, ErrorKind, FromExternalError, ParseError};
@@ -968,7 +968,7 @@ fn escaped(rest: &[u8]) -> TagResult<'_, char> {
 fn tag_line(line: &[u8]) -> TagResult<'_, (&[u8], &[u8])> {
     let name = take_while1(|b: u8| b.is_ascii_alphanumeric() || b == b'_');
     let value = recognize(many0_count(alt((
-        is_not(&b"\"\\"[..]),
+        take_till1(|b| b == b'"' || b == b'\\'),
         recognize(preceded(char('\\'), escaped)),
     ))));
     let (rest, found) = (
