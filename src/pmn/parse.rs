@@ -283,7 +283,15 @@ impl<'a> Scanner<'a> {
         let open = self.pos;
         let end_of_line = self.line_end(open);
         let line = &self.text[open..end_of_line];
-        let (name, raw) = match tag_line(line.as_bytes()) {
+        let parsed = tag_line(line.as_bytes()).map_err(|e| match e {
+            nom::Err::Failure(e) | nom::Err::Error(e) => e,
+            // Complete parsers never ask for more; were one to, it is a problem.
+            nom::Err::Incomplete(_) => TagError {
+                rest: line.as_bytes(),
+                kind: TagErrorKind::Nom,
+            },
+        });
+        let (name, raw) = match parsed {
             Ok((_, (name, value))) => {
                 let at = |part: &[u8]| open + line.as_bytes().offset(part);
                 let (name, value) = ((at(name), name.len()), (at(value), value.len()));
@@ -292,7 +300,7 @@ impl<'a> Scanner<'a> {
                     &self.text[value.0..value.0 + value.1],
                 )
             }
-            Err(nom::Err::Failure(e) | nom::Err::Error(e)) => {
+            Err(e) => {
                 let at = end_of_line - e.rest.len();
                 let rest = &self.text[at..end_of_line];
                 let found = || rest.chars().next().unwrap_or_default();
@@ -338,7 +346,8 @@ impl<'a> Scanner<'a> {
                             ),
                         );
                     }
-                    // Not reached (`read_tag` starts at a `[`), but never a panic.
+                    // Not reached (`read_tag` starts at a `[`, and nom's complete
+                    // parsers never ask for more), but never a panic.
                     TagErrorKind::Nom => self.error(
                         ProblemCode::Syntax,
                         at,
@@ -348,7 +357,6 @@ impl<'a> Scanner<'a> {
                 }
                 return Err(());
             }
-            Err(nom::Err::Incomplete(_)) => unreachable!("complete parsers only"),
         };
         let value = if raw.contains('\\') {
             let mut v = String::with_capacity(raw.len());
@@ -836,9 +844,10 @@ impl<'a> Scanner<'a> {
                 }
             }
         };
-        let syntax = match parse_ply(&self.bytes[start..core_end], &self.text[start..end]) {
+        let syntax = match parse_ply(&self.bytes[start..core_end]) {
             Ok(s) => s,
-            Err(problem) => {
+            Err(e) => {
+                let problem = ply_problem(&self.bytes[start..core_end], e, &self.text[start..end]);
                 let at = start + problem.at;
                 let at_end = (at + 1).min(end).max(at);
                 self.error(problem.code, at, at_end, problem.message);
@@ -1327,14 +1336,22 @@ struct PlyProblem {
     message: String,
 }
 
-/// Parses the text of a ply (without its suffix annotation); `token` is the whole
-/// token, suffix included, for messages.
-fn parse_ply(b: &[u8], token: &str) -> Result<PlySyntax, Box<PlyProblem>> {
-    let e = match ply(b) {
-        Ok((_, syntax)) => return Ok(syntax),
-        Err(nom::Err::Failure(e) | nom::Err::Error(e)) => e,
-        Err(nom::Err::Incomplete(_)) => unreachable!("complete parsers only"),
-    };
+/// Parses the text of a ply (without its suffix annotation).
+fn parse_ply(b: &[u8]) -> Result<PlySyntax, PlyError> {
+    match ply(b) {
+        Ok((_, syntax)) => Ok(syntax),
+        Err(nom::Err::Failure(e) | nom::Err::Error(e)) => Err(e),
+        // Complete parsers never ask for more; were one to, it is no ply, not a panic.
+        Err(nom::Err::Incomplete(_)) => Err(PlyError {
+            rest_len: b.len(),
+            kind: PlyErrorKind::Nom,
+        }),
+    }
+}
+
+/// The problem of the ply `b` (without its suffix) for its error `e`; `token` is the
+/// whole token, suffix included, for the message.
+fn ply_problem(b: &[u8], e: PlyError, token: &str) -> PlyProblem {
     let at = b.len() - e.rest_len;
     let rest = &b[at..];
     let digits = || {
@@ -1373,9 +1390,9 @@ fn parse_ply(b: &[u8], token: &str) -> Result<PlySyntax, Box<PlyProblem>> {
             PitRef::MAX_COL
         ),
     };
-    Err(Box::new(PlyProblem {
+    PlyProblem {
         at,
         code: e.kind.code(),
         message: format!("in ply `{}`: {message}", quote(token)),
-    }))
+    }
 }
