@@ -3,8 +3,42 @@
 //! It works on a game chunk cut by the reader and never fails: it gives back the record
 //! as far as it could be read and the problems found. It must not know any game's
 //! rules, and it must not recurse on nested variations (it keeps an explicit stack).
+//!
+//! # What is nom and what is not
+//!
+//! The grammars of the pieces are nom 8 parsers:
+//!
+//! - a ply, `FROM[:n][-END[#k]][x[P[:n],...]]` or `P,P>Q:n,...` (`ply` and the parsers
+//!   it is built from, over the bytes of one token, with a small `Copy` error type
+//!   turned into our messages only when a problem is reported);
+//! - a tag line `[Name "value"]` with its `\"` and `\\` escapes (`tag_line`);
+//! - a command `[%name args]` inside a comment (`command`).
+//!
+//! The scanner that walks the move text (`Scanner::read_moves`: tokens, comments,
+//! NAGs, move numbers, results, variations, and the tag section's resumption at the
+//! next `[` line) stays hand-written, on purpose:
+//!
+//! - Variations nest, and a nom grammar for them would recurse once per `(`; a file
+//!   with thousands of `(` would overflow the stack. The scanner keeps an explicit
+//!   stack of lines and stops at [`MAX_NESTING`] with a problem.
+//! - It never fails: after a problem it resumes (at the next tag line, or by stopping
+//!   the move text with what was read kept), which is control flow around the grammar,
+//!   not grammar.
+//! - It is the hot loop of the reader: it dispatches on one byte, follows lines and
+//!   columns incrementally as it goes (spans cost no rescan) and hands each token to
+//!   the nom parsers. With combinators (`alt` over every token kind) every token would
+//!   build and drop an error per kind tried, in the reader's hottest loop.
 
 use std::collections::HashMap;
+
+use nom::branch::alt;
+use nom::bytes::complete::{tag, take_till1, take_while, take_while1};
+use nom::character::complete::{char, digit1, one_of, space0};
+use nom::combinator::{cut, eof, map, map_res, opt, peek, recognize};
+use nom::error::{context, ContextError, ErrorKind, FromExternalError, ParseError};
+use nom::multi::{fold_many0, many0, many0_count, separated_list1};
+use nom::sequence::{delimited, preceded, terminated};
+use nom::{IResult, Offset, Parser};
 
 use super::ast::*;
 use super::problem::{Problem, ProblemCode};
@@ -15,7 +49,7 @@ pub const MAX_NESTING: usize = 256;
 /// Parses the text of one game. `offset` and `line` say where the text starts in the
 /// file (it must start at the beginning of a line), so that spans are absolute.
 pub fn parse_game(text: &str, offset: usize, line: u32) -> (Record, Vec<Problem>) {
-    let mut p = Parser {
+    let mut p = Scanner {
         text,
         bytes: text.as_bytes(),
         pos: 0,
@@ -58,7 +92,7 @@ impl Frame {
     }
 }
 
-struct Parser<'a> {
+struct Scanner<'a> {
     text: &'a str,
     bytes: &'a [u8],
     pos: usize,
@@ -99,7 +133,7 @@ fn quote(s: &str) -> String {
     out
 }
 
-impl<'a> Parser<'a> {
+impl<'a> Scanner<'a> {
     /// Line and column of a position in the text. Positions are asked for mostly in
     /// increasing order, so each byte is counted about once.
     fn locate(&mut self, pos: usize) -> (u32, u32) {
@@ -248,126 +282,83 @@ impl<'a> Parser<'a> {
     fn read_tag(&mut self) -> Result<(), ()> {
         let open = self.pos;
         let end_of_line = self.line_end(open);
-        let mut i = open + 1;
-        let b = self.bytes;
-        while i < end_of_line && matches!(b[i], b' ' | b'\t') {
-            i += 1;
-        }
-        let name_start = i;
-        while i < end_of_line && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
-            i += 1;
-        }
-        let name_end = i;
-        let unterminated = |p: &mut Self, what: &str| {
-            let line_end = p.line_end(open);
-            let shown = quote(p.text[open..line_end].trim_end());
-            p.error(
-                ProblemCode::UnterminatedTag,
-                open,
-                line_end,
-                format!("tag `{shown}` is not closed: {what}"),
-            );
-            Err(())
-        };
-        if name_start == name_end {
-            if i >= end_of_line || b[i] == b'\r' {
-                return unterminated(self, "expected a tag name and a quoted value, then `]`");
+        let line = &self.text[open..end_of_line];
+        let parsed = tag_line(line.as_bytes()).map_err(|e| match e {
+            nom::Err::Failure(e) | nom::Err::Error(e) => e,
+            // Complete parsers never ask for more; were one to, it is a problem.
+            nom::Err::Incomplete(_) => TagError {
+                rest: line.as_bytes(),
+                kind: TagErrorKind::Nom,
+            },
+        });
+        let (name, raw) = match parsed {
+            Ok((_, (name, value))) => {
+                let at = |part: &[u8]| open + line.as_bytes().offset(part);
+                let (name, value) = ((at(name), name.len()), (at(value), value.len()));
+                (
+                    &self.text[name.0..name.0 + name.1],
+                    &self.text[value.0..value.0 + value.1],
+                )
             }
-            let found = self.char_at(i);
-            self.error(
-                ProblemCode::Syntax,
-                i,
-                i + 1,
-                format!("expected a tag name after `[`, found `{found}`"),
-            );
-            return Err(());
-        }
-        while i < end_of_line && matches!(b[i], b' ' | b'\t') {
-            i += 1;
-        }
-        if i >= end_of_line || b[i] == b'\r' {
-            return unterminated(self, "expected a quoted value after the tag name, then `]`");
-        }
-        if b[i] != b'"' {
-            let found = self.char_at(i);
-            self.error(
-                ProblemCode::Syntax,
-                i,
-                i + 1,
-                format!("expected `\"` and the tag value after the tag name, found `{found}`"),
-            );
-            return Err(());
-        }
-        let value_start = i + 1;
-        i = value_start;
-        let mut has_escape = false;
-        loop {
-            if i >= end_of_line {
-                return unterminated(self, "the value has no closing `\"` on its line");
-            }
-            match b[i] {
-                b'"' => break,
-                b'\\' => {
-                    if i + 1 < end_of_line && matches!(b[i + 1], b'"' | b'\\') {
-                        has_escape = true;
-                        i += 2;
-                    } else {
-                        let escaped = if i + 1 < end_of_line && b[i + 1] != b'\r' {
-                            format!("`\\{}`", self.char_at(i + 1))
-                        } else {
-                            "`\\` at the end of the line".to_string()
+            Err(e) => {
+                let at = end_of_line - e.rest.len();
+                let rest = &self.text[at..end_of_line];
+                let found = || rest.chars().next().unwrap_or_default();
+                match e.kind {
+                    TagErrorKind::Unterminated(what) => {
+                        let shown = quote(line.trim_end());
+                        self.error(
+                            ProblemCode::UnterminatedTag,
+                            open,
+                            end_of_line,
+                            format!("tag `{shown}` is not closed: {what}"),
+                        );
+                    }
+                    TagErrorKind::Expected(expected) => self.error(
+                        ProblemCode::Syntax,
+                        at,
+                        at + 1,
+                        format!("expected {expected}, found `{}`", found()),
+                    ),
+                    TagErrorKind::BadEscape => {
+                        // `at` is the character after the backslash, if any.
+                        let escaped = match rest.chars().next() {
+                            Some(c) if c != '\r' => format!("`\\{c}`"),
+                            _ => "`\\` at the end of the line".to_string(),
                         };
                         self.error(
                             ProblemCode::BadEscape,
-                            i,
-                            i + 2,
+                            at - 1,
+                            at + 1,
                             format!(
                                 "{escaped} is not an escape; in a tag value only `\\\"` and `\\\\` are"
                             ),
                         );
-                        return Err(());
                     }
+                    TagErrorKind::Trailing => {
+                        let shown = quote(rest.trim_end());
+                        self.error(
+                            ProblemCode::Syntax,
+                            at,
+                            end_of_line,
+                            format!(
+                                "expected the end of the line after a tag, found `{shown}` (one tag per line)"
+                            ),
+                        );
+                    }
+                    // Not reached (`read_tag` starts at a `[`, and nom's complete
+                    // parsers never ask for more), but never a panic.
+                    TagErrorKind::Nom => self.error(
+                        ProblemCode::Syntax,
+                        at,
+                        at,
+                        "expected a tag `[Name \"value\"]`".into(),
+                    ),
                 }
-                _ => i += 1,
+                return Err(());
             }
-        }
-        let value_end = i;
-        i += 1;
-        while i < end_of_line && matches!(b[i], b' ' | b'\t') {
-            i += 1;
-        }
-        if i >= end_of_line || b[i] == b'\r' {
-            return unterminated(self, "expected `]` after the value");
-        }
-        if b[i] != b']' {
-            let found = self.char_at(i);
-            self.error(
-                ProblemCode::Syntax,
-                i,
-                i + 1,
-                format!("expected `]` after the tag value, found `{found}`"),
-            );
-            return Err(());
-        }
-        let close = i + 1;
-        let mut rest = close;
-        while rest < end_of_line && is_space(b[rest]) {
-            rest += 1;
-        }
-        if rest < end_of_line {
-            let shown = quote(self.text[rest..end_of_line].trim_end());
-            self.error(
-                ProblemCode::Syntax,
-                rest,
-                end_of_line,
-                format!(
-                    "expected the end of the line after a tag, found `{shown}` (one tag per line)"
-                ),
-            );
-            return Err(());
-        }
-        let raw = &self.text[value_start..value_end];
-        let value = if has_escape {
+        };
+        let value = if raw.contains('\\') {
             let mut v = String::with_capacity(raw.len());
             let mut chars = raw.chars();
             while let Some(c) = chars.next() {
@@ -381,10 +372,13 @@ impl<'a> Parser<'a> {
         } else {
             raw.to_string()
         };
+        let value_start = self.text.offset(raw);
+        let value_end = value_start + raw.len();
+        let close = line.rfind(']').map_or(end_of_line, |i| open + i + 1);
         let span = self.span(open, close);
         let value_span = self.span(value_start, value_end);
         self.record.tags.push(Tag {
-            name: self.text[name_start..name_end].to_string(),
+            name: name.to_string(),
             value,
             span,
             value_span,
@@ -427,7 +421,11 @@ impl<'a> Parser<'a> {
             Side::South => 0,
             Side::North => 1,
         };
-        let mut stack: Vec<Frame> = vec![Frame::new(first, Span::default())];
+        let mut main = Frame::new(first, Span::default());
+        // Sized from the text (a token and its space take 5 bytes or more in the export
+        // form), so the main line is not copied as it grows.
+        main.elements.reserve((self.bytes.len() - self.pos) / 5);
+        let mut stack: Vec<Frame> = vec![main];
         let mut stopped = false;
         let mut content_end = self.pos;
         while self.pos < self.bytes.len() {
@@ -635,12 +633,11 @@ impl<'a> Parser<'a> {
         let mut from = 0;
         while let Some(i) = text[from..].find("[%") {
             let at = from + i;
-            let Some(len) = text[at..].find(']') else {
+            let Ok((rest, words)) = command(&text[at..]) else {
                 break;
             };
-            let inner = &text[at + 2..at + len];
-            let mut words = inner.split_whitespace();
-            if let Some(name) = words.next() {
+            let len = text.len() - at - rest.len();
+            if let Some((name, args)) = words.split_first() {
                 // Placed from the comment's own span: no rescan of the text before it.
                 let inside = &text[..at];
                 let (line, column) = match inside.rfind('\n') {
@@ -652,17 +649,17 @@ impl<'a> Parser<'a> {
                 };
                 let span = Span {
                     start: self.base_offset + start + at,
-                    end: self.base_offset + start + at + len + 1,
+                    end: self.base_offset + start + at + len,
                     line,
                     column,
                 };
                 commands.push(Command {
                     name: name.to_string(),
-                    args: words.map(str::to_string).collect(),
+                    args: args.iter().map(|a| a.to_string()).collect(),
                     span,
                 });
             }
-            from = at + len + 1;
+            from = at + len;
         }
         Comment {
             kind,
@@ -850,25 +847,10 @@ impl<'a> Parser<'a> {
         let syntax = match parse_ply(&self.bytes[start..core_end]) {
             Ok(s) => s,
             Err(e) => {
-                let at = start + e.at;
-                let message = match e.kind {
-                    PlyErrorKind::Unexpected(expected) => {
-                        let found = if at < core_end {
-                            format!("`{}`", self.char_at(at))
-                        } else {
-                            "the end of the ply".to_string()
-                        };
-                        format!(
-                            "in ply `{}`: expected {expected}, found {found}",
-                            quote(&self.text[start..end])
-                        )
-                    }
-                    PlyErrorKind::Message(m) => {
-                        format!("in ply `{}`: {m}", quote(&self.text[start..end]))
-                    }
-                };
+                let problem = ply_problem(&self.bytes[start..core_end], e, &self.text[start..end]);
+                let at = start + problem.at;
                 let at_end = (at + 1).min(end).max(at);
-                self.error(e.code, at, at_end, message);
+                self.error(problem.code, at, at_end, problem.message);
                 return false;
             }
         };
@@ -922,245 +904,495 @@ fn check_move_number(problems: &mut Vec<Problem>, number: MoveNumber, index: u64
     ));
 }
 
-enum PlyErrorKind {
-    Unexpected(&'static str),
-    Message(String),
+// ---------------------------------------------------------------------------------
+// The tag line and the commands in comments, in nom combinators over `&str`.
+
+/// What went wrong in a tag line, and where (`rest` is the line from there).
+#[derive(Clone, Copy)]
+struct TagError<'a> {
+    rest: &'a [u8],
+    kind: TagErrorKind,
 }
 
-struct PlyError {
-    at: usize,
-    code: ProblemCode,
-    kind: PlyErrorKind,
+#[derive(Clone, Copy)]
+enum TagErrorKind {
+    /// A nom parser failed (never reported: `need` gives every failure a kind).
+    Nom,
+    /// The line ended (or reached its `\r`) first: the tag is not closed.
+    Unterminated(&'static str),
+    /// Expected this, found the character at `rest`.
+    Expected(&'static str),
+    /// A backslash, before `rest`, that escapes neither `"` nor `\`.
+    BadEscape,
+    /// Text after the tag's `]`.
+    Trailing,
 }
 
-/// Boxed so that the happy path returns a small value.
-type PlyResult<T> = Result<T, Box<PlyError>>;
+impl<'a> ParseError<&'a [u8]> for TagError<'a> {
+    fn from_error_kind(rest: &'a [u8], _: ErrorKind) -> Self {
+        TagError {
+            rest,
+            kind: TagErrorKind::Nom,
+        }
+    }
 
-struct PlyCursor<'a> {
-    b: &'a [u8],
-    i: usize,
+    fn append(_: &'a [u8], _: ErrorKind, other: Self) -> Self {
+        other
+    }
 }
 
-impl PlyCursor<'_> {
-    fn peek(&self) -> Option<u8> {
-        self.b.get(self.i).copied()
-    }
+type TagResult<'a, O> = IResult<&'a [u8], O, TagError<'a>>;
 
-    fn eat(&mut self, c: u8) -> bool {
-        if self.peek() == Some(c) {
-            self.i += 1;
-            true
-        } else {
-            false
-        }
-    }
-
-    fn unexpected<T>(&self, expected: &'static str) -> PlyResult<T> {
-        Err(Box::new(PlyError {
-            at: self.i,
-            code: ProblemCode::Syntax,
-            kind: PlyErrorKind::Unexpected(expected),
-        }))
-    }
-
-    fn expect(&mut self, c: u8, expected: &'static str) -> PlyResult<()> {
-        if self.eat(c) {
-            Ok(())
-        } else {
-            self.unexpected(expected)
-        }
-    }
-
-    /// Digits as a number no larger than `max`; `what` names the number in messages.
-    fn number(&mut self, what: &str, max: u64) -> PlyResult<u64> {
-        let start = self.i;
-        let mut value: u64 = 0;
-        let mut overflow = false;
-        while let Some(d) = self.peek().filter(u8::is_ascii_digit) {
-            match value
-                .checked_mul(10)
-                .and_then(|v| v.checked_add((d - b'0') as u64))
-            {
-                Some(v) => value = v,
-                None => overflow = true,
-            }
-            self.i += 1;
-        }
-        let digits = &self.b[start..self.i];
-        if digits.is_empty() {
-            return Err(Box::new(PlyError {
-                at: start,
-                code: ProblemCode::Syntax,
-                kind: PlyErrorKind::Message(format!("expected a {what} (digits)")),
-            }));
-        }
-        let leading_zero = digits.len() > 1 && digits[0] == b'0';
-        if !overflow && value <= max && !leading_zero {
-            return Ok(value);
-        }
-        let shown = String::from_utf8_lossy(digits);
-        if leading_zero {
-            return Err(Box::new(PlyError {
-                at: start,
-                code: ProblemCode::Syntax,
-                kind: PlyErrorKind::Message(format!(
-                    "{what} `{shown}` starts with 0; write it without leading zeros"
-                )),
-            }));
-        }
-        Err(Box::new(PlyError {
-            at: start,
-            code: ProblemCode::NumberTooLarge,
-            kind: PlyErrorKind::Message(format!(
-                "{what} {} is too large; the largest is {max}",
-                quote(&shown)
-            )),
-        }))
-    }
-
-    fn count(&mut self, what: &str) -> PlyResult<u16> {
-        Ok(self.number(what, u16::MAX as u64)? as u16)
-    }
-
-    fn pit(&mut self) -> PlyResult<PitRef> {
-        let start = self.i;
-        // Fast path for the usual `a3` / `c17`; anything else takes the careful path.
-        if let [r @ b'a'..=b'd', d1 @ b'1'..=b'9', rest @ ..] = &self.b[start..] {
-            let col = match rest {
-                [d2 @ b'0'..=b'9', next, ..] if !next.is_ascii_digit() => {
-                    Some((d1 - b'0') * 10 + (d2 - b'0'))
-                }
-                [d2 @ b'0'..=b'9'] => Some((d1 - b'0') * 10 + (d2 - b'0')),
-                [next, ..] if !next.is_ascii_digit() => Some(d1 - b'0'),
-                [] => Some(d1 - b'0'),
-                _ => None,
+/// `parser`, whose failure is final: the tag is unterminated when the line ends there,
+/// else the text there is not what was `expected`.
+fn need<'a, O>(
+    mut parser: impl Parser<&'a [u8], Output = O, Error = TagError<'a>>,
+    unterminated: &'static str,
+    expected: &'static str,
+) -> impl Parser<&'a [u8], Output = O, Error = TagError<'a>> {
+    move |rest: &'a [u8]| -> TagResult<'a, O> {
+        parser.parse(rest).map_err(|_| {
+            let kind = if rest.is_empty() || rest[0] == b'\r' {
+                TagErrorKind::Unterminated(unterminated)
+            } else {
+                TagErrorKind::Expected(expected)
             };
-            if let Some(col) = col {
-                self.i += if col >= 10 { 3 } else { 2 };
-                return Ok(PitRef { row: r - b'a', col });
-            }
-        }
-        let row = match self.peek() {
-            Some(r @ b'a'..=b'd') => r - b'a',
-            Some(r) if r.is_ascii_alphabetic() => {
-                return Err(Box::new(PlyError {
-                    at: start,
-                    code: ProblemCode::Syntax,
-                    kind: PlyErrorKind::Message(format!(
-                        "row `{}` does not exist; rows are a, b, c and d",
-                        r as char
-                    )),
-                }))
-            }
-            _ => return self.unexpected("a pit such as `a3` (a row a-d and a column)"),
-        };
-        self.i += 1;
-        if !self.peek().is_some_and(|b| b.is_ascii_digit()) {
-            return self.unexpected("a column number after the row letter");
-        }
-        let col = self.number("column", u64::MAX)?;
-        if col == 0 {
-            return Err(Box::new(PlyError {
-                at: start + 1,
-                code: ProblemCode::Syntax,
-                kind: PlyErrorKind::Message(
-                    "column 0 does not exist; columns start at 1".to_string(),
-                ),
-            }));
-        }
-        if col > PitRef::MAX_COL as u64 {
-            return Err(Box::new(PlyError {
-                at: start + 1,
-                code: ProblemCode::NumberTooLarge,
-                kind: PlyErrorKind::Message(format!(
-                    "column {col} is too large; columns go up to {}",
-                    PitRef::MAX_COL
-                )),
-            }));
-        }
-        Ok(PitRef {
-            row,
-            col: col as u8,
+            nom::Err::Failure(TagError { rest, kind })
         })
     }
 }
 
-/// Parses the text of a ply (without its suffix annotation).
-fn parse_ply(b: &[u8]) -> PlyResult<PlySyntax> {
-    let mut c = PlyCursor { b, i: 0 };
-    let from = c.pit()?;
-    if matches!(c.peek(), Some(b',') | Some(b'>')) {
-        let mut emptied = vec![from];
-        while c.eat(b',') {
-            emptied.push(c.pit()?);
-        }
-        c.expect(b'>', "`,` and another pit, or `>` and the pits filled")?;
-        let mut filled = Vec::new();
-        loop {
-            let pit = c.pit()?;
-            c.expect(b':', "`:` and the stones put in the pit")?;
-            let stones = c.count("number of stones")?;
-            filled.push(PitStones { pit, stones });
-            if !c.eat(b',') {
-                break;
-            }
-        }
-        if c.peek().is_some() {
-            return c.unexpected("`,` and another pit, or the end of the ply");
-        }
-        return Ok(PlySyntax::Redistribution(Redistribution {
-            emptied,
-            filled,
+/// The character after a backslash in a tag value: `"` or `\`.
+fn escaped(rest: &[u8]) -> TagResult<'_, char> {
+    one_of("\"\\").parse(rest).map_err(|_: nom::Err<TagError>| {
+        nom::Err::Failure(TagError {
+            rest,
+            kind: TagErrorKind::BadEscape,
+        })
+    })
+}
+
+/// A tag line `[Name "value"]` (without its line break): the name and the value as
+/// written, escapes unresolved. It reads bytes: every byte it stops at is ASCII.
+fn tag_line(line: &[u8]) -> TagResult<'_, (&[u8], &[u8])> {
+    let name = take_while1(|b: u8| b.is_ascii_alphanumeric() || b == b'_');
+    let value = recognize(many0_count(alt((
+        take_till1(|b| b == b'"' || b == b'\\'),
+        recognize(preceded(char('\\'), escaped)),
+    ))));
+    let (rest, found) = (
+        preceded(
+            (char('['), space0),
+            need(
+                name,
+                "expected a tag name and a quoted value, then `]`",
+                "a tag name after `[`",
+            ),
+        ),
+        preceded(
+            (
+                space0,
+                need(
+                    char('"'),
+                    "expected a quoted value after the tag name, then `]`",
+                    "`\"` and the tag value after the tag name",
+                ),
+            ),
+            value,
+        ),
+        need(
+            char('"'),
+            "the value has no closing `\"` on its line",
+            "`\"`",
+        ),
+        space0,
+        need(
+            char(']'),
+            "expected `]` after the value",
+            "`]` after the tag value",
+        ),
+        take_while(is_space),
+    )
+        .map(|(name, value, ..)| (name, value))
+        .parse(line)?;
+    if !rest.is_empty() {
+        return Err(nom::Err::Failure(TagError {
+            rest,
+            kind: TagErrorKind::Trailing,
         }));
     }
-    let lift = if c.eat(b':') {
-        Some(c.count("number of stones lifted")?)
-    } else {
-        None
-    };
-    let mut end = None;
-    let mut arrival = None;
-    if c.eat(b'-') {
-        end = Some(c.pit()?);
-        if c.eat(b'#') {
-            arrival = Some(c.count("arrival number")?);
+    Ok((rest, found))
+}
+
+/// A command `[%name arg arg ...]` at the start of `text`: its words, the name first
+/// (none for `[%]`). Words are split at any whitespace, as `str::split_whitespace` does.
+fn command(text: &str) -> IResult<&str, Vec<&str>> {
+    let space = || take_while(char::is_whitespace);
+    let word = take_while1(|c: char| !c.is_whitespace() && c != ']');
+    delimited(
+        tag("[%"),
+        many0(preceded(space(), word)),
+        (space(), char(']')),
+    )
+    .parse(text)
+}
+
+// ---------------------------------------------------------------------------------
+// The ply grammar, in nom combinators over the bytes of one ply token.
+//
+// Every problem of a ply is final (`nom::Err::Failure`): a ply token has one reading, so
+// there is nothing to backtrack to. Only the optional parts (`:n`, `-END`, `#k`, `x`)
+// and the choice between a sowing and a redistribution backtrack, on their first byte.
+// The error is a small `Copy` value, so that backtracking costs no allocation; its
+// message is written only when it is reported.
+
+/// What went wrong in a ply, and where (`at` is the rest of the ply from there).
+#[derive(Clone, Copy)]
+struct PlyError {
+    rest_len: usize,
+    kind: PlyErrorKind,
+}
+
+#[derive(Clone, Copy)]
+enum PlyErrorKind {
+    /// A nom parser failed where the grammar did not name what it expected (not
+    /// reported: every such failure is backtracked over or given a context).
+    Nom,
+    /// Expected this, found the character at `at` (or the end of the ply).
+    Unexpected(&'static str),
+    /// No digits where this number belongs.
+    NoDigits(Number),
+    /// The number starts with 0.
+    LeadingZero(Number),
+    /// The number is larger than its largest value.
+    TooLarge(Number),
+    /// A row letter other than `a`-`d`.
+    NoSuchRow(u8),
+    ColumnZero,
+    ColumnTooLarge,
+}
+
+/// The numbers of a ply, for messages.
+#[derive(Clone, Copy)]
+enum Number {
+    Column,
+    Lifted,
+    Arrival,
+    Stones,
+    Taken,
+}
+
+impl Number {
+    fn name(self) -> &'static str {
+        match self {
+            Number::Column => "column",
+            Number::Lifted => "number of stones lifted",
+            Number::Arrival => "arrival number",
+            Number::Stones => "number of stones",
+            Number::Taken => "number of stones taken",
         }
     }
-    let capture = if c.eat(b'x') {
-        let mut pits = Vec::new();
-        if c.peek().is_some() {
-            loop {
-                let pit = c.pit()?;
-                let count = if c.eat(b':') {
-                    Some(c.count("number of stones taken")?)
-                } else {
-                    None
-                };
-                pits.push(PitCount { pit, count });
-                if !c.eat(b',') {
-                    break;
-                }
-            }
+
+    fn max(self) -> u64 {
+        match self {
+            Number::Column => u64::MAX,
+            _ => u16::MAX as u64,
         }
-        Some(pits)
-    } else {
-        None
+    }
+}
+
+impl PlyErrorKind {
+    fn code(self) -> ProblemCode {
+        match self {
+            PlyErrorKind::TooLarge(_) | PlyErrorKind::ColumnTooLarge => ProblemCode::NumberTooLarge,
+            _ => ProblemCode::Syntax,
+        }
+    }
+}
+
+impl ParseError<&[u8]> for PlyError {
+    fn from_error_kind(at: &[u8], _: ErrorKind) -> Self {
+        PlyError {
+            rest_len: at.len(),
+            kind: PlyErrorKind::Nom,
+        }
+    }
+
+    fn append(_: &[u8], _: ErrorKind, other: Self) -> Self {
+        other
+    }
+}
+
+/// `context("what was expected", parser)` names what a bare nom parser expected.
+impl ContextError<&[u8]> for PlyError {
+    fn add_context(at: &[u8], expected: &'static str, other: Self) -> Self {
+        match other.kind {
+            PlyErrorKind::Nom => PlyError {
+                rest_len: at.len(),
+                kind: PlyErrorKind::Unexpected(expected),
+            },
+            _ => other,
+        }
+    }
+}
+
+/// A number that reads but does not fit (from `map_res`) is reported at its digits.
+impl FromExternalError<&[u8], PlyErrorKind> for PlyError {
+    fn from_external_error(at: &[u8], _: ErrorKind, kind: PlyErrorKind) -> Self {
+        PlyError {
+            rest_len: at.len(),
+            kind,
+        }
+    }
+}
+
+type PlyResult<'a, O> = IResult<&'a [u8], O, PlyError>;
+
+fn fail<O>(at: &[u8], kind: PlyErrorKind) -> PlyResult<'_, O> {
+    Err(nom::Err::Failure(PlyError {
+        rest_len: at.len(),
+        kind,
+    }))
+}
+
+/// The value of `digits`, if it fits in the number's largest value and has no leading
+/// zero.
+fn number_value(digits: &[u8], number: Number) -> Result<u64, PlyErrorKind> {
+    if digits.len() > 1 && digits[0] == b'0' {
+        return Err(PlyErrorKind::LeadingZero(number));
+    }
+    digits
+        .iter()
+        .try_fold(0u64, |v, &d| {
+            v.checked_mul(10)?.checked_add((d - b'0') as u64)
+        })
+        .filter(|&v| v <= number.max())
+        .ok_or(PlyErrorKind::TooLarge(number))
+}
+
+/// A count of stones or an arrival number: digits, no larger than 65535.
+fn count<'a>(number: Number) -> impl Parser<&'a [u8], Output = u16, Error = PlyError> {
+    let digits = move |at: &'a [u8]| {
+        digit1(at).or_else(|_: nom::Err<PlyError>| fail(at, PlyErrorKind::NoDigits(number)))
     };
-    if c.peek().is_some() {
-        let expected = match (lift, end, arrival, &capture) {
+    cut(map_res(digits, move |d: &[u8]| {
+        number_value(d, number).map(|n| n as u16)
+    }))
+}
+
+/// A row letter `a`-`d`.
+fn row(at: &[u8]) -> PlyResult<'_, u8> {
+    match at.first() {
+        Some(&r @ b'a'..=b'd') => Ok((&at[1..], r - b'a')),
+        Some(&r) if r.is_ascii_alphabetic() => fail(at, PlyErrorKind::NoSuchRow(r)),
+        _ => fail(
+            at,
+            PlyErrorKind::Unexpected("a pit such as `a3` (a row a-d and a column)"),
+        ),
+    }
+}
+
+/// The column of a pit, `1..=99` without leading zeros.
+fn column(at: &[u8]) -> PlyResult<'_, u8> {
+    let value = |d: &[u8]| match number_value(d, Number::Column)? {
+        0 => Err(PlyErrorKind::ColumnZero),
+        col if col > PitRef::MAX_COL as u64 => Err(PlyErrorKind::ColumnTooLarge),
+        col => Ok(col as u8),
+    };
+    cut(context(
+        "a column number after the row letter",
+        map_res(digit1, value),
+    ))
+    .parse(at)
+}
+
+/// A pit such as `a3` or `c17`.
+fn pit(at: &[u8]) -> PlyResult<'_, PitRef> {
+    // Fast path for the usual `a3` / `c17` (most of the text), same result as below.
+    if let [r @ b'a'..=b'd', d1 @ b'1'..=b'9', rest @ ..] = at {
+        match rest {
+            [] => {
+                return Ok((
+                    rest,
+                    PitRef {
+                        row: r - b'a',
+                        col: d1 - b'0',
+                    },
+                ))
+            }
+            [next, ..] if !next.is_ascii_digit() => {
+                return Ok((
+                    rest,
+                    PitRef {
+                        row: r - b'a',
+                        col: d1 - b'0',
+                    },
+                ))
+            }
+            [d2, tail @ ..] if tail.first().is_none_or(|b| !b.is_ascii_digit()) => {
+                let col = (d1 - b'0') * 10 + (d2 - b'0');
+                return Ok((tail, PitRef { row: r - b'a', col }));
+            }
+            _ => {}
+        }
+    }
+    (row, column)
+        .map(|(row, col)| PitRef { row, col })
+        .parse(at)
+}
+
+/// `:n` after a pit.
+fn stones<'a>(number: Number) -> impl Parser<&'a [u8], Output = u16, Error = PlyError> {
+    preceded(char(':'), count(number))
+}
+
+/// Kiothi's redistribution after its first pit: `,P,...>Q:n,Q:n,...`.
+fn redistribution<'a>(from: PitRef) -> impl Parser<&'a [u8], Output = PlySyntax, Error = PlyError> {
+    let emptied = fold_many0(
+        preceded(char(','), pit),
+        move || vec![from],
+        |mut pits, pit| {
+            pits.push(pit);
+            pits
+        },
+    );
+    let arrow = cut(context(
+        "`,` and another pit, or `>` and the pits filled",
+        char('>'),
+    ));
+    let colon = cut(context("`:` and the stones put in the pit", char(':')));
+    let filled = separated_list1(
+        char(','),
+        (pit, preceded(colon, count(Number::Stones)))
+            .map(|(pit, stones)| PitStones { pit, stones }),
+    );
+    // A `,` or `>` after the first pit can only begin a redistribution.
+    preceded(peek(one_of(",>")), (terminated(emptied, arrow), filled))
+        .map(|(emptied, filled)| PlySyntax::Redistribution(Redistribution { emptied, filled }))
+}
+
+/// The sowing after its first pit: `[:n][-END[#k]][x[P[:n],P[:n],...]]`.
+fn sowing<'a>(from: PitRef) -> impl Parser<&'a [u8], Output = PlySyntax, Error = PlyError> {
+    let lift = opt(stones(Number::Lifted));
+    let end = opt(preceded(
+        char('-'),
+        (pit, opt(preceded(char('#'), count(Number::Arrival)))),
+    ));
+    let bonus = (pit, opt(stones(Number::Taken))).map(|(pit, count)| PitCount { pit, count });
+    let capture = opt(preceded(
+        char('x'),
+        alt((map(eof, |_| Vec::new()), separated_list1(char(','), bonus))),
+    ));
+    (lift, end, capture).map(move |(lift, end, capture)| {
+        PlySyntax::Sowing(Sowing {
+            from,
+            lift,
+            end: end.map(|(pit, _)| pit),
+            arrival: end.and_then(|(_, arrival)| arrival),
+            capture,
+        })
+    })
+}
+
+/// What may follow a ply read so far, for the message when something else does.
+fn expected_after(ply: &PlySyntax) -> &'static str {
+    match ply {
+        PlySyntax::Redistribution(_) => "`,` and another pit, or the end of the ply",
+        PlySyntax::Sowing(s) => match (s.lift, s.end, s.arrival, &s.capture) {
             (_, _, _, Some(_)) => "`,` and another bonus pit, or the end of the ply",
             (_, Some(_), None, None) => "`#k`, `x` or the end of the ply",
             (_, Some(_), Some(_), None) => "`x` or the end of the ply",
             (None, None, _, None) => "`:n`, `-END`, `x` or the end of the ply",
             (Some(_), None, _, None) => "`-END`, `x` or the end of the ply",
-        };
-        return c.unexpected(expected);
+        },
     }
-    Ok(PlySyntax::Sowing(Sowing {
-        from,
-        lift,
-        end,
-        arrival,
-        capture,
-    }))
+}
+
+/// Reads a whole ply (without its suffix annotation).
+fn ply(at: &[u8]) -> PlyResult<'_, PlySyntax> {
+    let (rest, from) = pit(at)?;
+    if rest.is_empty() {
+        // The usual ply is a pit alone: what `sowing` would give, without its work.
+        let ply = Sowing {
+            from,
+            lift: None,
+            end: None,
+            arrival: None,
+            capture: None,
+        };
+        return Ok((rest, PlySyntax::Sowing(ply)));
+    }
+    let (rest, ply) = alt((redistribution(from), sowing(from))).parse(rest)?;
+    if !rest.is_empty() {
+        return fail(rest, PlyErrorKind::Unexpected(expected_after(&ply)));
+    }
+    Ok((rest, ply))
+}
+
+/// A problem of a ply: where (from the start of the ply), its code and its message.
+struct PlyProblem {
+    at: usize,
+    code: ProblemCode,
+    message: String,
+}
+
+/// Parses the text of a ply (without its suffix annotation).
+fn parse_ply(b: &[u8]) -> Result<PlySyntax, PlyError> {
+    match ply(b) {
+        Ok((_, syntax)) => Ok(syntax),
+        Err(nom::Err::Failure(e) | nom::Err::Error(e)) => Err(e),
+        // Complete parsers never ask for more; were one to, it is no ply, not a panic.
+        Err(nom::Err::Incomplete(_)) => Err(PlyError {
+            rest_len: b.len(),
+            kind: PlyErrorKind::Nom,
+        }),
+    }
+}
+
+/// The problem of the ply `b` (without its suffix) for its error `e`; `token` is the
+/// whole token, suffix included, for the message.
+fn ply_problem(b: &[u8], e: PlyError, token: &str) -> PlyProblem {
+    let at = b.len() - e.rest_len;
+    let rest = &b[at..];
+    let digits = || {
+        let n = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+        String::from_utf8_lossy(&rest[..n]).into_owned()
+    };
+    let message = match e.kind {
+        PlyErrorKind::Nom => "expected a ply".to_string(),
+        PlyErrorKind::Unexpected(expected) => {
+            // The grammar steps over ASCII only: `at` is on a character boundary.
+            let found = match String::from_utf8_lossy(rest).chars().next() {
+                Some(c) => format!("`{c}`"),
+                None => "the end of the ply".to_string(),
+            };
+            format!("expected {expected}, found {found}")
+        }
+        PlyErrorKind::NoDigits(number) => format!("expected a {} (digits)", number.name()),
+        PlyErrorKind::LeadingZero(number) => format!(
+            "{} `{}` starts with 0; write it without leading zeros",
+            number.name(),
+            digits()
+        ),
+        PlyErrorKind::TooLarge(number) => format!(
+            "{} {} is too large; the largest is {}",
+            number.name(),
+            quote(&digits()),
+            number.max()
+        ),
+        PlyErrorKind::NoSuchRow(r) => {
+            format!("row `{}` does not exist; rows are a, b, c and d", r as char)
+        }
+        PlyErrorKind::ColumnZero => "column 0 does not exist; columns start at 1".to_string(),
+        PlyErrorKind::ColumnTooLarge => format!(
+            "column {} is too large; columns go up to {}",
+            digits(),
+            PitRef::MAX_COL
+        ),
+    };
+    PlyProblem {
+        at,
+        code: e.kind.code(),
+        message: format!("in ply `{}`: {message}", quote(token)),
+    }
 }

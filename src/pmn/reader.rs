@@ -88,6 +88,8 @@ pub struct Reader<R: Read> {
     latin1_reported_at: Option<u32>,
     /// Offset of the first character (after a UTF-8 byte-order mark).
     first_offset: usize,
+    /// Length of the text of the last game read.
+    last_game_len: usize,
 }
 
 impl<R: Read> Reader<R> {
@@ -103,6 +105,7 @@ impl<R: Read> Reader<R> {
             saw_content: false,
             latin1_reported_at: None,
             first_offset: 0,
+            last_game_len: 0,
         }
     }
 
@@ -210,7 +213,8 @@ impl<R: Read> Reader<R> {
 
     fn read_game(&mut self) -> io::Result<Option<ParsedGame>> {
         self.open()?;
-        let mut chunk = String::new();
+        // Games are about the same size: start at the last one's, to grow less often.
+        let mut chunk = String::with_capacity(self.last_game_len);
         let mut problems = Vec::new();
         let mut has_moves = false;
         let mut has_content = false;
@@ -292,6 +296,7 @@ impl<R: Read> Reader<R> {
             return Ok(None);
         }
         self.saw_content = true;
+        self.last_game_len = chunk.len();
         let (record, parse_problems) = parse_game(&chunk, start_offset, start_line);
         problems.extend(parse_problems);
         problems.sort_by_key(|p| p.span.start);
