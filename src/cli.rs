@@ -313,9 +313,17 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
         Command::Show(args) => run_show(args),
         Command::Stats(args) => {
             let (inputs, filter, replay) = corpus_inputs(&args.corpus)?;
-            let csv = crate::stats::run(&inputs, &filter, &replay, args.per)?;
-            write_output(args.output.as_deref(), args.force, &csv)
-                .map_err(|e| CommandError::io(args.output.clone().unwrap_or_default(), e))?;
+            // Rows go out as they are made: a large corpus' per-ply table never sits in
+            // memory whole.
+            crate::output::stream_output(args.output.as_deref(), args.force, |out| {
+                crate::stats::write_stats(&inputs, &filter, &replay, args.per, out)
+            })
+            .map_err(|e| match e {
+                crate::output::StreamError::Io(e) => {
+                    CommandError::io(args.output.clone().unwrap_or_default(), e)
+                }
+                crate::output::StreamError::Write(e) => e,
+            })?;
             Ok(0)
         }
         Command::Plot(args) => {
