@@ -318,7 +318,13 @@ impl Rules {
     pub fn next_on_circuit(&self, side: Side, pit: usize) -> Option<usize> {
         let place = self.circuit_place(side, pit)?;
         let circuit = self.circuit(side);
-        Some(circuit[(place + 1) % circuit.len()] as usize)
+        // No division: this runs every ply of a Bao la Kimasai playout.
+        let next = if place + 1 == circuit.len() {
+            0
+        } else {
+            place + 1
+        };
+        Some(circuit[next] as usize)
     }
 
     /// Tsoro's heads of a seat (empty for other games or `heads=0`).

@@ -182,6 +182,57 @@ fn lanes(word: u64) -> u64 {
     ((word & ONES).wrapping_mul(GATHER) >> 48) & 0xf
 }
 
+/// Set bits of every byte, and the place of the k-th set bit of every byte, as tables:
+/// the playout picks its move from a 24-bit set every ply, and the machine's baseline
+/// has no population-count or bit-deposit instruction.
+const BYTE_ONES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = (b as u8).count_ones() as u8;
+        b += 1;
+    }
+    t
+};
+
+const BYTE_SELECT: [[u8; 8]; 256] = {
+    let mut t = [[0u8; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let (mut bit, mut k) = (0, 0);
+        while bit < 8 {
+            if b >> bit & 1 == 1 {
+                t[b][k] = bit as u8;
+                k += 1;
+            }
+            bit += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// The number of set bits of a seat's 24-bit set.
+fn ones(set: u64) -> usize {
+    (BYTE_ONES[(set & 0xff) as usize]
+        + BYTE_ONES[(set >> 8 & 0xff) as usize]
+        + BYTE_ONES[(set >> 16 & 0xff) as usize]) as usize
+}
+
+/// The place of the `k`-th (from 0) set bit of a 24-bit set with more than `k` bits set.
+fn nth_set_bit(set: u64, mut k: usize) -> usize {
+    let mut base = 0;
+    loop {
+        let byte = (set >> base & 0xff) as usize;
+        let n = BYTE_ONES[byte] as usize;
+        if k < n {
+            return base + BYTE_SELECT[byte][k] as usize;
+        }
+        k -= n;
+        base += 8;
+    }
+}
+
 pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate>) {
     let board = rules.board();
     let side = pos.side;
@@ -213,14 +264,11 @@ pub(crate) fn play_random(
     rng: &mut Rng,
     effect: &mut Effect,
 ) -> Option<Move> {
-    let mut legal = legal_places(rules, pos);
+    let legal = legal_places(rules, pos);
     if legal == 0 {
         return None;
     }
-    for _ in 0..rng.below(legal.count_ones() as usize) {
-        legal &= legal - 1;
-    }
-    let from = first_pit(rules, pos.side) + legal.trailing_zeros() as usize;
+    let from = first_pit(rules, pos.side) + nth_set_bit(legal, rng.below(ones(legal)));
     let next = rules.next_on_circuit(pos.side, from)?;
     step(rules, pos, from, next, effect);
     Some(Move::Sow(Sowing::from(pit_at(from))))
@@ -250,6 +298,17 @@ mod tests {
                 pos.pits[next] = 0;
                 pos.pits[pit] = 2;
                 assert_eq!(legal_places(&rules, &pos), 0, "a crowded pit cannot step");
+            }
+        }
+    }
+
+    #[test]
+    fn nth_set_bit_selects_in_order() {
+        for set in [1u64, 0b1011, 0xff_ffff, 0x80_0001, 0x12_3456, 0xf0_0f00] {
+            let places: Vec<usize> = (0..24).filter(|&i| set >> i & 1 == 1).collect();
+            assert_eq!(ones(set), places.len());
+            for (k, &p) in places.iter().enumerate() {
+                assert_eq!(nth_set_bit(set, k), p, "{set:#x} {k}");
             }
         }
     }
