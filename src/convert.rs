@@ -517,6 +517,11 @@ pub fn to_pmn(c: &Conversion) -> String {
 /// `[Numbering "relative"]` tag and every pit of every ply, variations included,
 /// written as a number from the seat of the player who plays it.
 pub fn to_relative(c: &Conversion) -> String {
+    // Without rules there are no seats to number from: the game is written in PMN as it
+    // is, without a Numbering tag, so that reading it back changes nothing.
+    let Some(rules) = &c.trace.rules else {
+        return pmn::write_game(&c.record);
+    };
     let mut record = c.record.clone();
     record.tags.retain(|t| t.name != NUMBERING_TAG);
     record.tags.push(Tag {
@@ -525,16 +530,13 @@ pub fn to_relative(c: &Conversion) -> String {
         ..Tag::default()
     });
     let text = pmn::write_game(&record);
-    match &c.trace.rules {
-        Some(rules) => numbering::rewrite_game_text(
-            rules,
-            first_index(&record),
-            &text,
-            Numbering::Absolute,
-            Numbering::Relative,
-        ),
-        None => text,
-    }
+    numbering::rewrite_game_text(
+        rules,
+        first_index(&record),
+        &text,
+        Numbering::Absolute,
+        Numbering::Relative,
+    )
 }
 
 /// The game as a Ludii-style move list (docs/ludii.md). Games Ludii does not have here
