@@ -194,6 +194,20 @@ fn validate_game(
     settings: &Settings,
     format: Format,
 ) -> (Vec<u8>, Summary) {
+    let mut out = Vec::new();
+    // A file with no game at all: its reader problems (an empty-file warning) belong to
+    // the file, and there is no game to count.
+    let record = &game.record;
+    if record.tags.is_empty() && record.moves.is_empty() && record.result.is_none() {
+        let mut summary = Summary::default();
+        for p in &game.problems {
+            let d = Diagnostic::from_problem(p);
+            let _ = write_diagnostic(&mut out, format, file, None, &d, Some(game));
+            summary.warnings += !d.is_error() as usize;
+            summary.with_errors += d.is_error() as usize;
+        }
+        return (out, summary);
+    }
     let mut trace = replay(game, &settings.replay);
     if settings.suggest && !trace.is_valid() {
         crate::repair::attach_suggestions(game, &mut trace, &settings.replay);
@@ -201,7 +215,6 @@ fn validate_game(
     let verdicts = settings
         .infer_rules
         .then(|| crate::repair::infer_rules(game, &settings.replay));
-    let mut out = Vec::new();
     for d in &trace.diagnostics {
         let _ = write_diagnostic(&mut out, format, file, Some(index), d, Some(game));
     }

@@ -456,3 +456,18 @@ fn json_lines_follow_the_committed_schemas() {
     }
     assert_eq!(kinds.len(), 3);
 }
+
+#[test]
+fn an_empty_file_is_a_warning_and_no_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("empty.pmn");
+    fs::write(&path, "\n\n").unwrap();
+    let (lines, status) = json_lines(&[path.to_str().unwrap()]);
+    assert_eq!(status, 0);
+    let d = diagnostics(&lines);
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0]["code"], "empty-file");
+    assert_eq!(d[0]["game"], Value::Null);
+    let summary = lines.last().unwrap();
+    assert_eq!(summary["games"], 0);
+}
