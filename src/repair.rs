@@ -371,7 +371,6 @@ pub fn search(
         return result;
     };
     let inputs = PlyInput::main_line(record);
-    let written: Vec<&PlySyntax> = inputs.iter().map(|i| i.syntax).collect();
     let baseline = replay::replay(parsed, &lean);
     let Some(first_error) = baseline.first_error_ply() else {
         return result;
@@ -518,7 +517,6 @@ pub fn search(
             .then(b.replays.cmp(&a.replays))
             .then(a.cost.cmp(&b.cost))
     });
-    let _ = written;
     result
 }
 
