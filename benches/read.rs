@@ -59,7 +59,7 @@ fn pit(rng: &mut Rng, rows: u64, cols: u64, south: bool) -> PitRef {
 }
 
 fn ply(rng: &mut Rng, game: usize, index: usize, cols: u64) -> PlySyntax {
-    let south = index % 2 == 0;
+    let south = index.is_multiple_of(2);
     let rows = if game == 2 { 2 } else { 4 };
     let from = pit(rng, rows, cols, south);
     if game == 2 && index < 2 {

@@ -43,7 +43,7 @@ fn write_games(out: &mut String, rules: &Rules, rng: &mut Rng, games: usize, rou
             let Some(mv) = state.play_random(rng, &mut effect) else {
                 break;
             };
-            if n % 2 == 0 {
+            if n.is_multiple_of(2) {
                 moves.push_str(&format!("{}. ", n / 2 + 1));
             }
             let mut ply = mv.to_string();

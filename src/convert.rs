@@ -359,7 +359,7 @@ impl LudiiGame {
                 text.push_str(c);
                 text.push('\n');
             }
-            let side = if (first + i as u64) % 2 == 0 {
+            let side = if (first + i as u64).is_multiple_of(2) {
                 Side::South
             } else {
                 Side::North

@@ -483,7 +483,7 @@ fn generated(game: sow::Game, options: &str, games: usize, seed: u64, max_plies:
             let Some(mv) = state.play_random(&mut rng, &mut effect) else {
                 break;
             };
-            if n % 2 == 0 {
+            if n.is_multiple_of(2) {
                 moves.push_str(&format!("{}. ", n / 2 + 1));
             }
             let mut ply = mv.to_string();

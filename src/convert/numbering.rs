@@ -283,7 +283,7 @@ fn rewrite_token(
         return;
     }
     let line = lines.last_mut().expect("the main line is never popped");
-    let side = if line.next % 2 == 0 {
+    let side = if line.next.is_multiple_of(2) {
         Side::South
     } else {
         Side::North

@@ -875,7 +875,7 @@ impl<'a> Scanner<'a> {
 /// The move number that belongs before the ply with this absolute index (0 = South's
 /// first ply): `(number, dots)`.
 pub fn move_number_for(index: u64) -> (u64, Dots) {
-    let dots = if index % 2 == 0 {
+    let dots = if index.is_multiple_of(2) {
         Dots::One
     } else {
         Dots::Three
