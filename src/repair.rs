@@ -354,15 +354,24 @@ pub fn search(
     options: &ReplayOptions,
     bounds: &RepairOptions,
 ) -> RepairSearch {
+    let baseline = replay::replay(parsed, &ReplayOptions::quiet(&options.overrides));
+    match baseline.first_error_ply() {
+        Some(first_error) => search_from(parsed, first_error, options, bounds),
+        None => RepairSearch::default(),
+    }
+}
+
+/// [`search`] for a game whose first error is already known (from its trace), so that
+/// the game is not replayed once more to find it.
+pub fn search_from(
+    parsed: &ParsedGame,
+    first_error: u32,
+    options: &ReplayOptions,
+    bounds: &RepairOptions,
+) -> RepairSearch {
     let started = Instant::now();
     let record = &parsed.record;
-    let lean = ReplayOptions {
-        overrides: options.overrides.clone(),
-        keep_positions: false,
-        keep_laps: false,
-        max_legal_listed: 0,
-        diagnostics_only: true,
-    };
+    let lean = ReplayOptions::quiet(&options.overrides);
     let mut result = RepairSearch::default();
     let Ok(rules) = replay::rules_of(record, &lean.overrides) else {
         return result;
@@ -371,10 +380,9 @@ pub fn search(
         return result;
     };
     let inputs = PlyInput::main_line(record);
-    let baseline = replay::replay(parsed, &lean);
-    let Some(first_error) = baseline.first_error_ply() else {
+    if first_error == 0 || inputs.is_empty() {
         return result;
-    };
+    }
     let error_index = (first_error as usize - 1).min(inputs.len().saturating_sub(1));
     let lowest = error_index.saturating_sub(bounds.window);
     // One more state before the window: a deletion replays the ply before it.
@@ -577,7 +585,10 @@ pub fn apply_edit(record: &Record, edit: &Edit) -> Record {
 /// Adds the best repairs as suggestions to the first error of a trace.
 pub fn attach_suggestions(game: &ParsedGame, trace: &mut Trace, options: &ReplayOptions) {
     let bounds = RepairOptions::default();
-    let found = search(game, options, &bounds);
+    let Some(first_error) = trace.first_error_ply() else {
+        return;
+    };
+    let found = search_from(game, first_error, options, &bounds);
     let written: Vec<&PlySyntax> = game.record.main_line().map(|e| &e.ply.syntax).collect();
     let Some(d) = trace.diagnostics.iter_mut().find(|d| d.is_error()) else {
         return;
@@ -677,11 +688,7 @@ pub fn infer_rules(game: &ParsedGame, options: &ReplayOptions) -> Vec<RulesVerdi
             })
             .collect();
     }
-    let lean = ReplayOptions {
-        max_legal_listed: 0,
-        diagnostics_only: true,
-        ..ReplayOptions::default()
-    };
+    let lean = ReplayOptions::quiet(&[]);
     let mut verdicts = Vec::new();
     for combo in combos {
         let Ok(opts) = parse_options(kind, &combo) else {

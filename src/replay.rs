@@ -43,6 +43,16 @@ impl ReplayOptions {
         }
     }
 
+    /// Options for replays whose messages nobody reads (repair candidates, rules
+    /// inference): diagnostics only, no legal-move lists.
+    pub fn quiet(overrides: &[(String, String)]) -> ReplayOptions {
+        ReplayOptions {
+            overrides: overrides.to_vec(),
+            diagnostics_only: true,
+            ..ReplayOptions::default()
+        }
+    }
+
     /// Options for the analysers and converters: positions and laps kept.
     pub fn full() -> ReplayOptions {
         ReplayOptions {
