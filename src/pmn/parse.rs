@@ -112,16 +112,40 @@ struct Scanner<'a> {
     record: Record,
 }
 
-/// Whether a byte ends a token in move text.
+/// Byte classes of move text, looked up in [`CLASS`] (one load per byte in the scanner's
+/// loops rather than a chain of comparisons).
+const SPACE: u8 = 1;
+const DELIMITER: u8 = 2;
+
+/// The class bits of every byte: spaces (which also delimit) and the other delimiters.
+static CLASS: [u8; 256] = {
+    let mut class = [0u8; 256];
+    let spaces = [b' ', b'\t', b'\r', b'\n', 0, 0x0c];
+    let mut i = 0;
+    while i < spaces.len() {
+        class[spaces[i] as usize] = SPACE | DELIMITER;
+        i += 1;
+    }
+    let others = [b'{', b'}', b'(', b')', b';', b'$'];
+    let mut i = 0;
+    while i < others.len() {
+        class[others[i] as usize] = DELIMITER;
+        i += 1;
+    }
+    class
+};
+
+/// Whether a byte ends a token in move text: a space or one of `{ } ( ) ; $`.
+#[inline(always)]
 fn is_delimiter(b: u8) -> bool {
-    matches!(
-        b,
-        b' ' | b'\t' | b'\r' | b'\n' | 0 | 0x0c | b'{' | b'}' | b'(' | b')' | b';' | b'$'
-    )
+    CLASS[b as usize] & DELIMITER != 0
 }
 
+/// Whether a byte is a space of move text: space, tab, CR, LF, NUL (read as a space) or
+/// form feed.
+#[inline(always)]
 fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0 | 0x0c)
+    CLASS[b as usize] & SPACE != 0
 }
 
 /// A short quotation of `s` for a message.
@@ -794,7 +818,17 @@ impl<'a> Scanner<'a> {
                 return false;
             }
         };
-        let Ok(number) = digits.parse::<u32>() else {
+        // At most 9 digits always fit; longer ones are checked.
+        let value = if digits.len() <= 9 {
+            Some(
+                digits
+                    .bytes()
+                    .fold(0u32, |v, d| v * 10 + u32::from(d - b'0')),
+            )
+        } else {
+            digits.parse::<u32>().ok()
+        };
+        let Some(number) = value else {
             self.error(
                 ProblemCode::NumberTooLarge,
                 start,
@@ -826,7 +860,9 @@ impl<'a> Scanner<'a> {
         let frame = stack.last_mut().expect("a line");
         let index = frame.next_ply;
         if let Some(number) = frame.pending_number.take() {
-            check_move_number(&mut self.problems, number, index);
+            if (number.number as u64, number.dots) != move_number_for(index) {
+                check_move_number(&mut self.problems, number, index);
+            }
         }
         frame.last_ply = Some(index);
         frame.next_ply = index + 1;
@@ -835,6 +871,28 @@ impl<'a> Scanner<'a> {
 
     fn read_ply(&mut self, stack: &mut [Frame]) -> bool {
         let start = self.pos;
+        // The usual ply, a pit alone (`a3`, `c17`) before a delimiter, is told by its
+        // first bytes, without scanning the token, and built right in its slot (see
+        // `push_element`).
+        if let Some((from, end)) = lone_pit_at(self.bytes, start) {
+            let span = self.span(start, end);
+            let frame = self.next_ply_frame(stack);
+            push_element(&mut frame.elements, || {
+                Element::Ply(Ply {
+                    syntax: PlySyntax::Sowing(Sowing {
+                        from,
+                        lift: None,
+                        end: None,
+                        arrival: None,
+                        capture: None,
+                    }),
+                    suffix: None,
+                    span,
+                })
+            });
+            self.pos = end;
+            return true;
+        }
         let end = self.token_end(start);
         let token = &self.bytes[start..end];
         let marks = token
@@ -864,7 +922,7 @@ impl<'a> Scanner<'a> {
             }
         };
         let core = &self.bytes[start..core_end];
-        // The usual ply, a pit alone, is built right in its slot (see `push_element`).
+        // A pit alone with an annotation (`a3!`).
         if let Some(from) = lone_pit(core) {
             let span = self.span(start, end);
             let frame = self.next_ply_frame(stack);
@@ -925,6 +983,7 @@ fn push_element(elements: &mut Vec<Element>, build: impl FnOnce() -> Element) {
 
 /// The move number that belongs before the ply with this absolute index (0 = South's
 /// first ply): `(number, dots)`.
+#[inline]
 pub fn move_number_for(index: u64) -> (u64, Dots) {
     let dots = if index.is_multiple_of(2) {
         Dots::One
@@ -934,6 +993,7 @@ pub fn move_number_for(index: u64) -> (u64, Dots) {
     (index / 2 + 1, dots)
 }
 
+#[cold]
 fn check_move_number(problems: &mut Vec<Problem>, number: MoveNumber, index: u64) {
     let (expected, dots) = move_number_for(index);
     if number.number as u64 == expected && number.dots == dots {
@@ -1372,6 +1432,35 @@ fn lone_pit(token: &[u8]) -> Option<PitRef> {
         Some(_) => return None,
     };
     Some(PitRef { row: r - b'a', col })
+}
+
+/// A pit alone at `at` in `bytes` (`a3`, `c17`), followed by a delimiter or the end of
+/// the text: the pit and where the token ends. `None` for anything else.
+#[inline(always)]
+fn lone_pit_at(bytes: &[u8], at: usize) -> Option<(PitRef, usize)> {
+    let ends = |i: usize| bytes.get(i).is_none_or(|&b| is_delimiter(b));
+    match *bytes.get(at..at + 2)? {
+        [r @ b'a'..=b'd', d1 @ b'1'..=b'9'] => {
+            let row = r - b'a';
+            if ends(at + 2) {
+                return Some((
+                    PitRef {
+                        row,
+                        col: d1 - b'0',
+                    },
+                    at + 2,
+                ));
+            }
+            match bytes[at + 2] {
+                d2 @ b'0'..=b'9' if ends(at + 3) => {
+                    let col = (d1 - b'0') * 10 + (d2 - b'0');
+                    Some((PitRef { row, col }, at + 3))
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 /// Reads a whole ply (without its suffix annotation).

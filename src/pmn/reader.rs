@@ -56,8 +56,6 @@ pub fn parse_bytes(bytes: &[u8]) -> Vec<ParsedGame> {
 /// The bytes of a line that begins the next game, read while finishing the one before.
 struct PendingLine {
     raw: Vec<u8>,
-    /// Whether the line is longer than [`MAX_LINE_CHARS`] bytes.
-    long: bool,
 }
 
 type Prefixed<R> = Chain<Cursor<Vec<u8>>, R>;
@@ -157,6 +155,34 @@ impl<R: Read> Reader<R> {
         Ok(n > 0)
     }
 
+    /// Appends to `raw` the bytes up to the next line that begins with `[` (or to the end
+    /// of the input). `raw` must end at the start of a line. Move text needs no look at
+    /// its lines: only a `[` at the start of one can end the game.
+    fn copy_to_bracket_line(&mut self, raw: &mut Vec<u8>) -> io::Result<()> {
+        loop {
+            let buf = match &mut self.input {
+                Input::Utf8(r) => r.fill_buf()?,
+                Input::Utf16(r) => r.fill_buf()?,
+                Input::Unopened(_) | Input::Done => return Ok(()),
+            };
+            let at_line_start = raw.last().is_none_or(|&b| b == b'\n');
+            let found = memchr::memchr_iter(b'[', buf).find(|&i| match i {
+                0 => at_line_start,
+                _ => buf[i - 1] == b'\n',
+            });
+            let n = found.unwrap_or(buf.len());
+            raw.extend_from_slice(&buf[..n]);
+            match &mut self.input {
+                Input::Utf8(r) => r.consume(n),
+                Input::Utf16(r) => r.consume(n),
+                Input::Unopened(_) | Input::Done => {}
+            }
+            if found.is_some() || n == 0 {
+                return Ok(());
+            }
+        }
+    }
+
     /// Reports the problems of a line's bytes (`raw`, decoded as `text`) and advances
     /// the position past it.
     fn check_line(&mut self, raw: &[u8], text: &str, latin1: bool, out: &mut Vec<Problem>) {
@@ -214,9 +240,13 @@ impl<R: Read> Reader<R> {
     }
 
     /// Decodes a chunk's bytes into its text, reporting the problems of its bytes, and
-    /// advances the position past it. `long` says whether a line of it is longer than
-    /// [`MAX_LINE_CHARS`] bytes.
-    fn decode_chunk(&mut self, raw: Vec<u8>, long: bool, problems: &mut Vec<Problem>) -> String {
+    /// advances the position past it.
+    fn decode_chunk(&mut self, raw: Vec<u8>, problems: &mut Vec<Problem>) -> String {
+        // Only a chunk longer than the limit can hold a line longer than it.
+        let long = raw.len() > MAX_LINE_CHARS
+            && raw
+                .split(|&b| b == b'\n')
+                .any(|line| line.len() > MAX_LINE_CHARS);
         let raw = match String::from_utf8(raw) {
             Ok(text) if !long && !text.as_bytes().contains(&0) => {
                 // The usual chunk: nothing to report, and the bytes are the text.
@@ -245,16 +275,17 @@ impl<R: Read> Reader<R> {
         let mut problems = Vec::new();
         let mut has_moves = false;
         let mut has_content = false;
-        let mut long = false;
         if let Some(pending) = self.pending.take() {
             raw = pending.raw;
             raw.reserve(self.last_game_len);
-            long = pending.long;
             has_content = true;
         }
         let start_offset_line = |reader: &Self| (reader.offset, reader.line);
         let (mut start_offset, mut start_line) = start_offset_line(self);
         loop {
+            if has_moves {
+                self.copy_to_bracket_line(&mut raw)?;
+            }
             let line_start = raw.len();
             if !self.read_raw_line(&mut raw)? {
                 break;
@@ -263,12 +294,8 @@ impl<R: Read> Reader<R> {
             // A line of Latin-1 or with NUL bytes decodes to as many characters as it
             // has bytes, and its first byte tells a tag as its first character would.
             let is_tag = line.starts_with(b"[") && !line.starts_with(b"[%");
-            let line_long = line.len() > MAX_LINE_CHARS;
             if is_tag && has_moves {
-                self.pending = Some(PendingLine {
-                    raw: line.to_vec(),
-                    long: line_long,
-                });
+                self.pending = Some(PendingLine { raw: line.to_vec() });
                 raw.truncate(line_start);
                 break;
             }
@@ -287,13 +314,11 @@ impl<R: Read> Reader<R> {
                 // Leading blank lines belong to no game: the game starts after them. Their
                 // bytes are still checked (a NUL byte is reported wherever it is).
                 let blank_line = raw.split_off(line_start);
-                let _ = self.decode_chunk(blank_line, line_long, &mut problems);
+                let _ = self.decode_chunk(blank_line, &mut problems);
                 (start_offset, start_line) = start_offset_line(self);
-            } else {
-                long |= line_long;
             }
         }
-        let chunk = self.decode_chunk(raw, long, &mut problems);
+        let chunk = self.decode_chunk(raw, &mut problems);
         if !has_content {
             if self.games_yielded == 0 && !self.saw_content {
                 let span = Span {
