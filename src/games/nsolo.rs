@@ -59,14 +59,27 @@ pub(crate) fn apply(
     }
     let side = pos.side;
     let place = check_start(rules, pos, from, mode, effect)?;
-    let mut pits = pos.pits;
-    let end = sow(rules, &mut pits, side, place, effect)?;
-    let captured = capture(rules, &mut pits, side, end, effect);
-    let due = bonus_due(rules, &pits, side, captured);
-    take_bonus(rules, &mut pits, side, due, &sowing.bonus, mode, effect)?;
-    pos.pits = pits;
-    finish(pos, captured);
-    Ok(())
+    // Sown in place; a ply that fails half-way (an endless sowing, a wrong bonus) is
+    // undone from one copy of the pits taken here.
+    let saved = pos.pits;
+    let pits = &mut pos.pits;
+    let played = (|| {
+        let end = sow(rules, pits, side, place, effect)?;
+        let captured = capture(rules, pits, side, end, effect);
+        let due = bonus_due(rules, pits, side, captured);
+        take_bonus(rules, pits, side, due, &sowing.bonus, mode, effect)?;
+        Ok(captured)
+    })();
+    match played {
+        Ok(captured) => {
+            finish(pos, captured);
+            Ok(())
+        }
+        Err(e) => {
+            pos.pits = saved;
+            Err(e)
+        }
+    }
 }
 
 pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate>) {

@@ -155,27 +155,34 @@ pub(crate) fn apply(
         }
     }
 
-    let mut after = pos.clone();
-    let end = sow_with_stop(
-        rules,
-        &mut after.pits,
-        mover,
-        start_place,
-        lift,
-        stop,
-        effect,
-    )?;
-    effect.end = Some(board.pit(end.pit));
-    effect.stopped_at_head = !end.in_empty;
-    let required = if end.in_empty {
-        capture(rules, &mut after, mover, end.pit, effect).map(|due| due.count)
-    } else {
-        None
-    };
-    take_bonus(rules, &mut after, required, &sowing.bonus, mode, effect)?;
-    after.side = mover.opponent();
-    *pos = after;
-    Ok(())
+    // Played in place; a ply that fails half-way (an endless sowing, a wrong bonus) is
+    // undone from one copy taken here.
+    let saved = pos.clone();
+    let played = (|| {
+        let end = sow_with_stop(
+            rules,
+            &mut pos.pits,
+            mover,
+            start_place,
+            lift,
+            stop,
+            effect,
+        )?;
+        effect.end = Some(board.pit(end.pit));
+        effect.stopped_at_head = !end.in_empty;
+        let required = if end.in_empty {
+            capture(rules, pos, mover, end.pit, effect).map(|due| due.count)
+        } else {
+            None
+        };
+        take_bonus(rules, pos, required, &sowing.bonus, mode, effect)?;
+        pos.side = mover.opponent();
+        Ok(())
+    })();
+    if played.is_err() {
+        *pos = saved;
+    }
+    played
 }
 
 /// Sows from `start_place`, relaying at every occupied lap end except the `k`-th arrival
@@ -191,7 +198,8 @@ fn sow_with_stop(
 ) -> Result<SowEnd, Illegal> {
     let board = rules.board();
     let circuit = rules.circuit(mover);
-    let original = *pits;
+    // Only a player's stop may need the sowing run again from the start.
+    let original = stop.map(|_| *pits);
     let mut arrivals = 0u32;
     let at_head = |arrivals: &mut u32, pit: usize| match stop {
         Some((head, k)) if head == pit => {
@@ -219,7 +227,9 @@ fn sow_with_stop(
             })
         },
     );
-    let (Err(Illegal::EndlessSowing { laps: d }), Some((head, k))) = (&first, stop) else {
+    let (Err(Illegal::EndlessSowing { laps: d }), Some((head, k)), Some(original)) =
+        (&first, stop, original)
+    else {
         return first;
     };
     let d = *d;
