@@ -5,7 +5,7 @@
 //! Nothing here writes anywhere: input files are only ever opened for reading.
 
 use std::fs::File;
-use std::io::{self, BufReader, Read};
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
@@ -29,11 +29,12 @@ impl Input {
         }
     }
 
-    /// Opens the input for streaming.
+    /// Opens the input for streaming. Files are not buffered here: the [`Reader`] keeps
+    /// its own buffer, and a second would copy every byte once more.
     pub fn open(&self) -> io::Result<Box<dyn Read + Send>> {
         Ok(match self {
             Input::Stdin => Box::new(io::stdin()),
-            Input::File(p) => Box::new(BufReader::with_capacity(1 << 16, File::open(p)?)),
+            Input::File(p) => Box::new(File::open(p)?),
         })
     }
 

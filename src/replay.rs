@@ -13,7 +13,7 @@ use crate::games;
 use crate::geometry::{Pit, Side};
 use crate::moves::{BonusTake, Effect, HeadStop, Illegal, Mode, Move, Redistribution, Sowing};
 use crate::play::{GameState, Outcome};
-use crate::pmn::{Command, GameResult, ParsedGame, PitRef, PlySyntax, Record, Span};
+use crate::pmn::{Command, Element, GameResult, ParsedGame, PitRef, PlySyntax, Record, Span};
 use crate::position::Position;
 use crate::rules::{split_options, Game, Rules};
 use crate::Board;
@@ -417,17 +417,28 @@ pub struct PlyInput<'a> {
 }
 
 impl<'a> PlyInput<'a> {
-    /// The main-line plies of a record.
+    /// The main-line plies of a record: what [`Record::main_line`] gives, in one pass
+    /// over the move text (this runs for every game a validation reads).
     pub fn main_line(record: &'a Record) -> Vec<PlyInput<'a>> {
-        record
-            .main_line()
-            .map(|entry| PlyInput {
-                number: entry.index as u32 + 1,
-                syntax: &entry.ply.syntax,
-                span: entry.ply.span,
-                commands: entry.commands().collect(),
-            })
-            .collect()
+        let mut plies: Vec<PlyInput<'a>> = Vec::with_capacity(record.moves.len());
+        for element in &record.moves {
+            match element {
+                Element::Ply(ply) => plies.push(PlyInput {
+                    number: plies.len() as u32 + 1,
+                    syntax: &ply.syntax,
+                    span: ply.span,
+                    commands: Vec::new(),
+                }),
+                Element::Comment(comment) => {
+                    // Comments before the first ply follow no ply.
+                    if let Some(last) = plies.last_mut() {
+                        last.commands.extend(comment.commands.iter());
+                    }
+                }
+                Element::MoveNumber(_) | Element::Nag(_) | Element::Variation(_) => {}
+            }
+        }
+        plies
     }
 }
 
@@ -802,4 +813,35 @@ fn illegal(
         }
     }
     d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The one-pass main line gives what `Record::main_line` defines: every main-line
+    /// ply numbered from 1, with the commands of the comments after it (not those of
+    /// comments before the first ply, nor inside variations).
+    #[test]
+    fn ply_inputs_follow_the_records_main_line() {
+        let text = "[Game \"Tsoro\"]\n\n{[%stones 1 1]} 1. a3 {[%stones 2 2] x} $1 \
+                    (1. a4 {[%foul]}) d10 {[%foul] [%stones 3 3]} 2. a5 ; [%stones 4 4]\n*\n";
+        let games = crate::pmn::parse_str(text);
+        let record = &games[0].record;
+        let inputs = PlyInput::main_line(record);
+        let expected: Vec<(usize, Span, Vec<&Command>)> = record
+            .main_line()
+            .map(|e| (e.index + 1, e.ply.span, e.commands().collect()))
+            .collect();
+        let got: Vec<(usize, Span, Vec<&Command>)> = inputs
+            .iter()
+            .map(|i| (i.number as usize, i.span, i.commands.clone()))
+            .collect();
+        assert_eq!(got, expected);
+        let names: Vec<Vec<&str>> = inputs
+            .iter()
+            .map(|i| i.commands.iter().map(|c| c.name.as_str()).collect())
+            .collect();
+        assert_eq!(names, [vec!["stones"], vec!["foul", "stones"], vec!["stones"]]);
+    }
 }
