@@ -26,9 +26,11 @@ configs=(
 size() { du -sb "$dir" | cut -f1; }
 seed=1
 while [ "$(size)" -lt $((want_mb * 1000 * 1000)) ]; do
-  for c in "${configs[@]}"; do
-    IFS='|' read -r game board rules <<<"$c"
-    out="$dir/$game-$seed.pmn"
+  for k in "${!configs[@]}"; do
+    IFS='|' read -r game board rules <<<"${configs[$k]}"
+    # The configuration's number is in the name: two configurations of one game must
+    # not share a file (they did, and the second was never generated).
+    out="$dir/$game-c$k-$seed.pmn"
     [ -f "$out" ] && continue
     args=(generate --game "$game" --games 200 --seed "$seed" --rules "$rules" -o "$out")
     [ -n "$board" ] && args+=(--board "$board")

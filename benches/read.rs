@@ -4,12 +4,6 @@
 //! games (default 100 MB; `SOW_BENCH_MB=n` to change), then reads it with
 //! `sow::pmn::Reader` and prints MB/s and games/s (best of 3 runs). Without `--bench`
 //! (as under `cargo test --benches`) it runs a cheap 1 MB smoke pass.
-//!
-//! It uses the allocator the `sow` binary uses (mimalloc), so that it measures what the
-//! command does.
-
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::hint::black_box;
 use std::time::Instant;

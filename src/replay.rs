@@ -842,6 +842,9 @@ mod tests {
             .iter()
             .map(|i| i.commands.iter().map(|c| c.name.as_str()).collect())
             .collect();
-        assert_eq!(names, [vec!["stones"], vec!["foul", "stones"], vec!["stones"]]);
+        assert_eq!(
+            names,
+            [vec!["stones"], vec!["foul", "stones"], vec!["stones"]]
+        );
     }
 }

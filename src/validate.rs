@@ -1,9 +1,11 @@
 //! `sow validate`: replay every game of every input and report every problem.
 //!
-//! Files are validated in parallel, and the games of one large file in parallel batches;
-//! reports come out in input order whatever the scheduling. Rendering (human or JSON)
-//! happens in the worker that replayed the game, from the game's own text, so no file
-//! is held in memory beyond one batch of games.
+//! One thread reads the inputs in order and hands their games on in batches (bounded in
+//! count and in bytes); the workers replay and render a batch in parallel while the
+//! next is read, and each batch's reports are written, in input order, as soon as it is
+//! done. Rendering (human or JSON) happens in the worker that replayed the game, from
+//! the game's own text. So memory holds about three batches of games and their reports,
+//! whatever the size of the corpus or of any one file, and reports start at once.
 
 use std::io::{self, Write};
 use std::ops::Range;
@@ -68,10 +70,24 @@ impl Summary {
     }
 }
 
-/// The rendered report of one input.
-struct FileOutput {
-    text: Vec<u8>,
-    summary: Summary,
+/// A piece of work read from the inputs, in input order.
+enum Work {
+    /// A game (its number in its input, from 1).
+    Game {
+        input: usize,
+        index: usize,
+        game: ParsedGame,
+    },
+    /// An input that could not be opened.
+    Unreadable { input: usize, error: String },
+}
+
+impl Work {
+    fn input(&self) -> usize {
+        match self {
+            Work::Game { input, .. } | Work::Unreadable { input, .. } => *input,
+        }
+    }
 }
 
 /// A game's JSON object.
@@ -143,48 +159,113 @@ pub fn run(
             total.io_errors += 1;
         }
     }
-    // Files in parallel; `collect` keeps the input order.
-    let outputs: Vec<FileOutput> = inputs
-        .par_iter()
-        .map(|input| {
-            let o = validate_input(input, settings, format);
-            if let Some(p) = progress {
-                p.inc(1);
+    total.files += inputs.len();
+    let names: Vec<String> = inputs.iter().map(Input::name).collect();
+    let mut write_batch = |batch: &[Work]| -> io::Result<()> {
+        let rendered: Vec<(Vec<u8>, Summary)> = batch
+            .par_iter()
+            .map(|work| match work {
+                Work::Game { input, index, game } => {
+                    validate_game(&names[*input], *index, game, settings, format)
+                }
+                Work::Unreadable { input, error } => unreadable(&names[*input], error, format),
+            })
+            .collect();
+        for (text, summary) in rendered {
+            out.write_all(&text)?;
+            total.add(&summary);
+        }
+        if let (Some(p), Some(last)) = (progress, batch.last()) {
+            // The inputs before the batch's last one are done.
+            p.set_position(last.input() as u64);
+        }
+        Ok(())
+    };
+    if rayon::current_num_threads() <= 1 {
+        // One thread (`-j 1`) reads and replays in turn.
+        let mut result = Ok(());
+        read_batches(inputs, &settings.filter, |batch| {
+            result = write_batch(&batch);
+            result.is_ok()
+        });
+        result?;
+    } else {
+        // A reading thread stays a batch ahead of the workers; two batches may wait.
+        std::thread::scope(|scope| -> io::Result<()> {
+            let (batches, received) = std::sync::mpsc::sync_channel::<Vec<Work>>(1);
+            let filter = &settings.filter;
+            // The sender moves into the reading thread: when it has read everything,
+            // the channel closes and the loop below ends.
+            scope.spawn(move || read_batches(inputs, filter, |batch| batches.send(batch).is_ok()));
+            for batch in received {
+                write_batch(&batch)?;
             }
-            o
-        })
-        .collect();
-    for o in outputs {
-        out.write_all(&o.text)?;
-        total.add(&o.summary);
+            Ok(())
+        })?;
+    }
+    if let Some(p) = progress {
+        p.set_position(inputs.len() as u64);
     }
     Ok(total)
 }
 
-fn validate_input(input: &Input, settings: &Settings, format: Format) -> FileOutput {
-    let name = input.name();
-    let mut text = Vec::new();
-    let mut summary = Summary {
-        files: 1,
-        ..Summary::default()
-    };
-    let rendered = crate::corpus::map_games(input, &settings.filter, |i, g| {
-        validate_game(&name, i, g, settings, format)
-    });
-    match rendered {
-        Ok(rendered) => {
-            for (bytes, s) in rendered {
-                text.extend_from_slice(&bytes);
-                summary.add(&s);
+/// Reads the inputs in order and hands their games that pass the filter to `sink` in
+/// batches of at most [`BATCH`](crate::corpus::BATCH) games and about
+/// [`BATCH_BYTES`](crate::corpus::BATCH_BYTES) of text. Stops when `sink` says false.
+fn read_batches(inputs: &[Input], filter: &Filter, mut sink: impl FnMut(Vec<Work>) -> bool) {
+    use crate::corpus::{BATCH, BATCH_BYTES};
+    let mut batch = Vec::with_capacity(BATCH);
+    let mut bytes = 0;
+    for (input, source) in inputs.iter().enumerate() {
+        let games = match source.games() {
+            Ok(games) => games,
+            Err(e) => {
+                batch.push(Work::Unreadable {
+                    input,
+                    error: e.to_string(),
+                });
+                continue;
+            }
+        };
+        for (i, game) in games.enumerate() {
+            if !filter.is_empty() && !filter.accepts(&game.record) {
+                continue;
+            }
+            bytes += game.text.len();
+            batch.push(Work::Game {
+                input,
+                index: i + 1,
+                game,
+            });
+            if batch.len() >= BATCH || bytes >= BATCH_BYTES {
+                let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
+                bytes = 0;
+                if !sink(full) {
+                    return;
+                }
             }
         }
-        Err(e) => {
-            let d = Diagnostic::error("io", None, Default::default(), format!("cannot read: {e}"));
-            let _ = write_diagnostic(&mut text, format, &name, None, &d, None);
-            summary.io_errors += 1;
-        }
     }
-    FileOutput { text, summary }
+    if !batch.is_empty() {
+        sink(batch);
+    }
+}
+
+/// The report of an input that could not be opened.
+fn unreadable(name: &str, error: &str, format: Format) -> (Vec<u8>, Summary) {
+    let mut text = Vec::new();
+    let d = Diagnostic::error(
+        "io",
+        None,
+        Default::default(),
+        format!("cannot read: {error}"),
+    );
+    let _ = write_diagnostic(&mut text, format, name, None, &d, None);
+    let summary = Summary {
+        io_errors: 1,
+        ..Summary::default()
+    };
+    (text, summary)
 }
 
 fn validate_game(

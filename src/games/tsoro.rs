@@ -159,15 +159,7 @@ pub(crate) fn apply(
     // undone from one copy taken here.
     let saved = pos.clone();
     let played = (|| {
-        let end = sow_with_stop(
-            rules,
-            &mut pos.pits,
-            mover,
-            start_place,
-            lift,
-            stop,
-            effect,
-        )?;
+        let end = sow_with_stop(rules, &mut pos.pits, mover, start_place, lift, stop, effect)?;
         effect.end = Some(board.pit(end.pit));
         effect.stopped_at_head = !end.in_empty;
         let required = if end.in_empty {
