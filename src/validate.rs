@@ -1,11 +1,11 @@
 //! `sow validate`: replay every game of every input and report every problem.
 //!
-//! One thread reads the inputs in order and hands their games on in batches (bounded in
-//! count and in bytes); the workers replay and render a batch in parallel while the
-//! next is read, and each batch's reports are written, in input order, as soon as it is
-//! done. Rendering (human or JSON) happens in the worker that replayed the game, from
-//! the game's own text. So memory holds about three batches of games and their reports,
-//! whatever the size of the corpus or of any one file, and reports start at once.
+//! The inputs' games are read in order in batches (bounded in count and in bytes); the
+//! workers replay and render a batch in parallel while one of them reads the next, and
+//! each batch's reports are written, in input order, as soon as it is done. Rendering
+//! (human or JSON) happens in the worker that replayed the game, from the game's own
+//! text. So memory holds two batches of games and one of reports, whatever the size of
+//! the corpus or of any one file, and reports start at once.
 
 use std::io::{self, Write};
 use std::ops::Range;
@@ -161,8 +161,8 @@ pub fn run(
     }
     total.files += inputs.len();
     let names: Vec<String> = inputs.iter().map(Input::name).collect();
-    let mut write_batch = |batch: &[Work]| -> io::Result<()> {
-        let rendered: Vec<(Vec<u8>, Summary)> = batch
+    let render = |batch: &[Work]| -> Vec<(Vec<u8>, Summary)> {
+        batch
             .par_iter()
             .map(|work| match work {
                 Work::Game { input, index, game } => {
@@ -170,7 +170,14 @@ pub fn run(
                 }
                 Work::Unreadable { input, error } => unreadable(&names[*input], error, format),
             })
-            .collect();
+            .collect()
+    };
+    let mut batches = Batches::new(inputs, &settings.filter);
+    let mut current = batches.next_batch();
+    while let Some(batch) = current {
+        // The next batch is read while this one is replayed: the reading worker joins
+        // the replay when it is done (with one thread, `-j 1`, they take turns).
+        let (next, rendered) = rayon::join(|| batches.next_batch(), || render(&batch));
         for (text, summary) in rendered {
             out.write_all(&text)?;
             total.add(&summary);
@@ -179,29 +186,7 @@ pub fn run(
             // The inputs before the batch's last one are done.
             p.set_position(last.input() as u64);
         }
-        Ok(())
-    };
-    if rayon::current_num_threads() <= 1 {
-        // One thread (`-j 1`) reads and replays in turn.
-        let mut result = Ok(());
-        read_batches(inputs, &settings.filter, |batch| {
-            result = write_batch(&batch);
-            result.is_ok()
-        });
-        result?;
-    } else {
-        // A reading thread stays a batch ahead of the workers; two batches may wait.
-        std::thread::scope(|scope| -> io::Result<()> {
-            let (batches, received) = std::sync::mpsc::sync_channel::<Vec<Work>>(1);
-            let filter = &settings.filter;
-            // The sender moves into the reading thread: when it has read everything,
-            // the channel closes and the loop below ends.
-            scope.spawn(move || read_batches(inputs, filter, |batch| batches.send(batch).is_ok()));
-            for batch in received {
-                write_batch(&batch)?;
-            }
-            Ok(())
-        })?;
+        current = next;
     }
     if let Some(p) = progress {
         p.set_position(inputs.len() as u64);
@@ -209,45 +194,62 @@ pub fn run(
     Ok(total)
 }
 
-/// Reads the inputs in order and hands their games that pass the filter to `sink` in
-/// batches of at most [`BATCH`](crate::corpus::BATCH) games and about
-/// [`BATCH_BYTES`](crate::corpus::BATCH_BYTES) of text. Stops when `sink` says false.
-fn read_batches(inputs: &[Input], filter: &Filter, mut sink: impl FnMut(Vec<Work>) -> bool) {
-    use crate::corpus::{BATCH, BATCH_BYTES};
-    let mut batch = Vec::with_capacity(BATCH);
-    let mut bytes = 0;
-    for (input, source) in inputs.iter().enumerate() {
-        let games = match source.games() {
-            Ok(games) => games,
-            Err(e) => {
-                batch.push(Work::Unreadable {
-                    input,
-                    error: e.to_string(),
-                });
+/// The games of the inputs that pass the filter, in input order, in batches of at most
+/// [`BATCH`](crate::corpus::BATCH) games and about
+/// [`BATCH_BYTES`](crate::corpus::BATCH_BYTES) of text.
+struct Batches<'a> {
+    inputs: &'a [Input],
+    filter: &'a Filter,
+    /// The input being read, its reader, and the number of the last game read from it.
+    input: usize,
+    games: Option<(crate::pmn::Reader<Box<dyn io::Read + Send>>, usize)>,
+}
+
+impl<'a> Batches<'a> {
+    fn new(inputs: &'a [Input], filter: &'a Filter) -> Batches<'a> {
+        Batches {
+            inputs,
+            filter,
+            input: 0,
+            games: None,
+        }
+    }
+
+    fn next_batch(&mut self) -> Option<Vec<Work>> {
+        use crate::corpus::{BATCH, BATCH_BYTES};
+        let mut batch = Vec::with_capacity(BATCH);
+        let mut bytes = 0;
+        while batch.len() < BATCH && bytes < BATCH_BYTES && self.input < self.inputs.len() {
+            let Some((games, index)) = &mut self.games else {
+                match self.inputs[self.input].games() {
+                    Ok(games) => self.games = Some((games, 0)),
+                    Err(e) => {
+                        batch.push(Work::Unreadable {
+                            input: self.input,
+                            error: e.to_string(),
+                        });
+                        self.input += 1;
+                    }
+                }
                 continue;
-            }
-        };
-        for (i, game) in games.enumerate() {
-            if !filter.is_empty() && !filter.accepts(&game.record) {
+            };
+            let Some(game) = games.next() else {
+                self.games = None;
+                self.input += 1;
+                continue;
+            };
+            *index += 1;
+            if !self.filter.is_empty() && !self.filter.accepts(&game.record) {
                 continue;
             }
             bytes += game.text.len();
             batch.push(Work::Game {
-                input,
-                index: i + 1,
+                input: self.input,
+                index: *index,
                 game,
             });
-            if batch.len() >= BATCH || bytes >= BATCH_BYTES {
-                let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
-                bytes = 0;
-                if !sink(full) {
-                    return;
-                }
-            }
         }
-    }
-    if !batch.is_empty() {
-        sink(batch);
+        (!batch.is_empty()).then_some(batch)
     }
 }
 
