@@ -46,11 +46,13 @@ measure() {
   local label=$1
   shift
   local t
-  # GNU time prints "elapsed-seconds max-rss-KiB" as its last line.
-  t=$( { /usr/bin/time -f '%e %M' "$@" >/dev/null; } 2>&1 | tail -n 1)
-  local secs=${t% *} rss=${t#* }
-  awk -v l="$label" -v s="$secs" -v r="$rss" -v b="$bytes" -v g="$games" \
-    'BEGIN { printf "%-28s %7.2f s %8.1f MB/s %9.0f games/s %7.1f MB peak\n", l, s, b/1e6/s, g/s, r/1024 }'
+  # GNU time prints "elapsed-seconds user-seconds system-seconds max-rss-KiB" as its
+  # last line. CPU time (user + system) is what a busy, shared machine does not inflate:
+  # MB per CPU second is the throughput per core.
+  t=$( { /usr/bin/time -f '%e %U %S %M' "$@" >/dev/null; } 2>&1 | tail -n 1)
+  read -r secs user sys rss <<<"$t"
+  awk -v l="$label" -v s="$secs" -v u="$user" -v y="$sys" -v r="$rss" -v b="$bytes" -v g="$games" \
+    'BEGIN { c = u + y; printf "%-22s %6.2f s %6.1f MB/s %7.0f games/s | CPU %6.2f s %6.1f MB/s per CPU s | %6.1f MB peak\n", l, s, b/1e6/s, g/s, c, b/1e6/c, r/1024 }'
 }
 set +e
 measure "validate, 1 thread"  "$sow" validate -j 1 --format json "$dir"

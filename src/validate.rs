@@ -173,18 +173,27 @@ pub fn run(
             .collect()
     };
     let mut batches = Batches::new(inputs, &settings.filter);
+    let one_thread = rayon::current_num_threads() <= 1;
     let mut current = batches.next_batch();
     while let Some(batch) = current {
-        // The next batch is read while this one is replayed: the reading worker joins
-        // the replay when it is done (with one thread, `-j 1`, they take turns).
-        let (next, rendered) = rayon::join(|| batches.next_batch(), || render(&batch));
+        // The inputs before the batch's last one are done once it is.
+        let done = batch.last().map_or(0, Work::input);
+        let (next, rendered) = if one_thread {
+            // `-j 1`: replay, free, then read (one batch in memory, and in cache).
+            let rendered = render(&batch);
+            drop(batch);
+            (batches.next_batch(), rendered)
+        } else {
+            // The next batch is read while this one is replayed; the reading worker
+            // joins the replay when it is done.
+            rayon::join(|| batches.next_batch(), || render(&batch))
+        };
         for (text, summary) in rendered {
             out.write_all(&text)?;
             total.add(&summary);
         }
-        if let (Some(p), Some(last)) = (progress, batch.last()) {
-            // The inputs before the batch's last one are done.
-            p.set_position(last.input() as u64);
+        if let Some(p) = progress {
+            p.set_position(done as u64);
         }
         current = next;
     }
