@@ -230,6 +230,14 @@ impl Board {
         }
     }
 
+    /// The pit indices of the rows a seat owns: one run of the pit array, since rows are
+    /// stored one after another.
+    pub fn indices_of(self, side: Side) -> std::ops::Range<usize> {
+        let rows = self.rows_of(side);
+        let cols = self.cols as usize;
+        rows.start as usize * cols..rows.end as usize * cols
+    }
+
     /// The pit opposite an inner-row pit (`bK` ↔ `cK`; on two rows `aK` ↔ `bK`).
     /// Outer-row pits of a four-row board have no opposite.
     pub fn opposite(self, pit: Pit) -> Option<Pit> {

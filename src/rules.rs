@@ -601,6 +601,36 @@ pub fn parse_options(game: Game, pairs: &[(String, String)]) -> Result<Options, 
 mod tests {
     use super::*;
 
+    /// Tsoro's and Nsolo's singleton rule scans a seat's pits as one run of the pit
+    /// array (`Board::indices_of`): that is right only while each seat's circuit is
+    /// exactly its own rows, on every board and in both directions.
+    #[test]
+    fn tsoro_and_nsolo_circuits_are_their_seats_rows() {
+        let mut checked = 0;
+        for (game, boards) in [
+            (Game::Tsoro, [4, 8, 21, 36]),
+            (Game::Nsolo, [8, 12, 21, 36]),
+        ] {
+            for cols in boards {
+                for sow in ["", "sow=cw", "sow=ccw"] {
+                    let board = Board::new(4, cols).unwrap();
+                    let Ok(rules) = Rules::new(game, Some(board), sow) else {
+                        continue;
+                    };
+                    for side in [Side::South, Side::North] {
+                        let mut pits: Vec<usize> =
+                            rules.circuit(side).iter().map(|&p| p as usize).collect();
+                        pits.sort_unstable();
+                        let rows: Vec<usize> = board.indices_of(side).collect();
+                        assert_eq!(pits, rows, "{game} 4x{cols} {sow} {side}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked >= 16, "only {checked} circuits checked");
+    }
+
     #[test]
     fn defaults_print_no_options() {
         for game in Game::ALL {

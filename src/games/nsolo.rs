@@ -168,9 +168,10 @@ pub(crate) fn play_random(
     None
 }
 
-/// Whether any of a seat's pits holds two or more stones.
+/// Whether any of a seat's pits holds two or more stones. (Its circuit is its two rows,
+/// one run of the pit array: scanned in order, without the circuit's indirection.)
 fn has_multiple(rules: &Rules, pits: &Pits, side: Side) -> bool {
-    rules.circuit(side).iter().any(|&p| pits[p as usize] >= 2)
+    pits[rules.board().indices_of(side)].iter().any(|&s| s >= 2)
 }
 
 /// The circuit places a move may start from: every own pit holding two or more; only

@@ -141,7 +141,7 @@ pub(crate) fn apply(
 
     // Singletons: only when no own pit holds two or more, and only into an empty next pit.
     if lift == 1 {
-        if circuit.iter().any(|&p| pos.pits[p as usize] >= 2) {
+        if pos.pits[board.indices_of(mover)].iter().any(|&s| s >= 2) {
             breach(mode, effect, Illegal::SingletonWhileMultiple { pit: from })?;
         }
         let next = circuit[(start_place + 1) % circuit.len()] as usize;
