@@ -879,13 +879,7 @@ impl<'a> Scanner<'a> {
             let frame = self.next_ply_frame(stack);
             push_element(&mut frame.elements, || {
                 Element::Ply(Ply {
-                    syntax: PlySyntax::Sowing(Sowing {
-                        from,
-                        lift: None,
-                        end: None,
-                        arrival: None,
-                        capture: None,
-                    }),
+                    syntax: lone_pit_ply(from),
                     suffix: None,
                     span,
                 })
@@ -922,44 +916,25 @@ impl<'a> Scanner<'a> {
             }
         };
         let core = &self.bytes[start..core_end];
-        // A pit alone with an annotation (`a3!`).
-        if let Some(from) = lone_pit(core) {
-            let span = self.span(start, end);
-            let frame = self.next_ply_frame(stack);
-            push_element(&mut frame.elements, || {
-                Element::Ply(Ply {
-                    syntax: PlySyntax::Sowing(Sowing {
-                        from,
-                        lift: None,
-                        end: None,
-                        arrival: None,
-                        capture: None,
-                    }),
-                    suffix,
-                    span,
-                })
-            });
-        } else {
-            let syntax = match parse_ply(core) {
-                Ok(s) => s,
-                Err(e) => {
-                    let problem = ply_problem(core, e, &self.text[start..end]);
-                    let at = start + problem.at;
-                    let at_end = (at + 1).min(end).max(at);
-                    self.error(problem.code, at, at_end, problem.message);
-                    return false;
-                }
-            };
-            let span = self.span(start, end);
-            let frame = self.next_ply_frame(stack);
-            push_element(&mut frame.elements, || {
-                Element::Ply(Ply {
-                    syntax,
-                    suffix,
-                    span,
-                })
-            });
-        }
+        let syntax = match parse_ply(core) {
+            Ok(s) => s,
+            Err(e) => {
+                let problem = ply_problem(core, e, &self.text[start..end]);
+                let at = start + problem.at;
+                let at_end = (at + 1).min(end).max(at);
+                self.error(problem.code, at, at_end, problem.message);
+                return false;
+            }
+        };
+        let span = self.span(start, end);
+        let frame = self.next_ply_frame(stack);
+        push_element(&mut frame.elements, || {
+            Element::Ply(Ply {
+                syntax,
+                suffix,
+                span,
+            })
+        });
         self.pos = end;
         true
     }
@@ -1414,24 +1389,16 @@ fn expected_after(ply: &PlySyntax) -> &'static str {
     }
 }
 
-/// The usual ply, a pit alone (`a3`, `c17`): what [`ply`] reads it as, without its
-/// work. `None` for anything else, left to [`ply`].
+/// A ply that is a pit alone, as [`ply`] reads it.
 #[inline(always)]
-fn lone_pit(token: &[u8]) -> Option<PitRef> {
-    let (r, d1, d2) = match *token {
-        [r, d1] => (r, d1, None),
-        [r, d1, d2] => (r, d1, Some(d2)),
-        _ => return None,
-    };
-    if !matches!(r, b'a'..=b'd') || !matches!(d1, b'1'..=b'9') {
-        return None;
-    }
-    let col = match d2 {
-        None => d1 - b'0',
-        Some(d2 @ b'0'..=b'9') => (d1 - b'0') * 10 + (d2 - b'0'),
-        Some(_) => return None,
-    };
-    Some(PitRef { row: r - b'a', col })
+fn lone_pit_ply(from: PitRef) -> PlySyntax {
+    PlySyntax::Sowing(Sowing {
+        from,
+        lift: None,
+        end: None,
+        arrival: None,
+        capture: None,
+    })
 }
 
 /// A pit alone at `at` in `bytes` (`a3`, `c17`), followed by a delimiter or the end of
@@ -1467,15 +1434,8 @@ fn lone_pit_at(bytes: &[u8], at: usize) -> Option<(PitRef, usize)> {
 fn ply(at: &[u8]) -> PlyResult<'_, PlySyntax> {
     let (rest, from) = pit(at)?;
     if rest.is_empty() {
-        // The usual ply is a pit alone: what `sowing` would give, without its work.
-        let ply = Sowing {
-            from,
-            lift: None,
-            end: None,
-            arrival: None,
-            capture: None,
-        };
-        return Ok((rest, PlySyntax::Sowing(ply)));
+        // A pit alone: what `sowing` would give, without its work.
+        return Ok((rest, lone_pit_ply(from)));
     }
     let (rest, ply) = alt((redistribution(from), sowing(from))).parse(rest)?;
     if !rest.is_empty() {
