@@ -184,6 +184,88 @@ pub const BATCH: usize = 256;
 /// text, and 256 games of 600 plies held 100 MB across two threads.
 pub const BATCH_BYTES: usize = 1 << 18;
 
+/// A piece of work read from the inputs, in input order.
+#[derive(Debug)]
+pub enum Work {
+    /// A game (its number in its input, from 1).
+    Game {
+        input: usize,
+        index: usize,
+        game: ParsedGame,
+    },
+    /// An input that could not be opened.
+    Unreadable { input: usize, error: io::Error },
+}
+
+impl Work {
+    /// The number of the input it comes from, from 0.
+    pub fn input(&self) -> usize {
+        match self {
+            Work::Game { input, .. } | Work::Unreadable { input, .. } => *input,
+        }
+    }
+}
+
+/// The games of the inputs that pass the filter, in input order, in batches of at most
+/// [`BATCH`] games and about [`BATCH_BYTES`] of text: what `validate` (across inputs)
+/// and [`map_games`] (one input) read.
+pub struct Batches<'a> {
+    inputs: &'a [Input],
+    filter: &'a Filter,
+    /// The input being read, its reader, and the number of the last game read from it.
+    input: usize,
+    games: Option<(Reader<Box<dyn Read + Send>>, usize)>,
+}
+
+impl<'a> Batches<'a> {
+    /// Nothing is opened until the first batch is asked for.
+    pub fn new(inputs: &'a [Input], filter: &'a Filter) -> Batches<'a> {
+        Batches {
+            inputs,
+            filter,
+            input: 0,
+            games: None,
+        }
+    }
+
+    /// The next batch; `None` when every input has been read.
+    pub fn next_batch(&mut self) -> Option<Vec<Work>> {
+        let mut batch = Vec::with_capacity(BATCH);
+        let mut bytes = 0;
+        while batch.len() < BATCH && bytes < BATCH_BYTES && self.input < self.inputs.len() {
+            let Some((games, index)) = &mut self.games else {
+                match self.inputs[self.input].games() {
+                    Ok(games) => self.games = Some((games, 0)),
+                    Err(e) => {
+                        batch.push(Work::Unreadable {
+                            input: self.input,
+                            error: e,
+                        });
+                        self.input += 1;
+                    }
+                }
+                continue;
+            };
+            let Some(game) = games.next() else {
+                self.games = None;
+                self.input += 1;
+                continue;
+            };
+            *index += 1;
+            if !self.filter.is_empty() && !self.filter.accepts(&game.record) {
+                continue;
+            }
+            bytes += game.text.len();
+            batch.push(Work::Game {
+                input: self.input,
+                index: *index,
+                game,
+            });
+        }
+        (!batch.is_empty()).then_some(batch)
+    }
+}
+
 /// Reads the games of one input that pass the filter and maps each (its number in the
 /// file, from 1, and the parsed game) to a value, a batch of games at a time in
 /// parallel; values come back in the order of the file, and memory holds one batch of
@@ -194,29 +276,17 @@ pub fn map_games<T: Send>(
     map: impl Fn(usize, &ParsedGame) -> T + Sync,
 ) -> io::Result<Vec<T>> {
     use rayon::prelude::*;
-    let mut games = input.games()?;
+    let mut batches = Batches::new(std::slice::from_ref(input), filter);
     let mut out = Vec::new();
-    let mut index = 0usize;
-    let mut batch: Vec<(usize, ParsedGame)> = Vec::with_capacity(BATCH);
-    loop {
-        batch.clear();
-        let mut bytes = 0;
-        while batch.len() < BATCH && bytes < BATCH_BYTES {
-            let Some(game) = games.next() else {
-                break;
-            };
-            index += 1;
-            bytes += game.text.len();
-            batch.push((index, game));
+    while let Some(batch) = batches.next_batch() {
+        let mut games = Vec::with_capacity(batch.len());
+        for work in batch {
+            match work {
+                Work::Game { index, game, .. } => games.push((index, game)),
+                Work::Unreadable { error, .. } => return Err(error),
+            }
         }
-        if batch.is_empty() {
-            break;
-        }
-        let mapped: Vec<T> = batch
-            .par_iter()
-            .filter(|(_, g)| filter.is_empty() || filter.accepts(&g.record))
-            .map(|(i, g)| map(*i, g))
-            .collect();
+        let mapped: Vec<T> = games.par_iter().map(|(i, g)| map(*i, g)).collect();
         out.extend(mapped);
     }
     Ok(out)

@@ -16,7 +16,7 @@ use codespan_reporting::term::{self, termcolor::Buffer, Chars, Config};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::corpus::{Filter, Input, Skipped};
+use crate::corpus::{Batches, Filter, Input, Skipped, Work};
 use crate::diagnostic::Diagnostic;
 use crate::pmn::{ParsedGame, Severity};
 use crate::replay::{replay, ReplayOptions, Trace};
@@ -67,26 +67,6 @@ impl Summary {
             "{} games, {} valid, {} with errors, {} warnings",
             self.games, self.valid, self.with_errors, self.warnings
         )
-    }
-}
-
-/// A piece of work read from the inputs, in input order.
-enum Work {
-    /// A game (its number in its input, from 1).
-    Game {
-        input: usize,
-        index: usize,
-        game: ParsedGame,
-    },
-    /// An input that could not be opened.
-    Unreadable { input: usize, error: String },
-}
-
-impl Work {
-    fn input(&self) -> usize {
-        match self {
-            Work::Game { input, .. } | Work::Unreadable { input, .. } => *input,
-        }
     }
 }
 
@@ -168,7 +148,9 @@ pub fn run(
                 Work::Game { input, index, game } => {
                     validate_game(&names[*input], *index, game, settings, format)
                 }
-                Work::Unreadable { input, error } => unreadable(&names[*input], error, format),
+                Work::Unreadable { input, error } => {
+                    unreadable(&names[*input], &error.to_string(), format)
+                }
             })
             .collect()
     };
@@ -201,65 +183,6 @@ pub fn run(
         p.set_position(inputs.len() as u64);
     }
     Ok(total)
-}
-
-/// The games of the inputs that pass the filter, in input order, in batches of at most
-/// [`BATCH`](crate::corpus::BATCH) games and about
-/// [`BATCH_BYTES`](crate::corpus::BATCH_BYTES) of text.
-struct Batches<'a> {
-    inputs: &'a [Input],
-    filter: &'a Filter,
-    /// The input being read, its reader, and the number of the last game read from it.
-    input: usize,
-    games: Option<(crate::pmn::Reader<Box<dyn io::Read + Send>>, usize)>,
-}
-
-impl<'a> Batches<'a> {
-    fn new(inputs: &'a [Input], filter: &'a Filter) -> Batches<'a> {
-        Batches {
-            inputs,
-            filter,
-            input: 0,
-            games: None,
-        }
-    }
-
-    fn next_batch(&mut self) -> Option<Vec<Work>> {
-        use crate::corpus::{BATCH, BATCH_BYTES};
-        let mut batch = Vec::with_capacity(BATCH);
-        let mut bytes = 0;
-        while batch.len() < BATCH && bytes < BATCH_BYTES && self.input < self.inputs.len() {
-            let Some((games, index)) = &mut self.games else {
-                match self.inputs[self.input].games() {
-                    Ok(games) => self.games = Some((games, 0)),
-                    Err(e) => {
-                        batch.push(Work::Unreadable {
-                            input: self.input,
-                            error: e.to_string(),
-                        });
-                        self.input += 1;
-                    }
-                }
-                continue;
-            };
-            let Some(game) = games.next() else {
-                self.games = None;
-                self.input += 1;
-                continue;
-            };
-            *index += 1;
-            if !self.filter.is_empty() && !self.filter.accepts(&game.record) {
-                continue;
-            }
-            bytes += game.text.len();
-            batch.push(Work::Game {
-                input: self.input,
-                index: *index,
-                game,
-            });
-        }
-        (!batch.is_empty()).then_some(batch)
-    }
 }
 
 /// The report of an input that could not be opened.
