@@ -9,8 +9,9 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use sow::pmn::{
-    write_game_into, Comment, CommentKind, Element, GameResult, Nag, PitCount, PitRef, PitStones,
-    Ply, PlySyntax, Reader, Record, Redistribution, ResultToken, Sowing, Span, Tag, Variation,
+    write_game_into, BonusPits, Comment, CommentKind, Element, GameResult, Nag, PitCount, PitRef,
+    PitStones, Ply, PlySyntax, Reader, Record, Redistribution, ResultToken, Sowing, Span, Tag,
+    Variation,
 };
 
 struct Rng(u64);
@@ -36,13 +37,8 @@ const NAMES: [&str; 8] = [
     "Tendai", "Farai", "Rudo", "Tatenda", "Wanjiru", "Kamau", "Nyambura", "Mwangi",
 ];
 
-fn tag(name: &str, value: String) -> Tag {
-    Tag {
-        name: name.to_string(),
-        value,
-        span: Span::default(),
-        value_span: Span::default(),
-    }
+fn tag(name: &'static str, value: String) -> Tag {
+    Tag::new(name, value)
 }
 
 fn pit(rng: &mut Rng, rows: u64, cols: u64, south: bool) -> PitRef {
@@ -119,12 +115,12 @@ fn ply(rng: &mut Rng, game: usize, index: usize, cols: u64) -> PlySyntax {
                 s.end = Some(pit(rng, rows, cols, south));
             }
             if rng.chance(20) {
-                s.capture = Some(Vec::new());
+                s.capture = Some(BonusPits::new());
             }
         }
         _ => {
             if rng.chance(20) {
-                s.capture = Some(Vec::new());
+                s.capture = Some(BonusPits::new());
             }
         }
     }

@@ -137,25 +137,17 @@ fn normalise_tags(record: &mut Record, rules: &Rules) {
             || t.name == "Rules" && options.is_empty())
     });
     for tag in &mut record.tags {
-        match tag.name.as_str() {
+        match tag.name.as_ref() {
             "Board" => tag.value = board.to_string(),
             "Rules" => tag.value = options.clone(),
             _ => {}
         }
     }
     if !options.is_empty() && record.tag("Rules").is_none() {
-        record.tags.push(Tag {
-            name: "Rules".into(),
-            value: options,
-            ..Tag::default()
-        });
+        record.tags.push(Tag::new("Rules", options));
     }
     if board != rules.game().default_board() && record.tag("Board").is_none() {
-        record.tags.push(Tag {
-            name: "Board".into(),
-            value: board.to_string(),
-            ..Tag::default()
-        });
+        record.tags.push(Tag::new("Board", board.to_string()));
     }
 }
 
@@ -524,11 +516,7 @@ pub fn to_relative(c: &Conversion) -> String {
     };
     let mut record = c.record.clone();
     record.tags.retain(|t| t.name != NUMBERING_TAG);
-    record.tags.push(Tag {
-        name: NUMBERING_TAG.into(),
-        value: "relative".into(),
-        ..Tag::default()
-    });
+    record.tags.push(Tag::new(NUMBERING_TAG, "relative"));
     let text = pmn::write_game(&record);
     numbering::rewrite_game_text(
         rules,

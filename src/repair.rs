@@ -20,7 +20,7 @@ use crate::games;
 use crate::geometry::Pit;
 use crate::moves::{BonusChoice, BonusTake, Effect, Mode, Move};
 use crate::play::GameState;
-use crate::pmn::{self, Element, ParsedGame, PitCount, PitRef, PlySyntax, Record};
+use crate::pmn::{self, BonusPits, Element, ParsedGame, PitCount, PitRef, PlySyntax, Record};
 use crate::replay::{self, replay_from, PlyInput, ReplayOptions, Trace};
 use crate::rules::{parse_options, split_options, Game, Options, Rules};
 
@@ -285,9 +285,8 @@ fn written_bonus(written: Option<&PlySyntax>) -> Vec<Pit> {
 fn ply_cost(written: &PlySyntax, other: &PlySyntax) -> usize {
     if let (PlySyntax::Sowing(a), PlySyntax::Sowing(b)) = (written, other) {
         if (a.from, a.lift, a.end, a.arrival) == (b.from, b.lift, b.end, b.arrival) {
-            let empty = Vec::new();
-            let la = a.capture.as_ref().unwrap_or(&empty);
-            let lb = b.capture.as_ref().unwrap_or(&empty);
+            let la = a.capture.as_deref().unwrap_or_default();
+            let lb = b.capture.as_deref().unwrap_or_default();
             let removed = la.iter().filter(|p| !lb.contains(p)).count();
             let added = lb.iter().filter(|p| !la.contains(p)).count();
             return (a.capture.is_some() != b.capture.is_some()) as usize + removed + added;
@@ -309,7 +308,7 @@ fn near_variants(written: &PlySyntax, rules: &Rules) -> Vec<PlySyntax> {
     v.capture = if s.capture.is_some() {
         None
     } else {
-        Some(Vec::new())
+        Some(BonusPits::new())
     };
     push(v);
     // `-END` removed, or any other pit.

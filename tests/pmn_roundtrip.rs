@@ -50,7 +50,7 @@ fn sowing() -> impl Strategy<Value = PlySyntax> {
                 lift,
                 end: end.map(|e| e.0),
                 arrival: end.and_then(|e| e.1),
-                capture,
+                capture: capture.map(BonusPits::from),
             })
         })
 }
@@ -166,12 +166,7 @@ fn result() -> impl Strategy<Value = GameResult> {
 }
 
 fn tag(name: &str, value: &str) -> Tag {
-    Tag {
-        name: name.to_string(),
-        value: value.to_string(),
-        span: Span::default(),
-        value_span: Span::default(),
-    }
+    Tag::new(name.to_string(), value)
 }
 
 fn record() -> impl Strategy<Value = Record> {
@@ -233,7 +228,12 @@ fn record() -> impl Strategy<Value = Record> {
 fn export_order(mut r: Record) -> Record {
     let text = write_game(&r);
     let read = parse_str(&text);
-    let order: Vec<String> = read[0].record.tags.iter().map(|t| t.name.clone()).collect();
+    let order: Vec<String> = read[0]
+        .record
+        .tags
+        .iter()
+        .map(|t| t.name.to_string())
+        .collect();
     r.tags.sort_by_key(|t| {
         order
             .iter()

@@ -4,6 +4,7 @@
 //! whether a ply is legal, which pits exist on a given board, or what a tag value means
 //! are the replay layer's questions.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use schemars::JsonSchema;
@@ -42,7 +43,7 @@ pub struct Record {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Tag {
     /// Tag name, e.g. `Game`.
-    pub name: String,
+    pub name: Cow<'static, str>,
     /// Tag value with escapes resolved (`\"` is stored as `"`).
     pub value: String,
     /// The whole tag, `[` to `]`.
@@ -53,6 +54,48 @@ pub struct Tag {
     #[serde(skip)]
     #[schemars(skip)]
     pub value_span: Span,
+}
+
+impl Tag {
+    /// The tags PMN.md names: required, set-up and usual free tags.
+    pub const KNOWN_NAMES: [&'static str; 17] = [
+        "Game",
+        "Board",
+        "Rules",
+        "Event",
+        "Site",
+        "Date",
+        "Round",
+        "South",
+        "North",
+        "Result",
+        "SetUp",
+        "Position",
+        "Source",
+        "Transcriber",
+        "Annotator",
+        "Termination",
+        "Score",
+    ];
+
+    /// A tag without spans, e.g. one built by a converter.
+    pub fn new(name: impl Into<Cow<'static, str>>, value: impl Into<String>) -> Tag {
+        Tag {
+            name: name.into(),
+            value: value.into(),
+            span: Span::default(),
+            value_span: Span::default(),
+        }
+    }
+
+    /// The name as a shared `&'static str` when it is one PMN.md lists, else owned: the
+    /// reader names most tags without an allocation each.
+    pub fn name_of(name: &str) -> Cow<'static, str> {
+        match Self::KNOWN_NAMES.iter().find(|&&known| known == name) {
+            Some(&known) => Cow::Borrowed(known),
+            None => Cow::Owned(name.to_string()),
+        }
+    }
 }
 
 /// One item of move text.
@@ -147,7 +190,144 @@ pub struct Sowing {
     pub arrival: Option<u16>,
     /// `x` and the bonus pits after it; `None` when there is no `x`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub capture: Option<Vec<PitCount>>,
+    pub capture: Option<BonusPits>,
+}
+
+/// The bonus pits written after `x`, in order: a list like a `Vec` (it derefs to a
+/// slice, and is written, compared and shown as one).
+///
+/// A capture names no pit, one or two far more often than more, and a `Vec` of them was
+/// one allocation per capturing ply, the reader's most frequent: up to two are kept
+/// inline, in no more room than the `Vec` took.
+#[derive(Clone)]
+pub struct BonusPits(BonusRepr);
+
+#[derive(Clone)]
+enum BonusRepr {
+    Inline { len: u8, pits: [PitCount; 2] },
+    Heap(Vec<PitCount>),
+}
+
+impl BonusPits {
+    /// An empty list (`x` with no bonus pit).
+    pub const fn new() -> BonusPits {
+        const UNUSED: PitCount = PitCount {
+            pit: PitRef { row: 0, col: 0 },
+            count: None,
+        };
+        BonusPits(BonusRepr::Inline {
+            len: 0,
+            pits: [UNUSED; 2],
+        })
+    }
+
+    /// Appends a pit.
+    pub fn push(&mut self, pit: PitCount) {
+        match &mut self.0 {
+            BonusRepr::Inline { len, pits } if (*len as usize) < pits.len() => {
+                pits[*len as usize] = pit;
+                *len += 1;
+            }
+            BonusRepr::Inline { len, pits } => {
+                let mut heap = Vec::with_capacity(2 * pits.len());
+                heap.extend_from_slice(&pits[..*len as usize]);
+                heap.push(pit);
+                self.0 = BonusRepr::Heap(heap);
+            }
+            BonusRepr::Heap(heap) => heap.push(pit),
+        }
+    }
+
+    /// The pits, in order.
+    pub fn as_slice(&self) -> &[PitCount] {
+        match &self.0 {
+            BonusRepr::Inline { len, pits } => &pits[..*len as usize],
+            BonusRepr::Heap(heap) => heap,
+        }
+    }
+}
+
+impl Default for BonusPits {
+    fn default() -> BonusPits {
+        BonusPits::new()
+    }
+}
+
+impl std::ops::Deref for BonusPits {
+    type Target = [PitCount];
+
+    fn deref(&self) -> &[PitCount] {
+        self.as_slice()
+    }
+}
+
+impl<'a> IntoIterator for &'a BonusPits {
+    type Item = &'a PitCount;
+    type IntoIter = std::slice::Iter<'a, PitCount>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+impl FromIterator<PitCount> for BonusPits {
+    fn from_iter<I: IntoIterator<Item = PitCount>>(iter: I) -> BonusPits {
+        let mut pits = BonusPits::new();
+        for pit in iter {
+            pits.push(pit);
+        }
+        pits
+    }
+}
+
+impl From<Vec<PitCount>> for BonusPits {
+    fn from(pits: Vec<PitCount>) -> BonusPits {
+        if pits.len() <= 2 {
+            pits.into_iter().collect()
+        } else {
+            BonusPits(BonusRepr::Heap(pits))
+        }
+    }
+}
+
+impl PartialEq for BonusPits {
+    fn eq(&self, other: &BonusPits) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for BonusPits {}
+
+impl fmt::Debug for BonusPits {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_slice(), f)
+    }
+}
+
+impl Serialize for BonusPits {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.as_slice().serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for BonusPits {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<BonusPits, D::Error> {
+        Vec::<PitCount>::deserialize(d).map(BonusPits::from)
+    }
+}
+
+impl JsonSchema for BonusPits {
+    fn is_referenceable() -> bool {
+        <Vec<PitCount>>::is_referenceable()
+    }
+
+    fn schema_name() -> String {
+        <Vec<PitCount>>::schema_name()
+    }
+
+    fn json_schema(gen: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
+        <Vec<PitCount>>::json_schema(gen)
+    }
 }
 
 /// A bonus pit after `x`, with the stones taken from it (`:n`) when written.
@@ -628,5 +808,62 @@ impl fmt::Display for Ply {
             f.write_str(s.as_str())?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pits(n: u8) -> Vec<PitCount> {
+        (1..=n)
+            .map(|col| PitCount {
+                pit: PitRef { row: 2, col },
+                count: (col % 2 == 0).then_some(u16::from(col)),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn bonus_pits_behave_as_the_vec_they_replace() {
+        for n in 0..6 {
+            let vec = pits(n);
+            let mut pushed = BonusPits::new();
+            for &p in &vec {
+                pushed.push(p);
+            }
+            let collected: BonusPits = vec.iter().copied().collect();
+            let converted = BonusPits::from(vec.clone());
+            for list in [&pushed, &collected, &converted] {
+                assert_eq!(list.as_slice(), &vec[..], "{n} pits");
+                assert_eq!(format!("{list:?}"), format!("{vec:?}"));
+                assert_eq!(
+                    serde_json::to_string(list).unwrap(),
+                    serde_json::to_string(&vec).unwrap()
+                );
+            }
+            assert_eq!(pushed, converted);
+            let json = serde_json::to_string(&vec).unwrap();
+            let back: BonusPits = serde_json::from_str(&json).unwrap();
+            assert_eq!(back, pushed);
+        }
+        assert_ne!(BonusPits::from(pits(2)), BonusPits::from(pits(3)));
+    }
+
+    #[test]
+    fn bonus_pits_take_no_more_room_than_a_vec() {
+        use std::mem::size_of;
+        assert!(size_of::<Option<BonusPits>>() <= size_of::<Option<Vec<PitCount>>>());
+    }
+
+    #[test]
+    fn known_tag_names_are_shared_and_others_owned() {
+        assert!(matches!(Tag::name_of("Game"), Cow::Borrowed("Game")));
+        assert!(matches!(Tag::name_of("Transcriber"), Cow::Borrowed(_)));
+        let other = Tag::name_of("Weather");
+        assert!(matches!(other, Cow::Owned(_)));
+        assert_eq!(other, "Weather");
+        // Names are case-sensitive: `game` is an unknown tag, kept as written.
+        assert!(matches!(Tag::name_of("game"), Cow::Owned(_)));
     }
 }

@@ -404,7 +404,7 @@ impl<'a> Scanner<'a> {
         let span = self.span(open, close);
         let value_span = self.span(value_start, value_end);
         self.record.tags.push(Tag {
-            name: name.to_string(),
+            name: Tag::name_of(name),
             value,
             span,
             value_span,
@@ -425,7 +425,7 @@ impl<'a> Scanner<'a> {
                     .find(|t| t.name == tag.name)
                     .map(|t| t.span)
             } else {
-                seen.get(tag.name.as_str()).copied()
+                seen.get(tag.name.as_ref()).copied()
             };
             if let Some(first) = first {
                 self.problems.push(Problem::error(
@@ -451,8 +451,8 @@ impl<'a> Scanner<'a> {
         // Sized from the text, so that the main line is not copied as it grows: tokens
         // are separated by spaces or line breaks, so there are at most one more tokens
         // than separators (a vectorised count, far cheaper than one copy of the line).
-        main.elements
-            .reserve(separators(&self.bytes[self.pos..]) + 1);
+        let separators = count_bytes(&self.bytes[self.pos..], |b| b == b' ' || b == b'\n');
+        main.elements.reserve(separators + 1);
         let mut stack: Vec<Frame> = vec![main];
         let mut stopped = false;
         let mut content_end = self.pos;
@@ -945,16 +945,15 @@ impl<'a> Scanner<'a> {
     }
 }
 
-/// How many spaces and line feeds `bytes` holds. Counted in blocks of at most 255 bytes
-/// into byte-wide lanes, which the compiler vectorises 16 or 32 bytes at a time (a
-/// count straight into a `usize` widens every byte to a word first).
-fn separators(bytes: &[u8]) -> usize {
+/// How many bytes of `bytes` are `hit`. Counted in blocks of at most 255 bytes into
+/// byte-wide lanes, which the compiler vectorises 16 or 32 bytes at a time (a count
+/// straight into a `usize` widens every byte to a word first).
+#[inline(always)]
+pub(super) fn count_bytes(bytes: &[u8], hit: impl Fn(u8) -> bool) -> usize {
     bytes
         .chunks(255)
         .map(|block| {
-            let in_block = block
-                .iter()
-                .fold(0u8, |n, &b| n + u8::from(b == b' ' || b == b'\n'));
+            let in_block = block.iter().fold(0u8, |n, &b| n + u8::from(hit(b)));
             usize::from(in_block)
         })
         .sum()
@@ -1384,10 +1383,9 @@ fn sowing<'a>(from: PitRef) -> impl Parser<&'a [u8], Output = PlySyntax, Error =
         char('-'),
         (pit, opt(preceded(char('#'), count(Number::Arrival)))),
     ));
-    let bonus = (pit, opt(stones(Number::Taken))).map(|(pit, count)| PitCount { pit, count });
     let capture = opt(preceded(
         char('x'),
-        alt((map(eof, |_| Vec::new()), separated_list1(char(','), bonus))),
+        alt((map(eof, |_| BonusPits::new()), bonus_list)),
     ));
     (lift, end, capture).map(move |(lift, end, capture)| {
         PlySyntax::Sowing(Sowing {
@@ -1398,6 +1396,26 @@ fn sowing<'a>(from: PitRef) -> impl Parser<&'a [u8], Output = PlySyntax, Error =
             capture,
         })
     })
+}
+
+/// A bonus pit `P[:n]`.
+fn bonus_pit(at: &[u8]) -> PlyResult<'_, PitCount> {
+    (pit, opt(stones(Number::Taken)))
+        .map(|(pit, count)| PitCount { pit, count })
+        .parse(at)
+}
+
+/// Bonus pits `P[:n],P[:n],...`, read as `separated_list1` reads a list, into a
+/// [`BonusPits`] (no allocation for one or two).
+fn bonus_list(at: &[u8]) -> PlyResult<'_, BonusPits> {
+    let (rest, first) = bonus_pit(at)?;
+    let more = preceded(char(','), bonus_pit);
+    let start = move || BonusPits::from_iter([first]);
+    fold_many0(more, start, |mut pits, pit| {
+        pits.push(pit);
+        pits
+    })
+    .parse(rest)
 }
 
 /// What may follow a ply read so far, for the message when something else does.
@@ -1542,7 +1560,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn separators_counts_spaces_and_line_feeds_across_blocks() {
+    fn count_bytes_counts_across_blocks() {
         let text: Vec<u8> = (0..2000u32)
             .map(|i| match i % 7 {
                 0 => b' ',
@@ -1556,10 +1574,11 @@ mod tests {
                 .iter()
                 .filter(|&&b| b == b' ' || b == b'\n')
                 .count();
-            assert_eq!(separators(&text[..len]), naive, "first {len} bytes");
+            let counted = count_bytes(&text[..len], |b| b == b' ' || b == b'\n');
+            assert_eq!(counted, naive, "first {len} bytes");
         }
-        // A block of 255 separators must not overflow its byte-wide count.
-        assert_eq!(separators(&[b' '; 1000]), 1000);
+        // A block of 255 hits must not overflow its byte-wide count.
+        assert_eq!(count_bytes(&[b' '; 1000], |b| b == b' '), 1000);
     }
 
     fn commands_of(comment: &str) -> Vec<(String, Vec<String>, usize, u32)> {

@@ -15,7 +15,7 @@ use std::io::{self, BufRead, BufReader, Chain, Cursor, Read};
 
 use super::ast::{Record, Span};
 use super::decode::{decode_line, Encoding, Utf16ToUtf8};
-use super::parse::parse_game;
+use super::parse::{count_bytes, parse_game};
 use super::problem::{Problem, ProblemCode};
 
 /// Lines longer than this many characters are a `long-line` warning.
@@ -53,11 +53,6 @@ pub fn parse_bytes(bytes: &[u8]) -> Vec<ParsedGame> {
     Reader::new(bytes).collect()
 }
 
-/// The bytes of a line that begins the next game, read while finishing the one before.
-struct PendingLine {
-    raw: Vec<u8>,
-}
-
 type Prefixed<R> = Chain<Cursor<Vec<u8>>, R>;
 
 enum Input<R: Read> {
@@ -79,8 +74,9 @@ enum Input<R: Read> {
 /// ```
 pub struct Reader<R: Read> {
     input: Input<R>,
-    /// A line read that begins the next game.
-    pending: Option<PendingLine>,
+    /// A line read that begins the next game (its buffer is kept from game to game).
+    pending: Vec<u8>,
+    has_pending: bool,
     /// Offset and line number of the next line to read.
     offset: usize,
     line: u32,
@@ -98,7 +94,8 @@ impl<R: Read> Reader<R> {
     pub fn new(input: R) -> Reader<R> {
         Reader {
             input: Input::Unopened(input),
-            pending: None,
+            pending: Vec::new(),
+            has_pending: false,
             offset: 0,
             line: 1,
             games_yielded: 0,
@@ -251,9 +248,7 @@ impl<R: Read> Reader<R> {
             Ok(text) if !long && !text.as_bytes().contains(&0) => {
                 // The usual chunk: nothing to report, and the bytes are the text.
                 self.offset += text.len();
-                // (A sum of flags, which vectorises; `filter().count()` did not.)
-                let breaks: usize = text.bytes().map(|b| usize::from(b == b'\n')).sum();
-                self.line += breaks as u32;
+                self.line += count_bytes(text.as_bytes(), |b| b == b'\n') as u32;
                 return text;
             }
             Ok(text) => text.into_bytes(),
@@ -270,14 +265,15 @@ impl<R: Read> Reader<R> {
 
     fn read_game(&mut self) -> io::Result<Option<ParsedGame>> {
         self.open()?;
-        // Games are about the same size: start at the last one's, to grow less often.
-        let mut raw = Vec::with_capacity(self.last_game_len);
+        // Games are about the same size: start at the last one's and some, so that the
+        // buffer is rarely grown (each growth copies it).
+        let mut raw = Vec::with_capacity(self.last_game_len + self.last_game_len / 4);
         let mut problems = Vec::new();
         let mut has_moves = false;
         let mut has_content = false;
-        if let Some(pending) = self.pending.take() {
-            raw = pending.raw;
-            raw.reserve(self.last_game_len);
+        if self.has_pending {
+            raw.extend_from_slice(&self.pending);
+            self.has_pending = false;
             has_content = true;
         }
         let start_offset_line = |reader: &Self| (reader.offset, reader.line);
@@ -295,7 +291,9 @@ impl<R: Read> Reader<R> {
             // has bytes, and its first byte tells a tag as its first character would.
             let is_tag = line.starts_with(b"[") && !line.starts_with(b"[%");
             if is_tag && has_moves {
-                self.pending = Some(PendingLine { raw: line.to_vec() });
+                self.pending.clear();
+                self.pending.extend_from_slice(line);
+                self.has_pending = true;
                 raw.truncate(line_start);
                 break;
             }
@@ -362,7 +360,7 @@ impl<R: Read> Iterator for Reader<R> {
     type Item = ParsedGame;
 
     fn next(&mut self) -> Option<ParsedGame> {
-        if matches!(self.input, Input::Done) && self.pending.is_none() {
+        if matches!(self.input, Input::Done) && !self.has_pending {
             return None;
         }
         match self.read_game() {
@@ -376,7 +374,7 @@ impl<R: Read> Iterator for Reader<R> {
             }
             Err(e) => {
                 self.input = Input::Done;
-                self.pending = None;
+                self.has_pending = false;
                 let span = Span {
                     start: self.offset,
                     end: self.offset,

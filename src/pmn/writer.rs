@@ -51,7 +51,7 @@ pub fn write_game_into(record: &Record, out: &mut String) {
     let mut order: Vec<usize> = (0..record.tags.len()).collect();
     order.sort_by(|&a, &b| {
         let key = |i: usize| {
-            let name = record.tags[i].name.as_str();
+            let name = record.tags[i].name.as_ref();
             match EXPORT_TAG_ORDER.iter().position(|&n| n == name) {
                 Some(p) => (p, ""),
                 None => (EXPORT_TAG_ORDER.len(), name),
