@@ -50,6 +50,14 @@ pub fn apply(
     }
 }
 
+/// Whether any of `pits` holds two stones or more: the test of Tsoro's and Nsolo's
+/// singleton rule, run on every singleton ply (most plies of a long game). A pit holds
+/// two or more exactly when a bit above the lowest is set, so the pits are OR-ed
+/// together, which vectorises, where `any(|&s| s >= 2)` went pit by pit.
+pub(crate) fn any_multiple(pits: &[u16]) -> bool {
+    pits.iter().fold(0, |bits, &s| bits | s) & !1 != 0
+}
+
 /// The legal moves of the side to move.
 pub fn legal_moves(rules: &Rules, pos: &Position) -> Vec<Candidate> {
     let mut out = Vec::new();
@@ -85,5 +93,29 @@ pub fn play_random(
         Game::Nsolo => nsolo::play_random(rules, pos, rng, effect),
         Game::Kiothi => kiothi::play_random(rules, pos, rng, effect),
         Game::BaoLaKimasai => bao::play_random(rules, pos, rng, effect),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::any_multiple;
+
+    #[test]
+    fn any_multiple_is_any_pit_of_two_or_more() {
+        let cases: [&[u16]; 7] = [
+            &[],
+            &[0, 1, 1, 0],
+            &[2],
+            &[1, 3],
+            &[0; 72],
+            &[1; 72],
+            &[4, 0],
+        ];
+        for pits in cases {
+            assert_eq!(any_multiple(pits), pits.iter().any(|&s| s >= 2), "{pits:?}");
+        }
+        let mut pits = [1u16; 72];
+        pits[71] = 256;
+        assert!(any_multiple(&pits));
     }
 }

@@ -11,7 +11,7 @@
 //! The end of the game and the repetition draw are [`crate::play::GameState`]'s; this
 //! module only says which moves exist (`has_legal_move`).
 
-use super::breach;
+use super::{any_multiple, breach};
 use crate::geometry::{Pit, Side, MAX_PITS};
 use crate::moves::{BonusChoice, BonusTake, Candidate, Effect, Illegal, Mode, Move, Sowing};
 use crate::position::Position;
@@ -171,7 +171,7 @@ pub(crate) fn play_random(
 /// Whether any of a seat's pits holds two or more stones. (Its circuit is its two rows,
 /// one run of the pit array: scanned in order, without the circuit's indirection.)
 fn has_multiple(rules: &Rules, pits: &Pits, side: Side) -> bool {
-    pits[rules.board().indices_of(side)].iter().any(|&s| s >= 2)
+    any_multiple(&pits[rules.board().indices_of(side)])
 }
 
 /// The circuit places a move may start from: every own pit holding two or more; only

@@ -11,7 +11,7 @@
 //! returned move's bonus list on a capture): the playout benchmark runs it in its hot
 //! loop.
 
-use super::breach;
+use super::{any_multiple, breach};
 use crate::geometry::{Board, Side, MAX_PITS};
 use crate::moves::{
     BonusChoice, BonusTake, Candidate, Effect, HeadStop, Illegal, Mode, Move, Sowing,
@@ -141,7 +141,7 @@ pub(crate) fn apply(
 
     // Singletons: only when no own pit holds two or more, and only into an empty next pit.
     if lift == 1 {
-        if pos.pits[board.indices_of(mover)].iter().any(|&s| s >= 2) {
+        if any_multiple(&pos.pits[board.indices_of(mover)]) {
             breach(mode, effect, Illegal::SingletonWhileMultiple { pit: from })?;
         }
         let next = circuit[(start_place + 1) % circuit.len()] as usize;
