@@ -275,6 +275,10 @@ impl<R: Read> Reader<R> {
             raw.extend_from_slice(&self.pending);
             self.has_pending = false;
             has_content = true;
+            if self.pending.capacity() > 1 << 16 {
+                // An unusually long line is not kept for the rest of the input.
+                self.pending = Vec::new();
+            }
         }
         let start_offset_line = |reader: &Self| (reader.offset, reader.line);
         let (mut start_offset, mut start_line) = start_offset_line(self);
@@ -393,6 +397,33 @@ impl<R: Read> Iterator for Reader<R> {
                     line: self.line,
                 })
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_first_line_of_a_game_is_carried_over_whole() {
+        // The line that begins a game is read while finishing the game before; a long
+        // one must reach its game whole, and the games after it must be unaffected.
+        let long = "x".repeat(100_000);
+        let input = format!(
+            "[Game \"Tsoro\"]\n\n1. a3 *\n[Event \"{long}\"]\n[Game \"Tsoro\"]\n\n1. a4 *\n[Game \"Nsolo\"]\n\n1. a1 *\n"
+        );
+        let games: Vec<ParsedGame> = Reader::new(input.as_bytes()).collect();
+        assert_eq!(games.len(), 3);
+        assert_eq!(games[1].record.tag("Event"), Some(long.as_str()));
+        assert_eq!(games[1].line, 4);
+        assert_eq!(games[2].record.tag("Game"), Some("Nsolo"));
+        assert_eq!(games[2].line, 8);
+        let whole: String = games.iter().map(|g| g.text.as_str()).collect();
+        assert_eq!(whole, input);
+        for g in &games {
+            assert!(g.problems.iter().all(|p| !p.is_error()), "{:?}", g.problems);
+            assert_eq!(&input[g.offset..g.offset + g.text.len()], g.text);
         }
     }
 }
