@@ -167,9 +167,9 @@ fn main() {
     for threads in [1, cores].into_iter().filter(|_| pers.contains("plot")) {
         let t = Instant::now();
         let games = if threads == 1 {
-            one.install(|| collect(&inputs, &filter, &options))
+            one.install(|| collect(&inputs, &filter, &options, None))
         } else {
-            collect(&inputs, &filter, &options)
+            collect(&inputs, &filter, &options, None)
         }
         .unwrap();
         let read = t.elapsed().as_secs_f64();

@@ -43,6 +43,8 @@ pub struct GameData {
     pub name: String,
     /// Kiothi: the material is the prisons, not the stones on the board.
     pub prisons: bool,
+    /// Plies replayed.
+    pub plies: usize,
     /// Material of South and North at the start (index 0) and after each ply replayed.
     pub material: Vec<[u32; 2]>,
     /// Laps of each ply replayed.
@@ -54,7 +56,21 @@ pub struct GameData {
 impl GameData {
     /// The data of a replayed game; `None` when its rules or start were not understood.
     pub fn from_trace(record: &Record, trace: &Trace) -> Option<GameData> {
+        GameData::from_trace_for(None, record, trace)
+    }
+
+    /// The data of a replayed game for one kind of figure: only the series it draws are
+    /// kept (all of them with `None`; material needs the trace's positions). A corpus's
+    /// series are held until the figure is drawn, and each is a word or two a ply: a
+    /// figure of game lengths keeps none, a figure of material one of the three.
+    pub fn from_trace_for(
+        kind: Option<PlotKind>,
+        record: &Record,
+        trace: &Trace,
+    ) -> Option<GameData> {
         let rules = trace.rules.as_ref()?;
+        let start = trace.start.as_ref()?;
+        let wants = |k: PlotKind| kind.is_none_or(|kind| kind == k);
         let prisons = rules.game() == Game::Kiothi;
         let material_of = |p: &crate::position::Position| {
             if prisons {
@@ -63,39 +79,52 @@ impl GameData {
                 [p.stones_of(Side::South), p.stones_of(Side::North)]
             }
         };
-        let mut material = vec![material_of(trace.start.as_ref()?)];
-        for p in &trace.plies {
-            material.push(material_of(p.after.as_ref()?));
+        let mut material = Vec::new();
+        if wants(PlotKind::Material) {
+            material.reserve(trace.plies.len() + 1);
+            material.push(material_of(start));
+            for p in &trace.plies {
+                material.push(material_of(p.after.as_ref()?));
+            }
         }
+        let laps = match wants(PlotKind::Laps) {
+            true => trace.plies.iter().map(|p| p.effect.lap_count).collect(),
+            false => Vec::new(),
+        };
+        let captures = match wants(PlotKind::Captures) {
+            true => (trace.plies.iter())
+                .map(|p| (p.side, p.effect.stones_taken()))
+                .collect(),
+            false => Vec::new(),
+        };
         Some(GameData {
             kind: format!("{} {}", rules.game(), rules.board()),
             name: game_name(record),
             prisons,
+            plies: trace.plies.len(),
             material,
-            laps: trace.plies.iter().map(|p| p.effect.lap_count).collect(),
-            captures: trace
-                .plies
-                .iter()
-                .map(|p| (p.side, p.effect.stones_taken()))
-                .collect(),
+            laps,
+            captures,
         })
     }
 
     /// Plies replayed.
     pub fn plies(&self) -> usize {
-        self.laps.len()
+        self.plies
     }
 }
 
-/// Reads the data of every game of the inputs that passes the filter, in input order.
+/// Reads the data of every game of the inputs that passes the filter, in input order,
+/// for one kind of figure (every kind with `None`: see [`GameData::from_trace_for`]).
 /// An input that cannot be read is reported on standard error and skipped.
 pub fn collect(
     inputs: &[Input],
     filter: &Filter,
     options: &ReplayOptions,
+    kind: Option<PlotKind>,
 ) -> Result<Vec<GameData>, CommandError> {
     let mut options = options.clone();
-    options.keep_positions = true;
+    options.keep_positions = kind.is_none_or(|k| k == PlotKind::Material);
     let mut games = Vec::new();
     // Inputs in parallel, a few at a time, kept in input order.
     let width = rayon::current_num_threads().max(1);
@@ -104,7 +133,7 @@ pub fn collect(
             .par_iter()
             .map(|input| {
                 map_games(input, filter, &options, |_, g, trace| {
-                    GameData::from_trace(&g.record, trace)
+                    GameData::from_trace_for(kind, &g.record, trace)
                 })
             })
             .collect();
@@ -147,7 +176,7 @@ pub fn run(
     replay: &ReplayOptions,
     args: &PlotArgs,
 ) -> Result<String, CommandError> {
-    let games = collect(inputs, filter, replay)?;
+    let games = collect(inputs, filter, replay, Some(args.kind))?;
     let style = Style {
         width: args.width,
         height: args.height,
@@ -538,19 +567,42 @@ fn grouped_bars<'a, 'b: 'a>(
 
 /// The bins of values per group: (bin width, bars[group][bin]) with counts. Values above
 /// `cap` (when given) are counted in the last bin.
-fn histogram(groups: &[Vec<u64>], bins: u64, cap: Option<u64>) -> (u64, Vec<Vec<f64>>) {
-    let max = groups.iter().flatten().max().copied().unwrap_or(0);
+/// How often each value occurs, per group: the input of [`histogram`].
+type Counts = BTreeMap<u64, u64>;
+
+/// The values of each group counted.
+fn counts<'v>(groups: impl Iterator<Item = impl Iterator<Item = &'v u64>>) -> Vec<Counts> {
+    groups
+        .map(|values| {
+            let mut counts = Counts::new();
+            for &v in values {
+                *counts.entry(v).or_insert(0) += 1;
+            }
+            counts
+        })
+        .collect()
+}
+
+/// Bars of about `bins` round-width bins per group (values beyond `cap` in the last):
+/// the bin width and each group's count per bin.
+fn histogram(groups: &[Counts], bins: u64, cap: Option<u64>) -> (u64, Vec<Vec<f64>>) {
+    let max = groups
+        .iter()
+        .filter_map(|c| c.last_key_value())
+        .map(|(&v, _)| v)
+        .max()
+        .unwrap_or(0);
     let max = cap.map_or(max, |c| c.min(max));
     let width = bin_width(max, bins);
     let n = (max / width + 1) as usize;
     let bars = groups
         .iter()
-        .map(|values| {
-            let mut counts = vec![0.0; n];
-            for v in values {
-                counts[((v / width) as usize).min(n - 1)] += 1.0;
+        .map(|group| {
+            let mut bars = vec![0.0; n];
+            for (&v, &count) in group {
+                bars[((v / width) as usize).min(n - 1)] += count as f64;
             }
-            counts
+            bars
         })
         .collect();
     (width, bars)
@@ -572,7 +624,7 @@ fn length(
     title: &str,
 ) -> Result<(), String> {
     let groups = kinds(games);
-    let values: Vec<Vec<u64>> = groups
+    let lengths: Vec<Vec<u64>> = groups
         .iter()
         .map(|k| {
             games
@@ -582,7 +634,7 @@ fn length(
                 .collect()
         })
         .collect();
-    let (width, bars) = histogram(&values, 25, None);
+    let (width, bars) = histogram(&counts(lengths.iter().map(|l| l.iter())), 25, None);
     let max = bars.iter().flatten().fold(0.0, |a: f64, &b| a.max(b));
     let x_desc = if width == 1 {
         "game length (plies)".to_string()
@@ -611,31 +663,33 @@ fn laps(
     title: &str,
 ) -> Result<(), String> {
     let groups = kinds(games);
-    let values: Vec<Vec<u64>> = groups
-        .iter()
-        .map(|k| {
-            games
-                .iter()
-                .filter(|g| g.kind == *k)
-                .flat_map(|g| g.laps.iter().copied())
-                .collect()
-        })
-        .collect();
+    // Counted, not listed: a corpus has millions of plies but few distinct lap counts.
+    let values = counts(groups.iter().map(|k| {
+        (games.iter())
+            .filter(move |g| g.kind == *k)
+            .flat_map(|g| g.laps.iter())
+    }));
     // A long tail of relay sowings would squeeze the bulk into one bar: laps beyond the
     // 99th percentile (at least 10) share the last bar.
-    let mut all: Vec<u64> = values.iter().flatten().copied().collect();
-    all.sort_unstable();
-    let cap = all
-        .get((all.len() * 99 / 100).min(all.len().saturating_sub(1)))
-        .copied()
-        .unwrap_or(0)
-        .max(10);
-    let capped = all.last().is_some_and(|&m| m > cap);
+    let mut all = Counts::new();
+    for (&v, &n) in values.iter().flatten() {
+        *all.entry(v).or_insert(0) += n;
+    }
+    let plies: u64 = all.values().sum();
+    // The value at index `plies * 99 / 100` (at most the last) of the sorted laps.
+    let rank = (plies * 99 / 100).min(plies.saturating_sub(1));
+    let mut below = 0;
+    let percentile = all.iter().find_map(|(&v, &n)| {
+        below += n;
+        (below > rank).then_some(v)
+    });
+    let cap = percentile.unwrap_or(0).max(10);
+    let capped = all.last_key_value().is_some_and(|(&m, _)| m > cap);
     let (width, mut bars) = histogram(&values, 30, Some(cap));
-    for (counts, v) in bars.iter_mut().zip(&values) {
-        let total = v.len().max(1) as f64;
-        for c in counts.iter_mut() {
-            *c *= 100.0 / total;
+    for (bars, group) in bars.iter_mut().zip(&values) {
+        let total = group.values().sum::<u64>().max(1) as f64;
+        for b in bars.iter_mut() {
+            *b *= 100.0 / total;
         }
     }
     let max = bars.iter().flatten().fold(0.0, |a: f64, &b| a.max(b));

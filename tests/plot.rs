@@ -187,6 +187,7 @@ fn game(kind: &str, material: Vec<[u32; 2]>, captures: Vec<u32>) -> GameData {
         kind: kind.into(),
         name: "Tendai - Farai, Field".into(),
         prisons: false,
+        plies,
         laps: (0..plies as u64).map(|i| 1 + i % 4).collect(),
         captures: (0..plies)
             .map(|i| {
@@ -568,4 +569,67 @@ fn render_docs_examples() {
         "plot-captures.svg",
         render(PlotKind::Captures, &kiothi, &style).unwrap(),
     );
+}
+
+/// `sow plot` keeps only the series its figure draws (`GameData::from_trace_for`), and
+/// replays with positions only for material: each figure must come out byte for byte as
+/// from every series, for one game and for many, under the options `collect` uses.
+#[test]
+fn each_figure_needs_only_the_series_it_keeps() {
+    let mut text = generated(sow::Game::Tsoro, "", 12, 3, 120);
+    text.push_str(&generated(sow::Game::Kiothi, "", 12, 4, 120));
+    // A start not understood: no figure shows the game.
+    text.push_str("[Game \"Tsoro\"]\n[SetUp \"1\"]\n[Position \"x\"]\n\n1. a3 *\n");
+    let games = sow::pmn::parse_str(&text);
+    assert_eq!(games.len(), 25);
+    let full_options = {
+        let mut o = sow::replay::ReplayOptions::full();
+        o.keep_positions = true;
+        o
+    };
+    let full: Vec<GameData> = games
+        .iter()
+        .filter_map(|g| {
+            let trace = sow::replay::replay(g, &full_options);
+            GameData::from_trace(&g.record, &trace)
+        })
+        .collect();
+    assert_eq!(full.len(), 24);
+    for kind in [
+        PlotKind::Material,
+        PlotKind::Length,
+        PlotKind::Laps,
+        PlotKind::Captures,
+    ] {
+        let mut options = sow::replay::ReplayOptions::full();
+        options.keep_positions = kind == PlotKind::Material;
+        let kept: Vec<GameData> = games
+            .iter()
+            .filter_map(|g| {
+                let trace = sow::replay::replay(g, &options);
+                GameData::from_trace_for(Some(kind), &g.record, &trace)
+            })
+            .collect();
+        assert_eq!(kept.len(), full.len(), "{kind:?}");
+        if kind != PlotKind::Material {
+            assert!(kept.iter().all(|g| g.material.is_empty()), "{kind:?}");
+        }
+        for style in [
+            Style::default(),
+            Style {
+                every: true,
+                ..Style::default()
+            },
+        ] {
+            for (all, some) in [(&full[..], &kept[..]), (&full[..1], &kept[..1])] {
+                assert_eq!(
+                    render(kind, some, &style).unwrap(),
+                    render(kind, all, &style).unwrap(),
+                    "{kind:?}, {} games, every: {}",
+                    all.len(),
+                    style.every
+                );
+            }
+        }
+    }
 }
