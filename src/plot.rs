@@ -87,16 +87,16 @@ impl GameData {
                 material.push(material_of(p.after.as_ref()?));
             }
         }
-        let laps = match wants(PlotKind::Laps) {
-            true => trace.plies.iter().map(|p| p.effect.lap_count).collect(),
-            false => Vec::new(),
-        };
-        let captures = match wants(PlotKind::Captures) {
-            true => (trace.plies.iter())
+        let mut laps = Vec::new();
+        if wants(PlotKind::Laps) {
+            laps = trace.plies.iter().map(|p| p.effect.lap_count).collect();
+        }
+        let mut captures = Vec::new();
+        if wants(PlotKind::Captures) {
+            captures = (trace.plies.iter())
                 .map(|p| (p.side, p.effect.stones_taken()))
-                .collect(),
-            false => Vec::new(),
-        };
+                .collect();
+        }
         Some(GameData {
             kind: format!("{} {}", rules.game(), rules.board()),
             name: game_name(record),
@@ -565,17 +565,15 @@ fn grouped_bars<'a, 'b: 'a>(
     Ok(())
 }
 
-/// The bins of values per group: (bin width, bars[group][bin]) with counts. Values above
-/// `cap` (when given) are counted in the last bin.
 /// How often each value occurs, per group: the input of [`histogram`].
 type Counts = BTreeMap<u64, u64>;
 
 /// The values of each group counted.
-fn counts<'v>(groups: impl Iterator<Item = impl Iterator<Item = &'v u64>>) -> Vec<Counts> {
+fn counts(groups: impl Iterator<Item = impl Iterator<Item = u64>>) -> Vec<Counts> {
     groups
         .map(|values| {
             let mut counts = Counts::new();
-            for &v in values {
+            for v in values {
                 *counts.entry(v).or_insert(0) += 1;
             }
             counts
@@ -583,8 +581,9 @@ fn counts<'v>(groups: impl Iterator<Item = impl Iterator<Item = &'v u64>>) -> Ve
         .collect()
 }
 
-/// Bars of about `bins` round-width bins per group (values beyond `cap` in the last):
-/// the bin width and each group's count per bin.
+/// The bins of values per group: (bin width, bars[group][bin]) with counts, in about
+/// `bins` bins of a round width. Values above `cap` (when given) are counted in the last
+/// bin.
 fn histogram(groups: &[Counts], bins: u64, cap: Option<u64>) -> (u64, Vec<Vec<f64>>) {
     let max = groups
         .iter()
@@ -624,17 +623,12 @@ fn length(
     title: &str,
 ) -> Result<(), String> {
     let groups = kinds(games);
-    let lengths: Vec<Vec<u64>> = groups
-        .iter()
-        .map(|k| {
-            games
-                .iter()
-                .filter(|g| g.kind == *k)
-                .map(|g| g.plies() as u64)
-                .collect()
-        })
-        .collect();
-    let (width, bars) = histogram(&counts(lengths.iter().map(|l| l.iter())), 25, None);
+    let lengths = counts(groups.iter().map(|k| {
+        (games.iter())
+            .filter(move |g| g.kind == *k)
+            .map(|g| g.plies() as u64)
+    }));
+    let (width, bars) = histogram(&lengths, 25, None);
     let max = bars.iter().flatten().fold(0.0, |a: f64, &b| a.max(b));
     let x_desc = if width == 1 {
         "game length (plies)".to_string()
@@ -667,7 +661,7 @@ fn laps(
     let values = counts(groups.iter().map(|k| {
         (games.iter())
             .filter(move |g| g.kind == *k)
-            .flat_map(|g| g.laps.iter())
+            .flat_map(|g| g.laps.iter().copied())
     }));
     // A long tail of relay sowings would squeeze the bulk into one bar: laps beyond the
     // 99th percentile (at least 10) share the last bar.
