@@ -74,9 +74,9 @@ enum Input<R: Read> {
 /// ```
 pub struct Reader<R: Read> {
     input: Input<R>,
-    /// A line read that begins the next game (its buffer is kept from game to game).
+    /// A line read that begins the next game, empty when there is none (a pending line
+    /// starts with `[`). Its buffer is kept from game to game.
     pending: Vec<u8>,
-    has_pending: bool,
     /// Offset and line number of the next line to read.
     offset: usize,
     line: u32,
@@ -95,7 +95,6 @@ impl<R: Read> Reader<R> {
         Reader {
             input: Input::Unopened(input),
             pending: Vec::new(),
-            has_pending: false,
             offset: 0,
             line: 1,
             games_yielded: 0,
@@ -141,13 +140,21 @@ impl<R: Read> Reader<R> {
         Ok(())
     }
 
+    /// The opened input's buffered reader; `None` before it is opened or once it is done.
+    fn buffered(&mut self) -> Option<&mut dyn BufRead> {
+        match &mut self.input {
+            Input::Utf8(r) => Some(r),
+            Input::Utf16(r) => Some(r),
+            Input::Unopened(_) | Input::Done => None,
+        }
+    }
+
     /// Appends one line (its line break included) to `raw`; false at the end of the
     /// input.
     fn read_raw_line(&mut self, raw: &mut Vec<u8>) -> io::Result<bool> {
-        let n = match &mut self.input {
-            Input::Utf8(r) => r.read_until(b'\n', raw)?,
-            Input::Utf16(r) => r.read_until(b'\n', raw)?,
-            Input::Unopened(_) | Input::Done => 0,
+        let n = match self.buffered() {
+            Some(r) => r.read_until(b'\n', raw)?,
+            None => 0,
         };
         Ok(n > 0)
     }
@@ -156,12 +163,11 @@ impl<R: Read> Reader<R> {
     /// of the input). `raw` must end at the start of a line. Move text needs no look at
     /// its lines: only a `[` at the start of one can end the game.
     fn copy_to_bracket_line(&mut self, raw: &mut Vec<u8>) -> io::Result<()> {
+        let Some(input) = self.buffered() else {
+            return Ok(());
+        };
         loop {
-            let buf = match &mut self.input {
-                Input::Utf8(r) => r.fill_buf()?,
-                Input::Utf16(r) => r.fill_buf()?,
-                Input::Unopened(_) | Input::Done => return Ok(()),
-            };
+            let buf = input.fill_buf()?;
             let at_line_start = raw.last().is_none_or(|&b| b == b'\n');
             let found = memchr::memchr_iter(b'[', buf).find(|&i| match i {
                 0 => at_line_start,
@@ -169,11 +175,7 @@ impl<R: Read> Reader<R> {
             });
             let n = found.unwrap_or(buf.len());
             raw.extend_from_slice(&buf[..n]);
-            match &mut self.input {
-                Input::Utf8(r) => r.consume(n),
-                Input::Utf16(r) => r.consume(n),
-                Input::Unopened(_) | Input::Done => {}
-            }
+            input.consume(n);
             if found.is_some() || n == 0 {
                 return Ok(());
             }
@@ -271,9 +273,9 @@ impl<R: Read> Reader<R> {
         let mut problems = Vec::new();
         let mut has_moves = false;
         let mut has_content = false;
-        if self.has_pending {
+        if !self.pending.is_empty() {
             raw.extend_from_slice(&self.pending);
-            self.has_pending = false;
+            self.pending.clear();
             has_content = true;
             if self.pending.capacity() > 1 << 16 {
                 // An unusually long line is not kept for the rest of the input.
@@ -295,9 +297,7 @@ impl<R: Read> Reader<R> {
             // has bytes, and its first byte tells a tag as its first character would.
             let is_tag = line.starts_with(b"[") && !line.starts_with(b"[%");
             if is_tag && has_moves {
-                self.pending.clear();
                 self.pending.extend_from_slice(line);
-                self.has_pending = true;
                 raw.truncate(line_start);
                 break;
             }
@@ -364,7 +364,7 @@ impl<R: Read> Iterator for Reader<R> {
     type Item = ParsedGame;
 
     fn next(&mut self) -> Option<ParsedGame> {
-        if matches!(self.input, Input::Done) && !self.has_pending {
+        if matches!(self.input, Input::Done) && self.pending.is_empty() {
             return None;
         }
         match self.read_game() {
@@ -378,7 +378,7 @@ impl<R: Read> Iterator for Reader<R> {
             }
             Err(e) => {
                 self.input = Input::Done;
-                self.has_pending = false;
+                self.pending.clear();
                 let span = Span {
                     start: self.offset,
                     end: self.offset,
