@@ -1323,19 +1323,33 @@ fn column(at: &[u8]) -> PlyResult<'_, u8> {
 /// as one `u16` stalled the reader's hot loop); anything else goes to `pit_slow`.
 #[inline(always)]
 fn pit(at: &[u8]) -> PlyResult<'_, PitRef> {
-    if let [r @ b'a'..=b'd', d1 @ b'1'..=b'9', rest @ ..] = at {
-        let (row, d1) = (r - b'a', d1 - b'0');
-        match rest {
-            [] => return Ok((rest, PitRef { row, col: d1 })),
-            [next, ..] if !next.is_ascii_digit() => return Ok((rest, PitRef { row, col: d1 })),
-            [d2, tail @ ..] if tail.first().is_none_or(|b| !b.is_ascii_digit()) => {
-                let col = d1 * 10 + (d2 - b'0');
-                return Ok((tail, PitRef { row, col }));
-            }
-            _ => {}
-        }
+    match usual_pit(at) {
+        Some((pit, len)) => Ok((&at[len..], pit)),
+        None => pit_slow(at),
     }
-    pit_slow(at)
+}
+
+/// The usual pit at the start of `at`, a row `a`-`d` and a column of one or two digits
+/// not starting with 0 (and no third digit): the pit and its length. `None` for anything
+/// else, well-formed or not, which [`pit_slow`] reads or reports.
+#[inline(always)]
+fn usual_pit(at: &[u8]) -> Option<(PitRef, usize)> {
+    let [r @ b'a'..=b'd', d1 @ b'1'..=b'9', rest @ ..] = at else {
+        return None;
+    };
+    let (row, d1) = (r - b'a', d1 - b'0');
+    match rest {
+        [] => Some((PitRef { row, col: d1 }, 2)),
+        [next, ..] if !next.is_ascii_digit() => Some((PitRef { row, col: d1 }, 2)),
+        [d2, tail @ ..] if tail.first().is_none_or(|b| !b.is_ascii_digit()) => Some((
+            PitRef {
+                row,
+                col: d1 * 10 + (d2 - b'0'),
+            },
+            3,
+        )),
+        _ => None,
+    }
 }
 
 /// A pit the fast path of [`pit`] does not read (or a malformed one), in combinators.
@@ -1448,29 +1462,12 @@ fn lone_pit_ply(from: PitRef) -> PlySyntax {
 /// the text: the pit and where the token ends. `None` for anything else.
 #[inline(always)]
 fn lone_pit_at(bytes: &[u8], at: usize) -> Option<(PitRef, usize)> {
-    let ends = |i: usize| bytes.get(i).is_none_or(|&b| is_delimiter(b));
-    match *bytes.get(at..at + 2)? {
-        [r @ b'a'..=b'd', d1 @ b'1'..=b'9'] => {
-            let row = r - b'a';
-            if ends(at + 2) {
-                return Some((
-                    PitRef {
-                        row,
-                        col: d1 - b'0',
-                    },
-                    at + 2,
-                ));
-            }
-            match bytes[at + 2] {
-                d2 @ b'0'..=b'9' if ends(at + 3) => {
-                    let col = (d1 - b'0') * 10 + (d2 - b'0');
-                    Some((PitRef { row, col }, at + 3))
-                }
-                _ => None,
-            }
-        }
-        _ => None,
-    }
+    let (pit, len) = usual_pit(&bytes[at..])?;
+    let end = at + len;
+    bytes
+        .get(end)
+        .is_none_or(|&b| is_delimiter(b))
+        .then_some((pit, end))
 }
 
 /// Reads a whole ply (without its suffix annotation).
