@@ -273,6 +273,10 @@ impl<R: Read> Reader<R> {
         let mut problems = Vec::new();
         let mut has_moves = false;
         let mut has_content = false;
+        // A game with tags and no move text (a broken game) must not swallow the next:
+        // a `Game` tag after a blank line, in a game that has one, begins the next game.
+        let mut has_game_tag = is_game_tag(&self.pending);
+        let mut after_blank = false;
         if !self.pending.is_empty() {
             raw.extend_from_slice(&self.pending);
             self.pending.clear();
@@ -295,12 +299,23 @@ impl<R: Read> Reader<R> {
             let line = &raw[line_start..];
             // A line of Latin-1 or with NUL bytes decodes to as many characters as it
             // has bytes, and its first byte tells a tag as its first character would.
-            let is_tag = line.starts_with(b"[") && !line.starts_with(b"[%");
-            if is_tag && has_moves {
+            // Before the move text, a tag line may be indented (the parser skips the
+            // spaces, and no meaning is lost); after it, only a line that begins with
+            // `[` begins the next game.
+            let first = if has_moves {
+                line
+            } else {
+                line.trim_ascii_start()
+            };
+            let is_tag = first.starts_with(b"[") && !first.starts_with(b"[%");
+            let next_game =
+                is_tag && (has_moves || after_blank && has_game_tag && is_game_tag(line));
+            if next_game {
                 self.pending.extend_from_slice(line);
                 raw.truncate(line_start);
                 break;
             }
+            has_game_tag |= is_tag && is_game_tag(line);
             // Once the game has move text, blank lines no longer change anything.
             let blank = has_moves
                 || line
@@ -312,6 +327,7 @@ impl<R: Read> Reader<R> {
                     has_moves = true;
                 }
             }
+            after_blank = blank && has_content;
             if !has_content {
                 // Leading blank lines belong to no game: the game starts after them. Their
                 // bytes are still checked (a NUL byte is reported wherever it is).
@@ -360,6 +376,15 @@ impl<R: Read> Reader<R> {
     }
 }
 
+/// Whether a line is a `Game` tag (indented or not).
+fn is_game_tag(line: &[u8]) -> bool {
+    let line = line.trim_ascii_start();
+    line.starts_with(b"[Game")
+        && line
+            .get(5)
+            .is_some_and(|&b| b == b'"' || b.is_ascii_whitespace())
+}
+
 impl<R: Read> Iterator for Reader<R> {
     type Item = ParsedGame;
 
@@ -404,6 +429,66 @@ impl<R: Read> Iterator for Reader<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_game_of_tags_alone_does_not_swallow_the_next() {
+        let input =
+            "[Game \"Nsolo\"]\n[Event \"a\"]\n\n[Game \"Tsoro\"]\n[Event \"b\"]\n\n1. a3 *\n";
+        let games: Vec<ParsedGame> = Reader::new(input.as_bytes()).collect();
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].record.tag("Event"), Some("a"));
+        assert!(games[0]
+            .problems
+            .iter()
+            .any(|p| p.code == ProblemCode::MissingResult));
+        assert_eq!(games[1].record.tag("Game"), Some("Tsoro"));
+        assert_eq!(games[1].record.tag("Event"), Some("b"));
+        assert!(games[1].problems.is_empty(), "{:?}", games[1].problems);
+        assert_eq!(games[1].line, 4);
+        // Its export form reads back as the same two games, and writes the same bytes.
+        let written: String = games
+            .iter()
+            .map(|g| crate::pmn::write_game(&g.record) + "\n")
+            .collect();
+        let again: Vec<ParsedGame> = Reader::new(written.as_bytes()).collect();
+        assert_eq!(again.len(), 2);
+        let rewritten: String = again
+            .iter()
+            .map(|g| crate::pmn::write_game(&g.record) + "\n")
+            .collect();
+        assert_eq!(rewritten, written);
+        // A second Game tag without a blank line before it is a duplicate in one game.
+        let input = "[Game \"Nsolo\"]\n[Game \"Tsoro\"]\n\n1. a3 *\n";
+        let games: Vec<ParsedGame> = Reader::new(input.as_bytes()).collect();
+        assert_eq!(games.len(), 1);
+        assert!(games[0]
+            .problems
+            .iter()
+            .any(|p| p.code == ProblemCode::DuplicateTag));
+    }
+
+    #[test]
+    fn an_indented_tag_line_stays_in_its_game() {
+        // The parser reads ` [Event "x"]` as a tag; the reader must not take it for move
+        // text and begin a new game at the next tag line.
+        for indent in [" ", "\t", "  \t"] {
+            let input = format!(
+                "[Game \"BaoLaKimasai\"]\n{indent}[Event \"x\"]\n[Result \"*\"]\n\n1. b2x c11x *\n"
+            );
+            let games: Vec<ParsedGame> = Reader::new(input.as_bytes()).collect();
+            assert_eq!(games.len(), 1, "{indent:?}");
+            let record = &games[0].record;
+            assert_eq!(record.tag("Event"), Some("x"));
+            assert_eq!(record.tag("Result"), Some("*"));
+            assert_eq!(record.main_line().count(), 2);
+            assert!(games[0].problems.is_empty(), "{:?}", games[0].problems);
+        }
+        // After the move text, a line must begin with `[` to begin the next game.
+        let input = "[Game \"Tsoro\"]\n\n1. a3\n [Event \"y\"]\n*\n[Game \"Nsolo\"]\n\n*\n";
+        let games: Vec<ParsedGame> = Reader::new(input.as_bytes()).collect();
+        assert_eq!(games.len(), 2);
+        assert!(games[0].problems.iter().any(|p| p.is_error()));
+    }
 
     #[test]
     fn a_long_first_line_of_a_game_is_carried_over_whole() {
