@@ -695,9 +695,16 @@ impl<'a> Scanner<'a> {
             }
             from = at + len;
         }
+        // A comment over several lines of a CRLF file keeps LF line breaks, as the
+        // export form writes them: the same comment reads the same from either file.
+        let text = if text.contains("\r\n") {
+            text.replace("\r\n", "\n")
+        } else {
+            text.to_string()
+        };
         Comment {
             kind,
-            text: text.to_string(),
+            text,
             commands,
             span,
         }
@@ -1576,6 +1583,22 @@ mod tests {
         }
         // A block of 255 hits must not overflow its byte-wide count.
         assert_eq!(count_bytes(&[b' '; 1000], |b| b == b' '), 1000);
+    }
+
+    #[test]
+    fn a_comment_over_crlf_lines_reads_as_over_lf_lines() {
+        let comment = |text: &str| {
+            let (record, problems) = parse_game(text, 0, 1);
+            assert!(problems.is_empty(), "{problems:?}");
+            match record.moves.get(2) {
+                Some(Element::Comment(c)) => (c.text.clone(), c.commands.len()),
+                other => panic!("no comment: {other:?}"),
+            }
+        };
+        let lf = comment("[Game \"Tsoro\"]\n\n1. a3 {two\nlines [%stones 1 2]} *\n");
+        let crlf = comment("[Game \"Tsoro\"]\r\n\r\n1. a3 {two\r\nlines [%stones 1 2]} *\r\n");
+        assert_eq!(crlf, lf);
+        assert_eq!(lf.0, "two\nlines [%stones 1 2]");
     }
 
     fn commands_of(comment: &str) -> Vec<(String, Vec<String>, usize, u32)> {
