@@ -13,7 +13,9 @@ use crate::games;
 use crate::geometry::{Pit, Side};
 use crate::moves::{BonusTake, Effect, HeadStop, Illegal, Mode, Move, Redistribution, Sowing};
 use crate::play::{GameState, Outcome};
-use crate::pmn::{Command, Element, GameResult, ParsedGame, PitRef, PlySyntax, Record, Span};
+use crate::pmn::{
+    Command, Element, GameResult, ParsedGame, PitRef, PlySyntax, ProblemCode, Record, Span,
+};
 use crate::position::Position;
 use crate::rules::{split_options, Game, Rules};
 use crate::Board;
@@ -613,10 +615,13 @@ fn check_stones(game: Game, after: &Position, number: u32, cmd: &Command) -> Opt
 pub fn replay(parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
     let record = &parsed.record;
     let inputs = PlyInput::main_line(record);
+    // PMN.md: a Result problem comes after any problem in the plies, so the reader's
+    // (the Result tag against the token) waits for the replay.
+    let (result_problems, problems): (Vec<_>, Vec<_>) =
+        (parsed.problems.iter()).partition(|p| p.code == ProblemCode::ResultMismatch);
     let mut trace = Trace {
-        diagnostics: parsed
-            .problems
-            .iter()
+        diagnostics: problems
+            .into_iter()
             .map(|p| reader_diagnostic(p, &inputs))
             .collect(),
         plies_written: inputs.len(),
@@ -626,7 +631,13 @@ pub fn replay(parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
     let rules = match rules_of(record, &options.overrides) {
         Ok(r) => r,
         Err(d) => {
-            trace.diagnostics.push(d);
+            // A missing Game tag is the reader's `missing-game-tag` already: once is enough.
+            let reported = record.tag("Game").is_none()
+                && (parsed.problems.iter()).any(|p| p.code == ProblemCode::MissingGameTag);
+            if !reported {
+                trace.diagnostics.push(d);
+            }
+            (trace.diagnostics).extend(result_problems.into_iter().map(Diagnostic::from_problem));
             return trace;
         }
     };
@@ -634,6 +645,7 @@ pub fn replay(parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
         Ok(p) => p,
         Err(d) => {
             trace.diagnostics.push(d);
+            (trace.diagnostics).extend(result_problems.into_iter().map(Diagnostic::from_problem));
             trace.rules = Some(rules);
             return trace;
         }
@@ -645,11 +657,31 @@ pub fn replay(parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
         &mut state,
         &inputs,
         record,
-        parsed.has_errors(),
+        cut_short(parsed),
         options,
         &mut trace,
     );
+    let ply = Some(trace.played as u32).filter(|&n| n > 0);
+    for p in result_problems {
+        let mut d = Diagnostic::from_problem(p);
+        d.ply = ply;
+        trace.diagnostics.push(d);
+    }
     trace
+}
+
+/// Whether the reader may have left part of the main line unread: an error other than
+/// those of the tags or the result, which leave the move text whole. The result is
+/// checked against the final position only when the whole main line was read.
+fn cut_short(parsed: &ParsedGame) -> bool {
+    use crate::pmn::ProblemCode as P;
+    parsed.problems.iter().any(|p| {
+        p.is_error()
+            && !matches!(
+                p.code,
+                P::DuplicateTag | P::ResultMismatch | P::MissingGameTag | P::MissingResult
+            )
+    })
 }
 
 /// A reader problem as a diagnostic. A problem of the move text where a ply stands is

@@ -18,7 +18,7 @@ use serde::Serialize;
 
 use crate::corpus::{Batches, Filter, Input, Skipped, Work};
 use crate::diagnostic::Diagnostic;
-use crate::pmn::{ParsedGame, Severity};
+use crate::pmn::{ParsedGame, ProblemCode, Severity};
 use crate::replay::{replay, ReplayOptions, Trace};
 
 /// Output format.
@@ -211,16 +211,20 @@ fn validate_game(
 ) -> (Vec<u8>, Summary) {
     let mut out = Vec::new();
     // A file with no game at all: its reader problems (an empty-file warning) belong to
-    // the file, and there is no game to count.
+    // the file, and there is no game to count. Text that reads as nothing because it
+    // broke at once (prose, binary junk) is a game with errors, counted as one.
+    // An input that failed while being read is an I/O failure, not a game.
     let record = &game.record;
-    if record.tags.is_empty() && record.moves.is_empty() && record.result.is_none() {
+    let nothing = record.tags.is_empty() && record.moves.is_empty() && record.result.is_none();
+    let io_failure = game.problems.iter().any(|p| p.code == ProblemCode::Io);
+    if nothing && (io_failure || !game.has_errors()) {
         let mut summary = Summary::default();
         for p in &game.problems {
             let d = Diagnostic::from_problem(p);
             let _ = write_diagnostic(&mut out, format, file, None, &d, Some(game));
             summary.warnings += !d.is_error() as usize;
-            summary.with_errors += d.is_error() as usize;
         }
+        summary.io_errors += io_failure as usize;
         return (out, summary);
     }
     let mut trace = replay(game, &settings.replay);

@@ -471,3 +471,88 @@ fn an_empty_file_is_a_warning_and_no_game() {
     let summary = lines.last().unwrap();
     assert_eq!(summary["games"], 0);
 }
+
+/// The JSON lines of `sow validate` on a text given on standard input.
+fn json_of_text(text: &str) -> (Vec<Value>, i32) {
+    let out = sow()
+        .args(["validate", "--format", "json", "-"])
+        .write_stdin(text.to_string())
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    (lines, out.status.code().unwrap())
+}
+
+#[test]
+fn text_that_is_no_record_counts_as_one_game_with_errors() {
+    // Found by review: the summary said `0 games, 0 valid, 2 with errors`, counting
+    // error messages as games, and a record after such text was called game 2 of 1.
+    let (lines, status) = json_of_text("a heading\n\n[Game \"BaoLaKimasai\"]\n\n1. b2x c11x *\n");
+    assert_eq!(status, 1);
+    let summary = lines.last().unwrap();
+    assert_eq!(
+        (
+            &summary["games"],
+            &summary["valid"],
+            &summary["with_errors"]
+        ),
+        (&Value::from(2), &Value::from(1), &Value::from(1)),
+        "{summary}"
+    );
+    let games: Vec<&Value> = lines.iter().filter(|v| v["kind"] == "game").collect();
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0]["valid"], false);
+    assert_eq!(games[1]["valid"], true);
+    // The missing Game tag of the heading is reported once, at its place.
+    let d = diagnostics(&lines);
+    let missing: Vec<_> = d
+        .iter()
+        .filter(|d| d["code"] == "missing-game-tag" || d["code"] == "unknown-game")
+        .collect();
+    assert_eq!(missing.len(), 1, "{d:?}");
+    assert!(d.iter().all(|d| d["line"].as_u64() > Some(0)), "{d:?}");
+}
+
+#[test]
+fn a_result_problem_comes_after_the_problems_of_the_plies() {
+    // PMN.md: "A Result problem is reported ... after any problem in the plies."
+    let (lines, _) = json_of_text(
+        "[Game \"BaoLaKimasai\"]\n[Result \"1-0\"]\n\n1. b2x c11x 2. b3x c10x 3. a3 *\n",
+    );
+    let codes: Vec<&Value> = diagnostics(&lines).iter().map(|d| &d["code"]).collect();
+    assert_eq!(codes, ["illegal-move", "result-mismatch"]);
+    let last = diagnostics(&lines)[1];
+    assert_eq!(
+        last["ply"], 4,
+        "the plies replayed, as for other result problems"
+    );
+}
+
+#[test]
+fn a_tag_problem_does_not_hide_a_wrong_result() {
+    // A duplicate tag leaves the move text whole: the result is still checked.
+    let text = fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("records/flawed/result-mismatch.pmn"),
+    )
+    .unwrap();
+    let doubled = text.replacen("[Result", "[Site \"a\"]\n[Site \"b\"]\n[Result", 1);
+    let (lines, status) = json_of_text(&doubled);
+    assert_eq!(status, 1);
+    let codes: Vec<&Value> = diagnostics(&lines).iter().map(|d| &d["code"]).collect();
+    assert_eq!(codes, ["duplicate-tag", "result-mismatch"]);
+    let game = lines.iter().find(|v| v["kind"] == "game").unwrap();
+    assert_ne!(game["outcome"], Value::Null);
+}
+
+#[test]
+fn an_indented_tag_line_does_not_split_its_game() {
+    let (lines, status) = json_of_text(
+        "[Game \"BaoLaKimasai\"]\n [Event \"x\"]\n\t[Result \"*\"]\n\n1. b2x c11x *\n",
+    );
+    assert_eq!(status, 0, "{lines:?}");
+    assert_eq!(lines.last().unwrap()["games"], 1);
+}
