@@ -288,7 +288,8 @@ pub fn main() -> i32 {
     }
 }
 
-/// The inputs of a corpus command, with unreadable paths reported on stderr.
+/// The inputs of a corpus command. Unreadable paths are reported on stderr, and any
+/// makes the command fail (hidden entries are only reported).
 pub fn corpus_inputs(
     args: &CorpusArgs,
 ) -> Result<(Vec<Input>, Filter, ReplayOptions), CommandError> {
@@ -300,6 +301,11 @@ pub fn corpus_inputs(
     }
     if failed && inputs.is_empty() {
         return Err(CommandError::Usage("no input could be read".into()));
+    }
+    // A table, figure or conversion that silently left an input out would mislead.
+    if failed {
+        let n = skipped.iter().filter(|s| s.error).count();
+        return Err(CommandError::Unreadable(n));
     }
     let filter = Filter::new(args.game_name.clone(), &args.wheres).map_err(CommandError::Usage)?;
     let mut replay = ReplayOptions::full();

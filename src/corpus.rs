@@ -252,7 +252,9 @@ impl<'a> Batches<'a> {
                 continue;
             };
             *index += 1;
-            if !self.filter.is_empty() && !self.filter.accepts(&game.record) {
+            // What stands for no game (an empty file, a failure to read) is the file's,
+            // and no filter hides it.
+            if !self.filter.is_empty() && !game.is_no_game() && !self.filter.accepts(&game.record) {
                 continue;
             }
             bytes += game.text.len();
@@ -269,7 +271,8 @@ impl<'a> Batches<'a> {
 /// Reads the games of one input that pass the filter and maps each (its number in the
 /// file, from 1, and the parsed game) to a value, a batch of games at a time in
 /// parallel; values come back in the order of the file, and memory holds one batch of
-/// games (plus the values).
+/// games (plus the values). An empty file has no game to map; a failure to read the
+/// input is an error, whether it could not be opened or failed part-way.
 pub fn map_games<T: Send>(
     input: &Input,
     filter: &Filter,
@@ -282,6 +285,16 @@ pub fn map_games<T: Send>(
         let mut games = Vec::with_capacity(batch.len());
         for work in batch {
             match work {
+                // A file with no game has nothing to map; one that failed while being
+                // read is an error, as one that could not be opened.
+                Work::Game { game, .. } if game.is_no_game() => {
+                    if let Some(p) = game.io_error() {
+                        return Err(io::Error::other(format!(
+                            "line {}: {}",
+                            p.span.line, p.message
+                        )));
+                    }
+                }
                 Work::Game { index, game, .. } => games.push((index, game)),
                 Work::Unreadable { error, .. } => return Err(error),
             }

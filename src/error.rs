@@ -20,6 +20,10 @@ pub enum CommandError {
     /// Output could not be produced.
     #[error("{0}")]
     Output(String),
+    /// Inputs that could not be read, each reported already: the command fails rather
+    /// than give a result that silently leaves them out (an output file is not written).
+    #[error("{0} input(s) could not be read (see above)")]
+    Unreadable(usize),
 }
 
 impl CommandError {

@@ -5,7 +5,7 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::Path;
 
-/// Writes `bytes` to `path`, or to standard output when `path` is `None`.
+/// Writes `bytes` to `path`, or to standard output when `path` is `None` or `-`.
 pub fn write_output(path: Option<&Path>, force: bool, bytes: &[u8]) -> io::Result<()> {
     stream_output(path, force, |out| out.write_all(bytes)).map_err(|e| match e {
         StreamError::Io(e) | StreamError::Write(e) => e,
@@ -27,14 +27,14 @@ impl<E> From<io::Error> for StreamError<E> {
 
 /// Streams output made by `write` to `path` (atomically: into a temporary file in the
 /// same folder, renamed over `path` only when `write` succeeded, never over an existing
-/// file without `force`), or to standard output when `path` is `None`. Memory holds no
-/// more than `write` keeps.
+/// file without `force`), or to standard output when `path` is `None` or `-` (as `-`
+/// names standard input among the inputs). Memory holds no more than `write` keeps.
 pub fn stream_output<E>(
     path: Option<&Path>,
     force: bool,
     write: impl FnOnce(&mut dyn Write) -> Result<(), E>,
 ) -> Result<(), StreamError<E>> {
-    let Some(path) = path else {
+    let Some(path) = path.filter(|p| p.as_os_str() != "-") else {
         let stdout = io::stdout();
         let mut out = io::BufWriter::new(stdout.lock());
         write(&mut out).map_err(StreamError::Write)?;

@@ -352,7 +352,8 @@ fn header(per: Per) -> Vec<u8> {
 }
 
 /// Writes the CSV of every input, in input order. An input that cannot be read is
-/// reported on standard error and skipped; the others are still written.
+/// reported on standard error, and the others are still read (to report every one);
+/// then the command fails, so that no table silently leaves an input out.
 pub fn write_stats(
     inputs: &[Input],
     filter: &Filter,
@@ -371,6 +372,7 @@ pub fn write_stats(
         .map_err(|e| CommandError::io("<output>", e))?;
     // Inputs in parallel, a few at a time, so memory holds a few inputs' rows at most.
     let width = rayon::current_num_threads().max(1);
+    let mut unreadable = 0;
     for group in inputs.chunks(width) {
         let bodies: Vec<Result<Vec<u8>, CommandError>> = group
             .par_iter()
@@ -381,12 +383,18 @@ pub fn write_stats(
                 Ok(bytes) => out
                     .write_all(&bytes)
                     .map_err(|e| CommandError::io("<output>", e))?,
-                Err(e @ CommandError::Io { .. }) => eprintln!("sow: {e}"),
+                Err(e @ CommandError::Io { .. }) => {
+                    eprintln!("sow: {e}");
+                    unreadable += 1;
+                }
                 Err(e) => return Err(e),
             }
         }
     }
-    Ok(())
+    match unreadable {
+        0 => Ok(()),
+        n => Err(CommandError::Unreadable(n)),
+    }
 }
 
 /// `sow stats`: the CSV of every game (`--per game`) or ply (`--per ply`) of the inputs.

@@ -18,7 +18,7 @@ use serde::Serialize;
 
 use crate::corpus::{Batches, Filter, Input, Skipped, Work};
 use crate::diagnostic::Diagnostic;
-use crate::pmn::{ParsedGame, ProblemCode, Severity};
+use crate::pmn::{ParsedGame, Severity};
 use crate::replay::{replay, ReplayOptions, Trace};
 
 /// Output format.
@@ -214,10 +214,8 @@ fn validate_game(
     // the file, and there is no game to count. Text that reads as nothing because it
     // broke at once (prose, binary junk) is a game with errors, counted as one.
     // An input that failed while being read is an I/O failure, not a game.
-    let record = &game.record;
-    let nothing = record.tags.is_empty() && record.moves.is_empty() && record.result.is_none();
-    let io_failure = game.problems.iter().any(|p| p.code == ProblemCode::Io);
-    if nothing && (io_failure || !game.has_errors()) {
+    if game.is_no_game() {
+        let io_failure = game.io_error().is_some();
         let mut summary = Summary::default();
         for p in &game.problems {
             let d = Diagnostic::from_problem(p);

@@ -404,3 +404,64 @@ fn column_docs_match_the_schemas() {
     }
     assert_eq!(std::fs::read_to_string(&path).unwrap_or_default(), md);
 }
+
+#[test]
+fn an_unreadable_input_fails_the_command_and_writes_no_file() {
+    // Found by review: the readable inputs were written and the exit status was 0.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.csv");
+    for command in ["stats", "plot", "convert"] {
+        let mut cmd = Command::cargo_bin("sow").unwrap();
+        cmd.arg(command);
+        if command == "convert" {
+            cmd.args(["--to", "pmn"]);
+        }
+        cmd.arg(data("bao.pmn"))
+            .arg(dir.path().join("missing.pmn"))
+            .arg("-o")
+            .arg(&out);
+        let run = cmd.output().unwrap();
+        assert_eq!(run.status.code(), Some(2), "{command}");
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(stderr.contains("missing.pmn"), "{command}: {stderr}");
+        assert!(!out.exists(), "{command} wrote {out:?}");
+    }
+}
+
+#[test]
+fn an_empty_file_gives_no_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.pmn");
+    std::fs::write(&empty, "").unwrap();
+    let run = Command::cargo_bin("sow")
+        .unwrap()
+        .args(["stats", "--per", "game"])
+        .arg(&empty)
+        .arg(data("bao.pmn"))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0));
+    let text = String::from_utf8(run.stdout).unwrap();
+    assert!(!text.contains("empty.pmn"), "{text}");
+}
+
+#[test]
+fn a_dash_as_output_is_standard_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = Command::cargo_bin("sow")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["stats", "--per", "game", "-o", "-"])
+        .arg(data("bao.pmn"))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0));
+    assert!(String::from_utf8(run.stdout)
+        .unwrap()
+        .starts_with("file,game,"));
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "no file `-`"
+    );
+}

@@ -41,6 +41,20 @@ impl ParsedGame {
     pub fn has_errors(&self) -> bool {
         self.problems.iter().any(Problem::is_error)
     }
+
+    /// Whether this stands for no game: a file that holds none (its `empty-file`
+    /// warning) or an input that failed while being read (its `io` error). Text that
+    /// reads as nothing because it broke at once is a game, with its errors.
+    pub fn is_no_game(&self) -> bool {
+        let record = &self.record;
+        let nothing = record.tags.is_empty() && record.moves.is_empty() && record.result.is_none();
+        nothing && (self.io_error().is_some() || !self.has_errors())
+    }
+
+    /// The failure to read the input, if reading it failed.
+    pub fn io_error(&self) -> Option<&Problem> {
+        self.problems.iter().find(|p| p.code == ProblemCode::Io)
+    }
 }
 
 /// Reads all games of a text (already decoded).
