@@ -116,7 +116,8 @@ impl GameData {
 
 /// Reads the data of every game of the inputs that passes the filter, in input order,
 /// for one kind of figure (every kind with `None`: see [`GameData::from_trace_for`]).
-/// An input that cannot be read is reported on standard error and skipped.
+/// An input that cannot be read is reported on standard error, and the others are
+/// still read (to report every one); then it fails: no figure leaves an input out.
 pub fn collect(
     inputs: &[Input],
     filter: &Filter,
@@ -128,6 +129,7 @@ pub fn collect(
     let mut games = Vec::new();
     // Inputs in parallel, a few at a time, kept in input order.
     let width = rayon::current_num_threads().max(1);
+    let mut unreadable = 0;
     for group in inputs.chunks(width) {
         let read: Vec<_> = group
             .par_iter()
@@ -140,11 +142,17 @@ pub fn collect(
         for (input, data) in group.iter().zip(read) {
             match data {
                 Ok(data) => games.extend(data.into_iter().flatten()),
-                Err(e) => eprintln!("sow: {}: {e}", input.name()),
+                Err(e) => {
+                    eprintln!("sow: {}: {e}", input.name());
+                    unreadable += 1;
+                }
             }
         }
     }
-    Ok(games)
+    match unreadable {
+        0 => Ok(games),
+        n => Err(CommandError::Unreadable(n)),
+    }
 }
 
 /// How a figure is drawn.
@@ -199,10 +207,7 @@ pub fn render(kind: PlotKind, games: &[GameData], style: &Style) -> Result<Strin
             style.width, style.height
         )));
     }
-    let title = style
-        .title
-        .clone()
-        .unwrap_or_else(|| default_title(kind, games));
+    let title = printable(&(style.title.clone()).unwrap_or_else(|| default_title(kind, games)));
     let mut svg = String::new();
     {
         let root =
@@ -218,6 +223,18 @@ pub fn render(kind: PlotKind, games: &[GameData], style: &Style) -> Result<Strin
             .map_err(|e| CommandError::Output(format!("cannot draw the figure: {e}")))?;
     }
     Ok(svg)
+}
+
+/// Text for the figure: control characters (from a tag value, say) are not allowed in
+/// XML, so a tab is a space and the others are shown as U+FFFD.
+fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\t' => ' ',
+            c if c.is_control() => '\u{fffd}',
+            c => c,
+        })
+        .collect()
 }
 
 /// The kinds of game in a corpus, in order of first appearance.

@@ -633,3 +633,19 @@ fn each_figure_needs_only_the_series_it_keeps() {
         }
     }
 }
+
+#[test]
+fn control_characters_of_a_tag_do_not_reach_the_svg() {
+    // Found by review: an Event tag with a bell and an escape made the SVG ill-formed
+    // (XML 1.0 allows no control characters but tab, line feed and carriage return).
+    let mut g = one_game();
+    g.name = "bell\u{7} esc\u{1b}[31m".into();
+    let svg = render(PlotKind::Material, &[g], &Style::default()).unwrap();
+    let bad: Vec<char> = svg
+        .chars()
+        .filter(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+        .collect();
+    assert!(bad.is_empty(), "{bad:?}");
+    assert!(svg.contains("bell\u{fffd} esc\u{fffd}[31m"));
+    parse(&svg);
+}
