@@ -13,6 +13,7 @@ use crate::corpus::{self, Filter, Input};
 use crate::error::CommandError;
 use crate::output::write_output;
 use crate::replay::{replay, ReplayOptions};
+use crate::rules::{known_keys, parse_options, Game, RulesError};
 use crate::validate;
 
 /// Validate, convert and analyse records of mancala games (Tsoro, Nsolo, Kiothi,
@@ -256,9 +257,11 @@ pub struct GenerateArgs {
     pub force: bool,
 }
 
-/// Parses `KEY=VALUE` rule overrides.
+/// Parses `KEY=VALUE` rule overrides. An option no game has, or a value no game that
+/// has the option allows, is a usage error (found before any record is read); one that
+/// only some games of a corpus have is reported on each record it does not fit.
 fn overrides(rules: &[String]) -> Result<Vec<(String, String)>, CommandError> {
-    rules
+    let pairs: Vec<(String, String)> = rules
         .iter()
         .flat_map(|r| r.split_whitespace())
         .map(|kv| {
@@ -269,7 +272,26 @@ fn overrides(rules: &[String]) -> Result<Vec<(String, String)>, CommandError> {
                     CommandError::Usage(format!("--rules takes KEY=VALUE, found {kv:?}"))
                 })
         })
-        .collect()
+        .collect::<Result<_, _>>()?;
+    for pair in &pairs {
+        let (key, value) = pair;
+        let tried = Game::ALL.map(|game| parse_options(game, std::slice::from_ref(pair)));
+        if tried.iter().any(Result::is_ok) {
+            continue;
+        }
+        let bad_value = tried.into_iter().find_map(|r| match r {
+            Err(e @ RulesError::BadValue { .. }) => Some(e.to_string()),
+            _ => None,
+        });
+        let why = bad_value.unwrap_or_else(|| {
+            let known: Vec<String> = (Game::ALL.iter())
+                .map(|&g| format!("{g}: {}", known_keys(g)))
+                .collect();
+            format!("no game has the option {key:?} ({})", known.join("; "))
+        });
+        return Err(CommandError::Usage(format!("--rules {key}={value}: {why}")));
+    }
+    Ok(pairs)
 }
 
 fn use_color() -> bool {

@@ -220,7 +220,15 @@ pub fn rules_of(record: &Record, overrides: &[(String, String)]) -> Result<Rules
     } else {
         tag_span(record, "Rules")
     };
-    Rules::new(game, board, &options.join(" ")).map_err(|e| option_error(e, span))
+    Rules::new(game, board, &options.join(" ")).map_err(|e| {
+        let mut d = option_error(e, span);
+        // The record's own options may be fine: then the overrides are to blame.
+        if !overrides.is_empty() && Rules::new(game, board, written).is_ok() {
+            let given: Vec<String> = overrides.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            d.message = format!("with --rules {}: {}", given.join(" "), d.message);
+        }
+        d
+    })
 }
 
 /// The start position of a record: its `SetUp`/`Position`, else the game's layout.

@@ -556,3 +556,28 @@ fn an_indented_tag_line_does_not_split_its_game() {
     assert_eq!(status, 0, "{lines:?}");
     assert_eq!(lines.last().unwrap()["games"], 1);
 }
+
+#[test]
+fn an_override_no_game_has_is_a_usage_error() {
+    // Found by review: `--rules foo=1` failed every game with exit status 1, each report
+    // pointing into a record that has no `foo`.
+    for (rules, says) in [("foo=1", "no game has the option"), ("heads=7", "heads")] {
+        let out = sow()
+            .args(["validate", "--rules", rules, "records/examples/tsoro.pmn"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{rules}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(&format!("--rules {rules}")), "{stderr}");
+        assert!(stderr.contains(says), "{stderr}");
+        assert!(out.stdout.is_empty());
+    }
+    // An option some games have is checked on each record, and says where it came from.
+    let (lines, status) = json_lines(&["--rules", "repeat=5", "records/examples/tsoro.pmn"]);
+    assert_eq!(status, 1);
+    let d = diagnostics(&lines);
+    assert!(d.iter().all(|d| d["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("with --rules repeat=5: ")));
+}
