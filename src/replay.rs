@@ -582,12 +582,14 @@ pub(crate) fn step(
 }
 
 /// A `[%stones S N]` checkpoint against the position after the ply.
+/// `number` 0 is a checkpoint of the start position (written before the first ply).
 fn check_stones(game: Game, after: &Position, number: u32, cmd: &Command) -> Option<Diagnostic> {
+    let ply = Some(number).filter(|&n| n > 0);
     let counts: Option<Vec<u32>> = cmd.args.iter().map(|a| a.parse().ok()).collect();
     let Some(&[south, north]) = counts.as_deref() else {
         return Some(Diagnostic::error(
             code::COMMAND,
-            Some(number),
+            ply,
             cmd.span,
             format!(
                 "[%stones] takes two counts, South's and North's, e.g. [%stones 40 35]; found [%stones {}]",
@@ -607,12 +609,16 @@ fn check_stones(game: Game, after: &Position, number: u32, cmd: &Command) -> Opt
         )
     };
     (actual != [south, north]).then(|| {
+        let when = match number {
+            0 => "at the start".to_string(),
+            n => format!("after ply {n}"),
+        };
         Diagnostic::error(
             code::STONES_MISMATCH,
-            Some(number),
+            ply,
             cmd.span,
             format!(
-                "after ply {number} South has {} and North {} stones {what}; the record says {south} and {north}",
+                "{when} South has {} and North {} stones {what}; the record says {south} and {north}",
                 actual[0], actual[1]
             ),
         )
@@ -658,8 +664,42 @@ pub fn replay(parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
             return trace;
         }
     };
+    // Commands before the first ply follow no ply: a checkpoint there is of the start.
+    let before_first = (record.moves.iter())
+        .take_while(|e| !matches!(e, Element::Ply(_)))
+        .filter_map(|e| match e {
+            Element::Comment(c) => Some(&c.commands),
+            _ => None,
+        })
+        .flatten();
+    let mut start_failed = false;
+    for cmd in before_first {
+        match cmd.name.as_str() {
+            "stones" if !start_failed => {
+                if let Some(d) = check_stones(rules.game(), &start, 0, cmd) {
+                    trace.diagnostics.push(d);
+                    start_failed = true;
+                }
+            }
+            "foul" => trace.diagnostics.push(Diagnostic::warning(
+                code::FOUL,
+                None,
+                cmd.span,
+                "[%foul] before the first ply marks no ply; it belongs after the ply it excuses"
+                    .into(),
+            )),
+            _ => {}
+        }
+    }
     trace.rules = Some(rules.clone());
     trace.start = Some(start.clone());
+    if start_failed {
+        trace.last = Some(start);
+        trace
+            .diagnostics
+            .extend(result_problems.into_iter().map(Diagnostic::from_problem));
+        return trace;
+    }
     let mut state = GameState::new(rules, start);
     replay_from(
         &mut state,

@@ -581,3 +581,25 @@ fn an_override_no_game_has_is_a_usage_error() {
         .unwrap()
         .starts_with("with --rules repeat=5: ")));
 }
+
+#[test]
+fn commands_before_the_first_ply_are_not_ignored() {
+    // Found by review: a checkpoint before ply 1 was never checked.
+    let (lines, status) =
+        json_of_text("[Game \"BaoLaKimasai\"]\n\n{[%stones 99 99]} 1. b2x c11x *\n");
+    assert_eq!(status, 1);
+    let d = diagnostics(&lines);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0]["code"], "stones-mismatch");
+    assert_eq!(d[0]["ply"], Value::Null);
+    assert_eq!(
+        (&d[0]["line"], &d[0]["column"]),
+        (&Value::from(3), &Value::from(2))
+    );
+    // The true counts pass; a [%foul] there excuses no ply and says so.
+    let (lines, status) =
+        json_of_text("[Game \"BaoLaKimasai\"]\n\n{[%stones 23 23] [%foul]} 1. b2x c11x *\n");
+    assert_eq!(status, 0, "{lines:?}");
+    let codes: Vec<&Value> = diagnostics(&lines).iter().map(|d| &d["code"]).collect();
+    assert_eq!(codes, ["foul"]);
+}
