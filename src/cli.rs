@@ -294,6 +294,14 @@ fn overrides(rules: &[String]) -> Result<Vec<(String, String)>, CommandError> {
     Ok(pairs)
 }
 
+/// The name of an output in a message: its path, or `<stdout>`.
+fn output_name(path: Option<&Path>) -> PathBuf {
+    match path {
+        Some(p) if p.as_os_str() != "-" => p.to_path_buf(),
+        _ => PathBuf::from("<stdout>"),
+    }
+}
+
 fn use_color() -> bool {
     std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && io::stdout().is_terminal()
 }
@@ -348,7 +356,7 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
             })
             .map_err(|e| match e {
                 crate::output::StreamError::Io(e) => {
-                    CommandError::io(args.output.clone().unwrap_or_default(), e)
+                    CommandError::io(output_name(args.output.as_deref()), e)
                 }
                 crate::output::StreamError::Write(e) => e,
             })?;
@@ -365,13 +373,13 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
             let (inputs, filter, replay) = corpus_inputs(&args.corpus)?;
             let bytes = crate::convert::run(&inputs, &filter, &replay, args.to, args.from)?;
             write_output(args.output.as_deref(), args.force, &bytes)
-                .map_err(|e| CommandError::io(args.output.clone().unwrap_or_default(), e))?;
+                .map_err(|e| CommandError::io(output_name(args.output.as_deref()), e))?;
             Ok(0)
         }
         Command::Generate(args) => {
             let text = crate::generate::run(&args)?;
             write_output(args.output.as_deref(), args.force, text.as_bytes())
-                .map_err(|e| CommandError::io(args.output.clone().unwrap_or_default(), e))?;
+                .map_err(|e| CommandError::io(output_name(args.output.as_deref()), e))?;
             Ok(0)
         }
         Command::Completions { shell } => {
@@ -480,27 +488,43 @@ fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
             args.game
         )));
     };
+    if parsed.is_no_game() {
+        return Err(match parsed.io_error() {
+            Some(p) => CommandError::io(
+                &args.file,
+                io::Error::other(
+                    p.message
+                        .trim_start_matches("the input could not be read: "),
+                ),
+            ),
+            None => CommandError::Usage(format!("{} holds no game", args.file.display())),
+        });
+    }
     let mut options = ReplayOptions::full();
     options.overrides = overrides(&args.rules)?;
     let trace = replay(&parsed, &options);
+    // Where the first error is, as `file:line:column: `, to lead to the record.
+    let first_error = trace.diagnostics.iter().find(|d| d.is_error());
+    let place = |d: &crate::diagnostic::Diagnostic| match d.span.line {
+        0 => format!("{}: ", args.file.display()),
+        line => format!("{}:{line}:{}: ", args.file.display(), d.span.column),
+    };
     let Some(rules) = trace.rules.clone() else {
-        let why = trace
-            .diagnostics
-            .iter()
-            .find(|d| d.is_error())
-            .map(|d| d.message.clone())
+        let (at, why) = first_error
+            .map(|d| (place(d), d.message.clone()))
             .unwrap_or_default();
         return Err(CommandError::Usage(format!(
-            "game {} cannot be replayed: {why}",
+            "{at}game {} cannot be replayed: {why}",
             args.game
         )));
     };
     let replayed = trace.plies.len();
     let ply = args.ply.unwrap_or(replayed);
     if ply > replayed {
-        let why = match trace.diagnostics.iter().find(|d| d.is_error()) {
+        let why = match first_error {
             Some(d) => format!(
-                "the replay stops at ply {}: {}",
+                "{}the replay stops at ply {}: {}",
+                place(d),
                 d.ply.unwrap_or(0),
                 d.message
             ),
@@ -509,6 +533,17 @@ fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
         return Err(CommandError::Usage(format!(
             "no position after ply {ply}: {why}"
         )));
+    }
+    if let (None, Some(d)) = (args.ply, first_error) {
+        // The end was asked for, and the game breaks before it: say which position this is.
+        let _ = writeln!(
+            io::stderr(),
+            "sow: {}game {} stops at an error ({}: {}); this is the position after ply {replayed}",
+            place(d),
+            args.game,
+            d.code,
+            d.message
+        );
     }
     let pos = trace
         .position_after(ply)
@@ -539,7 +574,7 @@ fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
         }
     };
     write_output(args.output.as_deref(), args.force, text.as_bytes())
-        .map_err(|e| CommandError::io(args.output.clone().unwrap_or_default(), e))?;
+        .map_err(|e| CommandError::io(output_name(args.output.as_deref()), e))?;
     Ok(0)
 }
 

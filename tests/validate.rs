@@ -603,3 +603,32 @@ fn commands_before_the_first_ply_are_not_ignored() {
     let codes: Vec<&Value> = diagnostics(&lines).iter().map(|d| &d["code"]).collect();
     assert_eq!(codes, ["foul"]);
 }
+
+#[test]
+fn show_says_where_a_game_breaks() {
+    // Found by review: the default position of a broken game came without a word, and
+    // errors named no place in the file.
+    let out = sow()
+        .args(["show", "records/flawed/illegal-move.pmn"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("illegal-move.pmn:6:28: game 1 stops at an error (illegal-move"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("after ply 4"), "{stderr}");
+    let out = sow()
+        .args(["show", "--ply", "6", "records/flawed/illegal-move.pmn"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("illegal-move.pmn:6:28: "));
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.pmn");
+    fs::write(&empty, "").unwrap();
+    let out = sow().arg("show").arg(&empty).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("holds no game"));
+}
