@@ -286,6 +286,51 @@ fn write_game(
     Ok(())
 }
 
+/// A control character a terminal would act on: all but tab and line feed, and a
+/// carriage return but before a line feed.
+fn acts_on_terminal(c: char, next: Option<char>) -> bool {
+    match c {
+        '\t' | '\n' => false,
+        '\r' => next != Some('\n'),
+        c => c.is_control(),
+    }
+}
+
+/// `text` with each control character a terminal would act on replaced by what
+/// `replace` writes for it (borrowed when there is none).
+fn without_controls(text: &str, replace: impl Fn(char, &mut String)) -> std::borrow::Cow<'_, str> {
+    if !text
+        .chars()
+        .any(|c| c.is_control() && c != '\t' && c != '\n')
+    {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if acts_on_terminal(c, chars.peek().copied()) {
+            replace(c, &mut out);
+        } else {
+            out.push(c);
+        }
+    }
+    out.into()
+}
+
+/// A message or name for the terminal: control characters written as escapes (`\u{1b}`).
+fn escaped(text: &str) -> std::borrow::Cow<'_, str> {
+    without_controls(text, |c, out| out.extend(c.escape_default()))
+}
+
+/// A game's text for a snippet: each control character a terminal would act on is
+/// shown as a character of the same length in bytes (`?`, or `¿` for the two-byte
+/// ones), so that every span still points where it did.
+fn shown(text: &str) -> std::borrow::Cow<'_, str> {
+    without_controls(text, |c, out| {
+        out.push(if c.len_utf8() == 1 { '?' } else { '¿' })
+    })
+}
+
 /// A game's text as a codespan file whose line numbers are those of the whole file.
 struct GameFile<'a> {
     inner: SimpleFile<&'a str, &'a str>,
@@ -375,12 +420,14 @@ fn render_human(
         (Some(g), None) => format!("game {g}"),
         _ => String::new(),
     };
+    // Text from the record or the disk reaches a terminal: no control characters.
+    let file = &*escaped(file);
     let mut report = match d.severity {
         Severity::Error => Report::error(),
         Severity::Warning => Report::warning(),
     }
     .with_code(d.code)
-    .with_message(&d.message);
+    .with_message(escaped(&d.message));
     let mut notes = Vec::new();
     if let Some(p) = &d.position {
         notes.push(format!("position: {p}"));
@@ -396,6 +443,7 @@ fn render_human(
         };
         notes.push(format!("suggestion: {} ({how}): {}", s.edit, s.text));
     }
+    let mut notes: Vec<String> = notes.iter().map(|n| escaped(n).into_owned()).collect();
     // The span lies in the game's text when it was found in it.
     let in_text = game.filter(|g| {
         d.span.line > 0 && d.span.start >= g.offset && d.span.end <= g.offset + g.text.len()
@@ -411,8 +459,9 @@ fn render_human(
     };
     match in_text {
         Some(g) => {
+            let source = shown(&g.text);
             let files = GameFile {
-                inner: SimpleFile::new(file, g.text.as_str()),
+                inner: SimpleFile::new(file, &source),
                 first_line: g.line as usize,
             };
             let start = d.span.start - g.offset;

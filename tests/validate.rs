@@ -632,3 +632,29 @@ fn show_says_where_a_game_breaks() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("holds no game"));
 }
+
+#[test]
+fn control_characters_of_a_record_do_not_reach_the_terminal() {
+    // Found by review: escape sequences in a record were printed raw (they can clear
+    // the screen or set the window title), and the caret moved.
+    let text = "[Game \"Bao\u{1b}[31m\"]\n\n1. b2x {\u{1b}[2J\u{9b}1m} c11x *\n";
+    let out = sow()
+        .args(["validate", "-"])
+        .write_stdin(text)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let bad: Vec<char> = stdout
+        .chars()
+        .filter(|&c| c.is_control() && c != '\n')
+        .collect();
+    assert!(bad.is_empty(), "{bad:?} in {stdout}");
+    assert!(
+        stdout.contains("unknown game \"Bao\\u{1b}[31m\""),
+        "{stdout}"
+    );
+    assert!(stdout.contains("1 | [Game \"Bao?[31m\"]"), "{stdout}");
+    // The caret stays under the value, as the column says.
+    assert!(stdout.contains("stdin>:1:8"), "{stdout}");
+    assert!(stdout.contains("\n  |        ^^^^^^^^"), "{stdout}");
+}
