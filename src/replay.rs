@@ -664,6 +664,14 @@ pub fn replay(parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
             return trace;
         }
     };
+    if record.tag("Position").is_some() && record.tag("SetUp") != Some("1") {
+        trace.diagnostics.push(Diagnostic::warning(
+            code::SETUP,
+            None,
+            tag_span(record, "Position"),
+            "the Position tag is not used without [SetUp \"1\"]: the game starts from the initial layout".into(),
+        ));
+    }
     // Commands before the first ply follow no ply: a checkpoint there is of the start.
     let before_first = (record.moves.iter())
         .take_while(|e| !matches!(e, Element::Ply(_)))

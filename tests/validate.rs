@@ -658,3 +658,18 @@ fn control_characters_of_a_record_do_not_reach_the_terminal() {
     assert!(stdout.contains("stdin>:1:8"), "{stdout}");
     assert!(stdout.contains("\n  |        ^^^^^^^^"), "{stdout}");
 }
+
+#[test]
+fn a_position_without_set_up_is_a_warning() {
+    // Found by review: a Position tag without SetUp "1" was ignored without a word.
+    let (lines, status) =
+        json_of_text("[Game \"BaoLaKimasai\"]\n[Position \"nonsense\"]\n\n1. b2x c11x *\n");
+    assert_eq!(status, 0);
+    let d = diagnostics(&lines);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(
+        (&d[0]["code"], &d[0]["severity"]),
+        (&Value::from("setup"), &Value::from("warning"))
+    );
+    assert_eq!(d[0]["line"], 2);
+}
