@@ -137,6 +137,8 @@ pub fn run(
         out.write_all(&buf)?;
         if s.error {
             total.io_errors += 1;
+        } else {
+            total.warnings += 1;
         }
     }
     total.files += inputs.len();

@@ -299,6 +299,12 @@ fn hidden_entries_are_skipped_and_reported_and_symlink_loops_survived() {
         .filter(|d| d["code"] == "skipped")
         .count();
     assert_eq!(skipped, 1, "{lines:?}");
+    // Each warning printed is counted in the summary.
+    let warnings = diagnostics(&lines)
+        .iter()
+        .filter(|d| d["severity"] == "warning")
+        .count();
+    assert_eq!(lines.last().unwrap()["warnings"], warnings, "{lines:?}");
     #[cfg(unix)]
     assert!(
         diagnostics(&lines)
