@@ -69,6 +69,9 @@ pub fn parse_bytes(bytes: &[u8]) -> Vec<ParsedGame> {
 
 type Prefixed<R> = Chain<Cursor<Vec<u8>>, R>;
 
+/// What broken UTF-16 is read as.
+const REPLACEMENT: char = '\u{FFFD}';
+
 enum Input<R: Read> {
     /// Not yet opened: the encoding is not known.
     Unopened(R),
@@ -97,6 +100,8 @@ pub struct Reader<R: Read> {
     games_yielded: usize,
     saw_content: bool,
     latin1_reported_at: Option<u32>,
+    /// The input is UTF-16: a U+FFFD in it stands for broken UTF-16.
+    utf16: bool,
     /// Offset of the first character (after a UTF-8 byte-order mark).
     first_offset: usize,
     /// Length of the text of the last game read.
@@ -114,6 +119,7 @@ impl<R: Read> Reader<R> {
             games_yielded: 0,
             saw_content: false,
             latin1_reported_at: None,
+            utf16: false,
             first_offset: 0,
             last_game_len: 0,
         }
@@ -136,6 +142,7 @@ impl<R: Read> Reader<R> {
             prefix.extend_from_slice(&byte[..n]);
         }
         let encoding = Encoding::sniff(&prefix);
+        self.utf16 = matches!(encoding, Encoding::Utf16Le | Encoding::Utf16Be);
         let bom = encoding.bom_len();
         let rest = Cursor::new(prefix[bom..].to_vec()).chain(raw);
         self.input = match encoding {
@@ -198,6 +205,11 @@ impl<R: Read> Reader<R> {
 
     /// Reports the problems of a line's bytes (`raw`, decoded as `text`) and advances
     /// the position past it.
+    /// Whether decoded UTF-16 text holds what broken UTF-16 is read as.
+    fn broken_utf16(&self, text: &str) -> bool {
+        self.utf16 && text.contains(REPLACEMENT)
+    }
+
     fn check_line(&mut self, raw: &[u8], text: &str, latin1: bool, out: &mut Vec<Problem>) {
         let at = |column: u32, start: usize, end: usize| Span {
             start,
@@ -221,6 +233,15 @@ impl<R: Read> Reader<R> {
                 ),
             ));
             self.latin1_reported_at = Some(self.line);
+        }
+        if let Some(at_char) = text.find(REPLACEMENT).filter(|_| self.broken_utf16(text)) {
+            let column = 1 + text[..at_char].chars().count() as u32;
+            let start = self.offset + at_char;
+            out.push(Problem::warning(
+                ProblemCode::Encoding,
+                at(column, start, start + REPLACEMENT.len_utf8()),
+                "broken UTF-16 (an unpaired surrogate, or an odd last byte) is read as U+FFFD",
+            ));
         }
         if let Some(nul) = raw
             .contains(&0)
@@ -261,7 +282,7 @@ impl<R: Read> Reader<R> {
                 .split(|&b| b == b'\n')
                 .any(|line| line.len() > MAX_LINE_CHARS);
         let raw = match String::from_utf8(raw) {
-            Ok(text) if !long && !text.as_bytes().contains(&0) => {
+            Ok(text) if !(long || text.as_bytes().contains(&0) || self.broken_utf16(&text)) => {
                 // The usual chunk: nothing to report, and the bytes are the text.
                 self.offset += text.len();
                 self.line += count_bytes(text.as_bytes(), |b| b == b'\n') as u32;
@@ -443,6 +464,26 @@ impl<R: Read> Iterator for Reader<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn broken_utf16_is_reported() {
+        // Found by review: a lone surrogate became U+FFFD without a word.
+        let text = "[Game \"Tsoro\"]\n\n{x} 1. a3 *\n";
+        let mut units: Vec<u16> = text.encode_utf16().collect();
+        let brace = units.iter().position(|&u| u == u16::from(b'x')).unwrap();
+        units[brace] = 0xD800;
+        let mut bytes = vec![0xFF, 0xFE];
+        bytes.extend(units.iter().flat_map(|u| u.to_le_bytes()));
+        let games: Vec<ParsedGame> = Reader::new(&bytes[..]).collect();
+        assert_eq!(games.len(), 1);
+        let p: Vec<_> = games[0]
+            .problems
+            .iter()
+            .map(|p| (p.code, p.span.line, p.span.column))
+            .collect();
+        assert_eq!(p, [(ProblemCode::Encoding, 3, 2)]);
+        assert!(!games[0].has_errors());
+    }
 
     #[test]
     fn a_game_of_tags_alone_does_not_swallow_the_next() {
