@@ -18,11 +18,40 @@
 //! - `--from json` reads the `json`/`jsonl` output back (its records; the rest ignored).
 //! - `ludii`: a Ludii-style move list (docs/ludii.md), read back with `--from ludii`.
 //!
-//! A game with an error is converted as far as it replays; the rest of its move text is
-//! kept verbatim in comments after a note saying where and why the replay stopped
-//! ([`REST_NOTE`]), so that nothing is lost. The only change made to that text: `[%`
-//! is written `[ %`, so that the commands in it are not read as checks of the last ply
-//! replayed.
+//! # Nothing is lost
+//!
+//! A game with errors is converted as far as it replays and as far as the reader read
+//! it. Every piece of its text that the record does not hold is kept verbatim in
+//! comments, each after a note saying where it was and why it was not converted:
+//!
+//! - the move text from the first ply not replayed or from where the reader stopped
+//!   (a syntax error, an unterminated comment, a last tag line it could not read and
+//!   the moves it skipped after it), whichever is earlier, up to the result token, or
+//!   to the end of the game's text when the reader never reached one ([`Rest`], after
+//!   a [`REST_NOTE`]);
+//! - a tag line the reader could not read, among tags it could: at the start of the
+//!   move text, after a [`TAG_NOTE`]; the moves convert as usual;
+//! - text written after the result token: just before the result, after an
+//!   [`AFTER_RESULT_NOTE`].
+//!
+//! The pieces are found by laying the record's spans over the game's text: the reader
+//! reads in order, so whatever lies outside the spans of what it read, other than
+//! spaces, is text it skipped. The only change made to that text: `[%` is written
+//! `[ %`, so that the commands in it are not read as checks of the last ply replayed.
+//! The output reads back to itself: converting it again changes nothing. Every form
+//! carries the kept text: `pmn`, `relative` and the records of `json`/`jsonl` as these
+//! comments (`json` also lists the notes in `replay`), `csv` as rows whose `text` is the
+//! piece, `long` and `ludii` as lines.
+//!
+//! # What the command reports
+//!
+//! Each game that did not convert whole is named on standard error, one line per game
+//! ([`Conversion::kept_summary`]): file, line and column of the first piece kept
+//! verbatim and what the reader or the replay said there. The exit status stays 0 for
+//! such games: the conversion itself succeeded and the output holds all of their text.
+//! An input that cannot be opened or read, or parsed in the `--from` form, fails the
+//! command: every such input is reported, nothing is written, and the exit status is 2.
+//! A file that holds no game is skipped with a warning.
 
 pub mod numbering;
 
@@ -33,29 +62,65 @@ use serde::Serialize;
 
 use crate::cli::{ConvertFrom, ConvertTo};
 use crate::corpus::{Filter, Input};
+use crate::diagnostic::Diagnostic;
 use crate::error::CommandError;
 use crate::geometry::{Pit, Side};
 use crate::moves::Move;
-use crate::pmn::{self, Comment, CommentKind, Element, ParsedGame, Record, Span, Tag};
+use crate::pmn::{
+    self, Comment, CommentKind, Element, ParsedGame, Problem, ProblemCode, Record, Span, Tag,
+    Variation,
+};
 use crate::replay::{replay, rules_of, ReplayOptions, Trace};
 use crate::rules::{Game, Rules};
 
 use numbering::Numbering;
 
-/// The start of the comment that says where a game's replay stopped.
+/// The start of the comment that says where a game's conversion stopped; the rest of
+/// its move text follows verbatim.
 pub const REST_NOTE: &str = "sow convert: not replayed from ply";
+
+/// The start of the comment before a tag line the reader could not read, kept verbatim.
+pub const TAG_NOTE: &str = "sow convert: tag line not read";
+
+/// The start of the comment before text written after the result token, kept verbatim.
+pub const AFTER_RESULT_NOTE: &str = "sow convert: text after the result not read";
 
 /// The tag a relative record carries.
 pub const NUMBERING_TAG: &str = "Numbering";
 
-/// The part of a game that did not replay.
+/// Why text of a game is kept verbatim: what the reader or the replay reported, and
+/// where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cause {
+    /// The code of the reader's problem or of the replay's diagnostic, e.g. `syntax`.
+    pub code: &'static str,
+    /// Its message.
+    pub message: String,
+    /// Line in the file, from 1.
+    pub line: u32,
+    /// Column in the file, from 1.
+    pub column: u32,
+}
+
+/// The part of a game's move text that was not converted.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rest {
     /// The first ply not converted (from 1).
     pub ply: usize,
-    /// Why the replay stopped.
-    pub reason: String,
-    /// The move text from that ply to the result token, as written.
+    /// Why the replay or the reader stopped.
+    pub cause: Cause,
+    /// The move text from that ply to the result token (to the end of the game's text
+    /// when the reader did not reach one), as written.
+    pub text: String,
+}
+
+/// Text of a game outside its move text that the reader did not read: a tag line, or
+/// text after the result token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unread {
+    /// What the reader said there.
+    pub cause: Cause,
+    /// The text, as written.
     pub text: String,
 }
 
@@ -69,10 +134,51 @@ pub struct Conversion {
     /// The replay.
     pub trace: Trace,
     /// The record as converted: tags normalised, move text cut after the last ply
-    /// replayed, the rest in comments.
+    /// converted, every piece of text not converted in comments.
     pub record: Record,
-    /// What did not replay.
+    /// What of the move text was not converted.
     pub rest: Option<Rest>,
+    /// Tag lines the reader could not read, in order.
+    pub unread_tags: Vec<Unread>,
+    /// Text after the result token.
+    pub after_result: Option<Unread>,
+}
+
+impl Conversion {
+    /// Whether every piece of the game's text was converted.
+    pub fn is_whole(&self) -> bool {
+        self.rest.is_none() && self.unread_tags.is_empty() && self.after_result.is_none()
+    }
+
+    /// For a game that did not convert whole, one line naming the first piece kept
+    /// verbatim (`FILE:LINE:COL: game K: ...`); `None` for a game converted whole.
+    pub fn kept_summary(&self) -> Option<String> {
+        let mut pieces: Vec<(&Cause, String, &str)> = Vec::new();
+        for u in &self.unread_tags {
+            pieces.push((&u.cause, "tag line not read".into(), "it is"));
+        }
+        if let Some(r) = &self.rest {
+            let what = format!("not converted from ply {}", r.ply);
+            pieces.push((&r.cause, what, "the rest is"));
+        }
+        if let Some(u) = &self.after_result {
+            pieces.push((&u.cause, "text after the result not read".into(), "it is"));
+        }
+        pieces.sort_by_key(|(cause, _, _)| (cause.line, cause.column));
+        let (cause, what, kept) = pieces.first()?;
+        let mut line = format!(
+            "{}:{}:{}: game {}: {what} ({}: {}); {kept} kept verbatim in a comment",
+            self.file, cause.line, cause.column, self.game, cause.code, cause.message
+        );
+        match pieces.len() - 1 {
+            0 => {}
+            1 => line.push_str(", and 1 more piece of its text"),
+            n => {
+                let _ = write!(line, ", and {n} more pieces of its text");
+            }
+        }
+        Some(line)
+    }
 }
 
 /// Replays one game and prepares its conversion.
@@ -87,44 +193,69 @@ pub fn convert_game(
     if let Some(rules) = &trace.rules {
         normalise_tags(&mut record, rules);
     }
+    let gaps = gaps(parsed);
     let replayed = trace.plies.len();
-    let mut rest = None;
-    if replayed < trace.plies_written {
-        let cut = record
+    // The first ply not replayed, and where the reader stopped: whichever is earlier.
+    let unreplayed = (replayed < trace.plies_written).then(|| {
+        let index = record
             .moves
             .iter()
             .enumerate()
             .filter(|(_, e)| matches!(e, Element::Ply(_)))
             .nth(replayed)
-            .map(|(i, _)| i)
-            .unwrap_or(record.moves.len());
-        // The move number written before that ply goes with it.
-        let cut = match cut.checked_sub(1).map(|i| &record.moves[i]) {
-            Some(Element::MoveNumber(_)) => cut - 1,
-            _ => cut,
+            .map_or(record.moves.len(), |(i, _)| i);
+        let start = record.moves.get(index).map_or(0, |e| e.span().start);
+        (index, start)
+    });
+    let cut = match (unreplayed, gaps.stop) {
+        (Some((i, _)), Some((j, at))) if j <= i => Some((j, at, reader_cause(parsed, at))),
+        (Some((i, start)), _) => Some((i, start, replay_cause(parsed, &trace))),
+        (None, Some((j, at))) => Some((j, at, reader_cause(parsed, at))),
+        (None, None) => None,
+    };
+    let mut rest = None;
+    if let Some((index, start, cause)) = cut {
+        // A move number written before the cut goes with the plies after it (the writer
+        // writes move numbers afresh, and would drop it).
+        let mut cut = index;
+        while cut > 0 && matches!(record.moves[cut - 1], Element::MoveNumber(_)) {
+            cut -= 1;
+        }
+        let start = if cut < index {
+            record.moves[cut].span().start
+        } else {
+            start
         };
         let tail: Vec<Element> = record.moves.split_off(cut);
-        let text = rest_text(parsed, &tail);
-        let reason = trace
-            .diagnostics
-            .iter()
-            .find(|d| d.is_error())
-            .map(|d| d.message.clone())
-            .unwrap_or_else(|| "the replay stopped".into());
         let r = Rest {
-            ply: replayed + 1,
-            reason,
-            text,
+            ply: 1 + record
+                .moves
+                .iter()
+                .filter(|e| matches!(e, Element::Ply(_)))
+                .count(),
+            cause,
+            text: rest_text(parsed, start, &tail),
         };
         record.moves.extend(rest_comments(&r));
         rest = Some(r);
     }
+    if let Some(u) = &gaps.after_result {
+        record.moves.extend(verbatim_comments(AFTER_RESULT_NOTE, u));
+    }
+    let tag_comments: Vec<Element> = gaps
+        .tags
+        .iter()
+        .flat_map(|u| verbatim_comments(TAG_NOTE, u))
+        .collect();
+    record.moves.splice(0..0, tag_comments);
     Conversion {
         file: file.to_string(),
         game,
         trace,
         record,
         rest,
+        unread_tags: gaps.tags,
+        after_result: gaps.after_result,
     }
 }
 
@@ -151,41 +282,264 @@ fn normalise_tags(record: &mut Record, rules: &Rules) {
     }
 }
 
-/// The written text of the elements that did not replay, up to the result token.
-fn rest_text(parsed: &ParsedGame, tail: &[Element]) -> String {
-    let (Some(first), Some(last)) = (tail.first(), tail.last()) else {
-        return String::new();
+/// What of a game's text its record does not hold.
+#[derive(Default)]
+struct Gaps {
+    /// Tag lines the reader could not read, each with the lines it skipped after it.
+    tags: Vec<Unread>,
+    /// Where the record stops holding the move text as written: the index of the first
+    /// element of the main line that does not (the main line's length when all do), and
+    /// the offset from which the text is not held.
+    stop: Option<(usize, usize)>,
+    /// Text after the result token.
+    after_result: Option<Unread>,
+}
+
+/// The characters the reader takes for spaces between tokens.
+fn is_space(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\r' | '\n' | '\0' | '\x0c')
+}
+
+fn is_blank(text: &str) -> bool {
+    text.chars().all(is_space)
+}
+
+/// The game's text between two offsets of the file (empty outside the text).
+fn text_at(parsed: &ParsedGame, start: usize, end: usize) -> &str {
+    start
+        .checked_sub(parsed.offset)
+        .zip(end.checked_sub(parsed.offset))
+        .and_then(|(a, b)| parsed.text.get(a..b))
+        .unwrap_or("")
+}
+
+/// Lays the record's spans over the game's text. The reader reads in order, so text
+/// outside the spans of what it read is text it skipped: an unreadable tag line and
+/// the lines after it up to the next tag line, the move text from where it stopped
+/// (to the end of the game's text: it resumes only at the next game's tags), text
+/// after the result. A variation it closed itself (at a stop, at the result or at the
+/// end of the text) is not held as written either: writing it would add a `)`.
+fn gaps(parsed: &ParsedGame) -> Gaps {
+    let mut gaps = Gaps::default();
+    // A record built by hand has no text to compare with.
+    if parsed.text.is_empty() {
+        return gaps;
+    }
+    let record = &parsed.record;
+    let end = parsed.offset + parsed.text.len();
+    let mut at = parsed.offset;
+    for tag in &record.tags {
+        let gap = text_at(parsed, at, tag.span.start);
+        if !is_blank(gap) {
+            gaps.tags.extend(tag_lines(parsed, at, gap));
+        }
+        at = at.max(tag.span.end);
+    }
+    for (i, element) in record.moves.iter().enumerate() {
+        let span = element.span();
+        if !is_blank(text_at(parsed, at, span.start)) {
+            gaps.stop = Some((i, at));
+            break;
+        }
+        if let Element::Variation(v) = element {
+            if !closed_by_its_paren(parsed, v) {
+                gaps.stop = Some((i, span.start));
+                break;
+            }
+        }
+        at = at.max(span.end);
+    }
+    let moves_end = record.result.map_or(end, |r| r.span.start);
+    if gaps.stop.is_none() && !is_blank(text_at(parsed, at, moves_end)) {
+        gaps.stop = Some((record.moves.len(), at));
+    }
+    if let Some(result) = record.result {
+        let after = text_at(parsed, result.span.end, end);
+        if !is_blank(after) {
+            let mut unread = unread(parsed, result.span.end, after);
+            unread.cause.message =
+                "a game ends at its result; the next game's tags were expected here".into();
+            gaps.after_result = Some(unread);
+        }
+    }
+    gaps
+}
+
+/// The pieces of text between two tags the reader read: each line that begins with `[`
+/// (a tag line it could not read), with the lines after it that it skipped.
+fn tag_lines(parsed: &ParsedGame, start: usize, gap: &str) -> Vec<Unread> {
+    let mut pieces: Vec<(usize, usize)> = Vec::new();
+    let mut offset = 0;
+    for line in gap.split_inclusive('\n') {
+        let is_tag = line.trim_start_matches(is_space).starts_with('[');
+        match pieces.last_mut() {
+            Some(piece) if !is_tag => piece.1 = offset + line.len(),
+            _ => pieces.push((offset, offset + line.len())),
+        }
+        offset += line.len();
+    }
+    pieces
+        .into_iter()
+        .filter(|&(a, b)| !is_blank(&gap[a..b]))
+        .map(|(a, b)| unread(parsed, start + a, &gap[a..b]))
+        .collect()
+}
+
+/// Whether a variation ends with its own `)`. One the reader closed itself ends where
+/// the text stopped being read: not after a `)`, or after the `)` of the last
+/// variation inside it.
+fn closed_by_its_paren(parsed: &ParsedGame, v: &Variation) -> bool {
+    let end = v.span.end;
+    end > 0
+        && text_at(parsed, end - 1, end) == ")"
+        && v.elements.last().is_none_or(|e| e.span().end < end)
+}
+
+/// Problems about the game as a whole, which say nothing of a piece of its text.
+fn about_the_whole_game(code: ProblemCode) -> bool {
+    matches!(
+        code,
+        ProblemCode::MissingGameTag
+            | ProblemCode::MissingResult
+            | ProblemCode::DuplicateTag
+            | ProblemCode::ResultMismatch
+            | ProblemCode::EmptyFile
+            | ProblemCode::Io
+    )
+}
+
+/// A piece of text the reader skipped, with the problem it reported in it.
+fn unread(parsed: &ParsedGame, start: usize, text: &str) -> Unread {
+    let end = start + text.len();
+    let cause = parsed
+        .problems
+        .iter()
+        .find(|p| (start..end).contains(&p.span.start) && !about_the_whole_game(p.code))
+        .map(Cause::of_problem)
+        .unwrap_or_else(|| {
+            let first = start + (text.len() - text.trim_start_matches(is_space).len());
+            Cause::at(parsed, first, "the reader skipped this text")
+        });
+    Unread {
+        cause,
+        text: text.trim_matches(is_space).to_string(),
+    }
+}
+
+/// Why the reader stopped reading the move text at `at`: its first error from there.
+fn reader_cause(parsed: &ParsedGame, at: usize) -> Cause {
+    parsed
+        .problems
+        .iter()
+        .find(|p| p.is_error() && p.span.start >= at && !about_the_whole_game(p.code))
+        .map(Cause::of_problem)
+        .unwrap_or_else(|| {
+            let text = text_at(parsed, at, parsed.offset + parsed.text.len());
+            let first = at + (text.len() - text.trim_start_matches(is_space).len());
+            Cause::at(parsed, first, "the reader stopped here")
+        })
+}
+
+/// Why the replay stopped: its first own error (the trace holds the reader's problems
+/// too, not all of them first), else the first error.
+fn replay_cause(parsed: &ParsedGame, trace: &Trace) -> Cause {
+    let from_reader = |d: &Diagnostic| {
+        (parsed.problems.iter()).any(|p| p.code.as_str() == d.code && p.span == d.span)
     };
-    let start = first.span().start;
+    let errors = || trace.diagnostics.iter().filter(|d| d.is_error());
+    errors()
+        .find(|d| !from_reader(d))
+        .or_else(|| errors().next())
+        .map(|d| Cause::of_diagnostic(parsed, d))
+        .unwrap_or_else(|| Cause {
+            code: "replay",
+            message: "the replay stopped".into(),
+            line: parsed.line,
+            column: 1,
+        })
+}
+
+impl Cause {
+    fn of_problem(p: &Problem) -> Cause {
+        Cause {
+            code: p.code.as_str(),
+            message: p.message.clone(),
+            line: p.span.line,
+            column: p.span.column,
+        }
+    }
+
+    fn of_diagnostic(parsed: &ParsedGame, d: &Diagnostic) -> Cause {
+        // A diagnostic with no place in the text (a record without tags or moves) is
+        // placed at the game's start.
+        let (line, column) = match d.span.line {
+            0 => (parsed.line, 1),
+            line => (line, d.span.column.max(1)),
+        };
+        Cause {
+            code: d.code,
+            message: d.message.clone(),
+            line,
+            column,
+        }
+    }
+
+    /// A cause of the reader's with no problem to quote, at an offset of the file.
+    fn at(parsed: &ParsedGame, offset: usize, message: &str) -> Cause {
+        let before = text_at(parsed, parsed.offset, offset);
+        Cause {
+            code: "unread",
+            message: message.into(),
+            line: parsed.line + before.matches('\n').count() as u32,
+            column: 1 + before.rsplit('\n').next().unwrap_or("").chars().count() as u32,
+        }
+    }
+}
+
+/// The text of the game from `start` (an offset of the file) to its result token, or
+/// to its end when the reader did not reach one, as written. `tail` holds the elements
+/// cut off, written instead for a record built by hand (it has no text).
+fn rest_text(parsed: &ParsedGame, start: usize, tail: &[Element]) -> String {
     let end = parsed
         .record
         .result
-        .map(|r| r.span.start)
-        .filter(|&e| e >= start)
-        .unwrap_or(last.span().end);
-    let offset = parsed.offset;
-    let from_text = start
-        .checked_sub(offset)
-        .zip(end.checked_sub(offset))
-        .and_then(|(a, b)| parsed.text.get(a..b))
-        .filter(|t| !t.trim().is_empty() && first.span() != Span::default());
-    match from_text {
-        Some(t) => t.trim_end().to_string(),
-        // Spans of a record built by hand: write the elements instead.
-        None => pmn::write_game(&Record {
-            tags: vec![],
-            moves: tail.to_vec(),
-            result: None,
-        })
-        .trim_end()
-        .to_string(),
+        .map_or(parsed.offset + parsed.text.len(), |r| r.span.start);
+    let spans = tail.first().is_none_or(|e| e.span() != Span::default());
+    let text = text_at(parsed, start, end).trim_matches(is_space);
+    if spans && !text.is_empty() {
+        return text.to_string();
     }
+    pmn::write_game(&Record {
+        tags: vec![],
+        moves: tail.to_vec(),
+        result: None,
+    })
+    .trim_end()
+    .to_string()
 }
 
 /// The note and the verbatim lines of the rest, as comments.
 fn rest_comments(rest: &Rest) -> Vec<Element> {
-    let reason: String = rest
-        .reason
+    let note = format!(
+        "{REST_NOTE} {}: {}; the rest of the move text follows verbatim",
+        rest.ply, rest.cause.message
+    );
+    comments(note, &rest.text)
+}
+
+/// The note and the verbatim lines of a piece of text not read, as comments.
+fn verbatim_comments(note: &str, unread: &Unread) -> Vec<Element> {
+    let note = format!("{note}: {}; it follows verbatim", unread.cause.message);
+    comments(note, &unread.text)
+}
+
+/// A `{note}` and one `;` comment per line of `text`. Neither may end its comment or
+/// hold a command: a brace quoted in the note is named in words, any other becomes a
+/// parenthesis, and `[%` is written `[ %`.
+fn comments(note: String, text: &str) -> Vec<Element> {
+    let note: String = note
+        .replace("`{`", "an opening brace")
+        .replace("`}`", "a closing brace")
         .chars()
         .map(|c| match c {
             '{' => '(',
@@ -196,14 +550,11 @@ fn rest_comments(rest: &Rest) -> Vec<Element> {
         .collect();
     let mut out = vec![Element::Comment(Comment {
         kind: CommentKind::Brace,
-        text: format!(
-            "{REST_NOTE} {}: {reason}; the rest of the move text follows verbatim",
-            rest.ply
-        ),
+        text: note.replace("[%", "[ %"),
         commands: vec![],
         span: Span::default(),
     })];
-    for line in rest.text.lines() {
+    for line in text.lines() {
         out.push(Element::Comment(Comment {
             kind: CommentKind::Line,
             text: line.trim_end_matches('\r').replace("[%", "[ %"),
@@ -215,8 +566,10 @@ fn rest_comments(rest: &Rest) -> Vec<Element> {
 }
 
 /// Runs `sow convert`: reads every input, converts every game the filter accepts, and
-/// returns the bytes to write. Unreadable inputs are reported on standard error and
-/// skipped.
+/// returns the bytes to write. Each game that did not convert whole is named on
+/// standard error. An input that cannot be opened, read or parsed in the `from` form is
+/// reported on standard error, the other inputs are still read (to report every one
+/// that fails), and the run fails, so that nothing is written.
 pub fn run(
     inputs: &[Input],
     filter: &Filter,
@@ -225,24 +578,70 @@ pub fn run(
     from: ConvertFrom,
 ) -> Result<Vec<u8>, CommandError> {
     let mut writer = OutputWriter::new(to);
+    let mut failed = 0;
     for input in inputs {
+        let name = input.name();
         let games = match read_input(input, from, replay) {
             Ok(g) => g,
             Err(e) => {
-                let _ = writeln!(io::stderr(), "sow: {}: {e}", input.name());
+                let _ = writeln!(io::stderr(), "sow: {}", e.describe(&name));
+                failed += 1;
                 continue;
             }
         };
-        let name = input.name();
+        if failed > 0 {
+            // Nothing will be written: the inputs left are only read, for their failures.
+            continue;
+        }
         for (i, parsed) in games.into_iter().enumerate() {
+            // A file with no game (its `empty-file` warning). Text that reads as
+            // nothing because it broke at once is a game, kept verbatim.
+            if parsed.is_no_game() {
+                for p in &parsed.problems {
+                    let _ = writeln!(io::stderr(), "sow: {name}:{p}");
+                }
+                continue;
+            }
             if !filter.accepts(&parsed.record) {
                 continue;
             }
             let conversion = convert_game(&name, i + 1, &parsed, replay);
+            if let Some(summary) = conversion.kept_summary() {
+                let _ = writeln!(io::stderr(), "sow: {summary}");
+            }
             writer.push(&conversion)?;
         }
     }
+    if failed > 0 {
+        return Err(CommandError::Unreadable(failed));
+    }
     writer.finish()
+}
+
+/// Why an input could not be read: where in it (line and column, for a parse error),
+/// and what.
+#[derive(Debug)]
+struct InputError {
+    at: Option<(usize, usize)>,
+    message: String,
+}
+
+impl InputError {
+    fn describe(&self, name: &str) -> String {
+        match self.at {
+            Some((line, column)) => format!("{name}:{line}:{column}: {}", self.message),
+            None => format!("{name}: {}", self.message),
+        }
+    }
+}
+
+impl From<io::Error> for InputError {
+    fn from(e: io::Error) -> InputError {
+        InputError {
+            at: None,
+            message: format!("the input could not be read: {e}"),
+        }
+    }
 }
 
 /// The games of an input, read in the given numbering and turned into PMN games.
@@ -250,36 +649,71 @@ fn read_input(
     input: &Input,
     from: ConvertFrom,
     options: &ReplayOptions,
-) -> io::Result<Vec<ParsedGame>> {
+) -> Result<Vec<ParsedGame>, InputError> {
     if from == ConvertFrom::Pmn {
-        return Ok(input.games()?.collect());
+        let games: Vec<ParsedGame> = input.games()?.collect();
+        // The reader ends with a game holding an `io` problem when reading failed.
+        if let Some(p) = games.iter().find_map(ParsedGame::io_error) {
+            return Err(InputError {
+                at: None,
+                message: p.message.clone(),
+            });
+        }
+        return Ok(games);
     }
     let mut bytes = Vec::new();
     input.open()?.read_to_end(&mut bytes)?;
     Ok(match from {
         ConvertFrom::Relative => read_relative(&bytes, options),
         ConvertFrom::Ludii => read_ludii(&String::from_utf8_lossy(&bytes), options),
-        ConvertFrom::Json => read_json(&String::from_utf8_lossy(&bytes))
-            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?,
+        ConvertFrom::Json => {
+            // JSON is UTF-8; other bytes would be replaced, and the records altered.
+            let text = String::from_utf8(bytes).map_err(|e| {
+                let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+                let valid = std::str::from_utf8(valid).unwrap_or_default();
+                InputError {
+                    at: Some((
+                        1 + valid.matches('\n').count(),
+                        1 + valid.rsplit('\n').next().unwrap_or("").chars().count(),
+                    )),
+                    message: "not JSON: a byte that is not UTF-8".into(),
+                }
+            })?;
+            read_json(&text).map_err(|e| InputError {
+                at: (e.line() > 0).then(|| (e.line(), e.column())),
+                message: format!("not JSON records: {}", json_error_message(&e)),
+            })?
+        }
         ConvertFrom::Pmn => unreachable!("handled above"),
     })
 }
 
+/// serde_json's message without the place it appends (given apart here).
+fn json_error_message(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let place = format!(" at line {} column {}", e.line(), e.column());
+    match text.strip_suffix(&place) {
+        Some(message) => message.to_string(),
+        None => text,
+    }
+}
+
 /// Reads records in JSON form as PMN games: a JSON array of records (`--to json`), one
 /// record a line (`--to jsonl`), or one record. Extra keys (`source`, `replay`) are
-/// ignored: the record alone is read, written as PMN and read again.
-pub fn read_json(text: &str) -> Result<Vec<ParsedGame>, String> {
-    let trimmed = text.trim_start();
-    let records: Vec<Record> = if trimmed.starts_with('[') {
-        serde_json::from_str(trimmed).map_err(|e| format!("not JSON records: {e}"))?
+/// ignored: the record alone is read, written as PMN and read again. A record with no
+/// tag, move or result holds nothing and is no game.
+pub fn read_json(text: &str) -> Result<Vec<ParsedGame>, serde_json::Error> {
+    // Parsed whole, not trimmed, so that serde's lines and columns are the file's.
+    let records: Vec<Record> = if text.trim_start().starts_with('[') {
+        serde_json::from_str(text)?
     } else {
-        serde_json::Deserializer::from_str(trimmed)
+        serde_json::Deserializer::from_str(text)
             .into_iter::<Record>()
-            .collect::<Result<_, _>>()
-            .map_err(|e| format!("not JSON records: {e}"))?
+            .collect::<Result<_, _>>()?
     };
     Ok(records
         .iter()
+        .filter(|r| !(r.tags.is_empty() && r.moves.is_empty() && r.result.is_none()))
         .filter_map(|r| pmn::parse_str(&pmn::write_game(r)).into_iter().next())
         .collect())
 }
@@ -302,6 +736,16 @@ pub fn read_relative(bytes: &[u8], options: &ReplayOptions) -> Vec<ParsedGame> {
             );
             match pmn::parse_str(&text).into_iter().next() {
                 Some(mut game) => {
+                    // The tag no longer says how the record is numbered: it goes, from
+                    // the text too (blanked, so that spans stay in place), or the text
+                    // would hold a tag the record does not.
+                    for tag in game.record.tags.iter().filter(|t| t.name == NUMBERING_TAG) {
+                        let at = tag.span.start.checked_sub(game.offset);
+                        let len = tag.span.end.saturating_sub(tag.span.start);
+                        if let Some(at) = at.filter(|&a| game.text.get(a..a + len).is_some()) {
+                            game.text.replace_range(at..at + len, &" ".repeat(len));
+                        }
+                    }
                     game.record.tags.retain(|t| t.name != NUMBERING_TAG);
                     game
                 }
@@ -570,6 +1014,12 @@ pub fn to_ludii(c: &Conversion) -> String {
     for line in tags.lines() {
         let _ = writeln!(out, "// {line}");
     }
+    let tag_comments: Vec<Element> = c
+        .unread_tags
+        .iter()
+        .flat_map(|u| verbatim_comments(TAG_NOTE, u))
+        .collect();
+    ludii_comments(&mut out, &tag_comments);
     for ply in &c.trace.plies {
         let line = numbering::rewrite_ply(
             rules,
@@ -582,23 +1032,31 @@ pub fn to_ludii(c: &Conversion) -> String {
         let _ = writeln!(out, "{line}");
     }
     if let Some(rest) = &c.rest {
-        for e in rest_comments(rest) {
-            if let Element::Comment(cm) = e {
-                match cm.kind {
-                    CommentKind::Brace => {
-                        let _ = writeln!(out, "//{{{}}}", cm.text);
-                    }
-                    CommentKind::Line => {
-                        let _ = writeln!(out, "//;{}", cm.text);
-                    }
-                }
-            }
-        }
+        ludii_comments(&mut out, &rest_comments(rest));
+    }
+    if let Some(u) = &c.after_result {
+        ludii_comments(&mut out, &verbatim_comments(AFTER_RESULT_NOTE, u));
     }
     if let Some(result) = c.record.result {
         let _ = writeln!(out, "// end {}", result.result.as_str());
     }
     out
+}
+
+/// PMN comments as the `//{...}` and `//;...` lines of a Ludii move list.
+fn ludii_comments(out: &mut String, comments: &[Element]) {
+    for e in comments {
+        if let Element::Comment(cm) = e {
+            match cm.kind {
+                CommentKind::Brace => {
+                    let _ = writeln!(out, "//{{{}}}", cm.text);
+                }
+                CommentKind::Line => {
+                    let _ = writeln!(out, "//;{}", cm.text);
+                }
+            }
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -626,6 +1084,18 @@ struct ReplayJson {
     not_replayed_from: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     stopped_because: Option<String>,
+    /// Text outside the move text that the reader did not read (kept verbatim in the
+    /// record's comments): unreadable tag lines, text after the result.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    not_read: Vec<NotReadJson>,
+}
+
+#[derive(Serialize)]
+struct NotReadJson {
+    line: u32,
+    column: u32,
+    code: &'static str,
+    because: String,
 }
 
 #[derive(Serialize)]
@@ -726,7 +1196,18 @@ pub fn to_json(c: &Conversion, pretty: bool) -> String {
             complete: c.trace.complete,
             plies,
             not_replayed_from: c.rest.as_ref().map(|r| r.ply),
-            stopped_because: c.rest.as_ref().map(|r| r.reason.clone()),
+            stopped_because: c.rest.as_ref().map(|r| r.cause.message.clone()),
+            not_read: c
+                .unread_tags
+                .iter()
+                .chain(&c.after_result)
+                .map(|u| NotReadJson {
+                    line: u.cause.line,
+                    column: u.cause.column,
+                    code: u.cause.code,
+                    because: u.cause.message.clone(),
+                })
+                .collect(),
         },
     };
     let json = if pretty {
@@ -751,9 +1232,14 @@ fn pits_text(list: &[(Pit, u16)]) -> String {
 
 /// One row per ply replayed; a game that did not replay to its end has one more row,
 /// with the number of the first ply not replayed, empty parts and the rest of the move
-/// text verbatim in `text`.
+/// text verbatim in `text`. Each tag line not read (first) and text after the result
+/// (last) has a row of its own, with an empty `ply` and the text verbatim in `text`.
 fn csv_rows(c: &Conversion) -> Vec<[String; 11]> {
-    let mut rows = Vec::new();
+    let mut rows: Vec<[String; 11]> = c
+        .unread_tags
+        .iter()
+        .map(|u| kept_row(c, String::new(), &u.text))
+        .collect();
     for p in &c.trace.plies {
         let (from, lift, arrival) = match &p.mv {
             Move::Sow(s) => (
@@ -782,21 +1268,22 @@ fn csv_rows(c: &Conversion) -> Vec<[String; 11]> {
         ]);
     }
     if let Some(rest) = &c.rest {
-        rows.push([
-            c.file.clone(),
-            c.game.to_string(),
-            rest.ply.to_string(),
-            String::new(),
-            String::new(),
-            String::new(),
-            String::new(),
-            String::new(),
-            String::new(),
-            String::new(),
-            rest.text.clone(),
-        ]);
+        rows.push(kept_row(c, rest.ply.to_string(), &rest.text));
+    }
+    if let Some(u) = &c.after_result {
+        rows.push(kept_row(c, String::new(), &u.text));
     }
     rows
+}
+
+/// A row of text kept verbatim: `ply` and `text` only.
+fn kept_row(c: &Conversion, ply: String, text: &str) -> [String; 11] {
+    let mut row: [String; 11] = Default::default();
+    row[0] = c.file.clone();
+    row[1] = c.game.to_string();
+    row[2] = ply;
+    row[10] = text.to_string();
+    row
 }
 
 fn pits_words(list: &[(Pit, u16)]) -> String {
@@ -831,6 +1318,14 @@ pub fn to_long(c: &Conversion) -> String {
     }
     if let Some(start) = &c.trace.start {
         let _ = writeln!(out, "start: {start}");
+    }
+    for u in &c.unread_tags {
+        let _ = writeln!(
+            out,
+            "tag line not read (line {}): {}",
+            u.cause.line, u.cause.message
+        );
+        long_lines(&mut out, &u.text);
     }
     for p in &c.trace.plies {
         let _ = writeln!(out, "ply {}, {}: {}", p.number, p.side, p.text);
@@ -897,10 +1392,20 @@ pub fn to_long(c: &Conversion) -> String {
         }
     }
     if let Some(rest) = &c.rest {
-        let _ = writeln!(out, "not replayed from ply {}: {}", rest.ply, rest.reason);
-        for line in rest.text.lines() {
-            let _ = writeln!(out, "  | {line}");
-        }
+        let _ = writeln!(
+            out,
+            "not replayed from ply {}: {}",
+            rest.ply, rest.cause.message
+        );
+        long_lines(&mut out, &rest.text);
+    }
+    if let Some(u) = &c.after_result {
+        let _ = writeln!(
+            out,
+            "text after the result not read (line {}): {}",
+            u.cause.line, u.cause.message
+        );
+        long_lines(&mut out, &u.text);
     }
     if let Some(outcome) = &c.trace.outcome {
         let _ = writeln!(out, "game over: {}", outcome.result_token());
@@ -909,4 +1414,11 @@ pub fn to_long(c: &Conversion) -> String {
         let _ = writeln!(out, "result: {}", declared.as_str());
     }
     out
+}
+
+/// Text kept verbatim, each line after `  | `.
+fn long_lines(out: &mut String, text: &str) {
+    for line in text.lines() {
+        let _ = writeln!(out, "  | {line}");
+    }
 }

@@ -456,3 +456,448 @@ fn the_command_line_reads_relative_records_back() {
     let direct = export(&read("examples.pmn")).join("\n");
     assert_eq!(String::from_utf8(back.stdout).unwrap(), direct);
 }
+
+// Games the reader could not read whole (review of `sow convert`): every byte of a game
+// that its record does not hold ends up verbatim in comments, the output reads back to
+// itself, and every output form carries the kept text.
+
+/// The export form of each game of a text, each checked to read back to itself: its
+/// conversion is a fixed point, and JSON takes it back to the same bytes.
+fn export_checked(text: &str) -> Vec<String> {
+    let games = export(text);
+    for game in &games {
+        assert_eq!(export(game), vec![game.clone()], "a fixed point:\n{game}");
+        for c in convert_all(game) {
+            let record = from_json(&to_json(&c, false)).unwrap();
+            assert_eq!(&write_game(&record), game);
+        }
+    }
+    games
+}
+
+/// The `n`-th game (from 1) of tests/data/convert/unread.pmn, as its text.
+fn unread_game(n: usize) -> String {
+    let text = read("unread.pmn");
+    let games = pmn::parse_str(&text);
+    games[n - 1].text.clone()
+}
+
+#[test]
+fn a_syntax_error_keeps_the_rest_of_the_move_text_and_the_result() {
+    // `1. b2x z9 *` lost `z9 *`.
+    let out = export_checked(&unread_game(1)).remove(0);
+    assert!(
+        out.contains(&format!("1. b2x\n{{{REST_NOTE} 2: in ply `z9`: row `z`")),
+        "{out}"
+    );
+    assert!(out.ends_with("verbatim}\n;z9 *\n"), "{out}");
+}
+
+#[test]
+fn an_unterminated_comment_keeps_the_rest_of_the_move_text() {
+    let out = export_checked(&unread_game(2)).remove(0);
+    // The note cannot hold a `}`, and does not turn it into a misleading `)`.
+    assert!(
+        out.contains(&format!(
+            "{{{REST_NOTE} 2: this comment is not closed: expected a closing brace before"
+        )),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("\n;{the comment never closes c11x *\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_bad_ply_in_mid_game_keeps_everything_after_it() {
+    let out = export_checked(&unread_game(3)).remove(0);
+    assert!(out.starts_with("[Game \"BaoLaKimasai\"]"), "{out}");
+    assert!(out.contains("1. b2x {keep me} 1... c11x\n{"), "{out}");
+    assert!(
+        out.contains(&format!("{{{REST_NOTE} 3: in ply `q7`")),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("\n;2. q7 {important note} b3x (2. b4) c10x $3 *\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn text_after_the_result_is_kept_before_it() {
+    let out = export_checked(&unread_game(4)).remove(0);
+    assert!(
+        out.contains("1. b2x c11x\n{sow convert: text after the result"),
+        "{out}"
+    );
+    // `[%` defused, as in every verbatim text.
+    assert!(
+        out.ends_with("\n;trailing words here\n;more trailing [ %stones 1 2]\n*\n"),
+        "{out}"
+    );
+    assert!(!out.contains(REST_NOTE), "every ply replayed: {out}");
+}
+
+#[test]
+fn an_unreadable_tag_line_is_kept_and_the_moves_still_convert() {
+    let text = unread_game(5);
+    let c = &convert_all(&text)[0];
+    assert!(c.rest.is_none(), "the moves replay: {:?}", c.rest);
+    assert_eq!(c.trace.plies.len(), 2);
+    let out = export_checked(&text).remove(0);
+    assert!(out.contains("[Date \"1963.07.??\"]"), "{out}");
+    assert!(
+        out.contains("\n\n{sow convert: tag line not read: tag `[Site \"Mutoko` is not closed"),
+        "{out}"
+    );
+    assert!(out.ends_with("\n;[Site \"Mutoko\n1. b2x c11x *\n"), "{out}");
+}
+
+#[test]
+fn an_unreadable_last_tag_line_keeps_the_moves_it_hid() {
+    // The reader resumes at the next tag line; there is none, so the moves were skipped.
+    let text = unread_game(6);
+    let c = &convert_all(&text)[0];
+    assert_eq!(c.rest.as_ref().map(|r| r.ply), Some(1));
+    let out = export_checked(&text).remove(0);
+    assert!(
+        out.contains(&format!("{{{REST_NOTE} 1: tag `[Site")),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("\n;[Site \"Mutoko\n;\n;1. b2x c11x *\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn prose_is_a_game_kept_verbatim() {
+    let out = export_checked("just some prose { with a brace\n").remove(0);
+    assert!(out.starts_with(&format!("{{{REST_NOTE} 1: ")), "{out}");
+    assert!(
+        out.ends_with("\n;just some prose { with a brace\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_variation_the_reader_closed_is_kept_as_written() {
+    // Writing the variation would add a `)` that the text never had.
+    let text = "[Game \"BaoLaKimasai\"]\n\n1. b2x (1. b3 c10 *\n";
+    let out = export_checked(text).remove(0);
+    assert!(out.ends_with("\n;(1. b3 c10\n*\n"), "{out}");
+    let text = "[Game \"BaoLaKimasai\"]\n\n1. b2x c11x (1... c10x (1... c9x)\n";
+    let out = export_checked(text).remove(0);
+    assert!(out.ends_with("\n;(1... c10x (1... c9x)\n"), "{out}");
+}
+
+fn sow(args: &[&str]) -> std::process::Output {
+    Command::cargo_bin("sow")
+        .unwrap()
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn every_output_form_carries_the_unread_text() {
+    let file = "tests/data/convert/unread.pmn";
+    let mid = "2. q7 {important note} b3x (2. b4) c10x $3 *";
+    let run = |to: &str| {
+        let out = sow(&["convert", file, "--to", to]);
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    for to in ["pmn", "relative"] {
+        let out = run(to);
+        for kept in [
+            format!(";{mid}\n"),
+            ";z9 *\n".into(),
+            ";more trailing [ %stones 1 2]\n".into(),
+            ";[Site \"Mutoko\n1. ".into(),
+            ";[Site \"Mutoko\n;\n;1. b2x c11x *\n".into(),
+        ] {
+            assert!(out.contains(&kept), "--to {to}: {kept:?} in\n{out}");
+        }
+    }
+    for to in ["json", "jsonl"] {
+        let out = run(to);
+        for kept in [
+            mid,
+            "z9 *",
+            "more trailing [ %stones 1 2]",
+            "[Site \\\"Mutoko",
+        ] {
+            assert!(out.contains(kept), "--to {to}: {kept:?} in\n{out}");
+        }
+        assert!(out.contains("\"not_read\""), "--to {to}: {out}");
+    }
+    let csv = run("csv");
+    for row in [
+        format!("unread.pmn,3,3,,,,,,,,{mid}\n"),
+        "unread.pmn,1,2,,,,,,,,z9 *\n".into(),
+        "unread.pmn,4,,,,,,,,,\"trailing words here\nmore trailing [%stones 1 2]\"\n".into(),
+        "unread.pmn,5,,,,,,,,,\"[Site \"\"Mutoko\"\n".into(),
+    ] {
+        assert!(csv.contains(&row), "{row:?} in\n{csv}");
+    }
+    let long = run("long");
+    for kept in [
+        format!("  | {mid}\n"),
+        "  | z9 *\n".into(),
+        "  | more trailing [%stones 1 2]\n".into(),
+        "  | [Site \"Mutoko\n".into(),
+    ] {
+        assert!(long.contains(&kept), "{kept:?} in\n{long}");
+    }
+    let ludii = run("ludii");
+    assert!(
+        ludii.contains("4-6\n27-25\n//{sow convert: not replayed from ply 3: in ply `q7`"),
+        "{ludii}"
+    );
+    assert!(ludii.contains("\n//;2. q7 {note} a1 *\n"), "{ludii}");
+}
+
+#[test]
+fn games_that_did_not_convert_whole_are_named_on_stderr() {
+    let out = sow(&["convert", "tests/data/convert/unread.pmn", "--to", "pmn"]);
+    assert!(out.status.success(), "the conversion itself succeeded");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 7, "one line per game:\n{stderr}");
+    let file = "tests/data/convert/unread.pmn";
+    assert_eq!(
+        lines[0],
+        format!("sow: {file}:5:8: game 1: not converted from ply 2 (syntax: in ply `z9`: row `z` does not exist; rows are a, b, c and d); the rest is kept verbatim in a comment")
+    );
+    assert!(
+        lines[3].starts_with(&format!(
+            "sow: {file}:23:15: game 4: text after the result not read (garbage-between-games"
+        )),
+        "{stderr}"
+    );
+    assert!(
+        lines[4].starts_with(&format!(
+            "sow: {file}:28:1: game 5: tag line not read (unterminated-tag: "
+        )),
+        "{stderr}"
+    );
+    assert!(
+        lines[6].starts_with(&format!(
+            "sow: {file}:45:19: game 7: not converted from ply 3 (syntax: in ply `q7`"
+        )),
+        "{stderr}"
+    );
+    // Every flawed record that loses a ply says so; games that convert whole say nothing.
+    let out = sow(&["convert", "records/flawed/syntax.pmn", "--to", "json"]);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success());
+    assert!(
+        stderr.starts_with(
+            "sow: records/flawed/syntax.pmn:6:8: game 1: not converted from ply 2 (syntax: "
+        ),
+        "{stderr}"
+    );
+    let out = sow(&["convert", "records/examples", "--to", "pmn"]);
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8(out.stderr).unwrap(), "");
+}
+
+#[test]
+fn an_input_that_is_not_json_fails_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "[\n  {\"tags\": [],\n  oops\n]\n").unwrap();
+    let good = dir.path().join("good.json");
+    let json = sow(&["convert", "tests/data/convert/examples.pmn", "--to", "json"]);
+    std::fs::write(&good, json.stdout).unwrap();
+    let out = dir.path().join("out.pmn");
+    std::fs::write(&out, "kept\n").unwrap();
+    let result = Command::cargo_bin("sow")
+        .unwrap()
+        .args(["convert", "--from", "json", "--to", "pmn", "--force", "-o"])
+        .arg(&out)
+        .arg(&good)
+        .arg(&bad)
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(result.status.code(), Some(2), "{result:?}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "kept\n");
+    let stderr = String::from_utf8(result.stderr).unwrap();
+    let at = format!("{}:3:3: not JSON records: ", bad.display());
+    assert_eq!(
+        stderr.matches(&at).count(),
+        2,
+        "every bad input named:\n{stderr}"
+    );
+    // Without -o, nothing goes to standard output either.
+    let result = sow(&[
+        "convert",
+        "--from",
+        "json",
+        "--to",
+        "pmn",
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(result.status.code(), Some(2));
+    assert!(result.stdout.is_empty());
+}
+
+#[test]
+fn an_input_that_cannot_be_opened_or_read_fails_the_run() {
+    use sow::cli::{ConvertFrom, ConvertTo};
+    use sow::corpus::{Filter, Input};
+    let dir = tempfile::tempdir().unwrap();
+    let good = Input::File(Path::new(DATA).join("examples.pmn"));
+    let options = ReplayOptions::full();
+    let run = |inputs: &[Input], from| {
+        sow::convert::run(inputs, &Filter::default(), &options, ConvertTo::Pmn, from)
+    };
+    assert!(run(std::slice::from_ref(&good), ConvertFrom::Pmn).is_ok());
+    let missing = Input::File(dir.path().join("missing.pmn"));
+    // A folder opens as a file on Unix, but reading it fails.
+    let folder = Input::File(dir.path().to_path_buf());
+    for from in [
+        ConvertFrom::Pmn,
+        ConvertFrom::Relative,
+        ConvertFrom::Ludii,
+        ConvertFrom::Json,
+    ] {
+        for bad in [&missing, &folder] {
+            let inputs = [good.clone(), bad.clone()];
+            assert!(run(&inputs, from).is_err(), "{from:?} {bad:?}");
+        }
+    }
+}
+
+#[test]
+fn an_empty_file_is_no_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.pmn");
+    std::fs::write(&empty, "").unwrap();
+    let empty = empty.to_str().unwrap();
+    let out = sow(&["convert", empty, "--to", "json"]);
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "[]\n");
+    let alone = sow(&["convert", "tests/data/convert/examples.pmn", "--to", "pmn"]);
+    for to in ["pmn", "relative", "long", "ludii"] {
+        let out = sow(&[
+            "convert",
+            empty,
+            "tests/data/convert/examples.pmn",
+            "--to",
+            to,
+        ]);
+        let alone = sow(&["convert", "tests/data/convert/examples.pmn", "--to", to]);
+        assert!(out.status.success());
+        assert_eq!(out.stdout, alone.stdout, "--to {to}: no stray game");
+    }
+    assert!(!alone.stdout.is_empty());
+    // Text that reads as nothing because it broke at once is a game, and it is kept.
+    let prose = dir.path().join("prose.pmn");
+    std::fs::write(&prose, "  just some prose { with a brace\n").unwrap();
+    let out = sow(&["convert", prose.to_str().unwrap(), "--to", "pmn"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.ends_with("\n;just some prose { with a brace\n"),
+        "{text}"
+    );
+}
+
+/// Reader problems that leave text unread.
+fn leaves_text_unread(code: pmn::ProblemCode) -> bool {
+    use pmn::ProblemCode as P;
+    matches!(
+        code,
+        P::Syntax
+            | P::UnterminatedComment
+            | P::UnterminatedTag
+            | P::UnterminatedVariation
+            | P::UnmatchedParen
+            | P::BadEscape
+            | P::NumberTooLarge
+            | P::NestingTooDeep
+            | P::GarbageBetweenGames
+    )
+}
+
+#[test]
+fn mutated_records_lose_no_text_in_conversion() {
+    // Slips a transcriber might make, anywhere in the records: the text at every reader
+    // problem that leaves text unread must reach the output, and the output must read
+    // back to itself.
+    const PIECES: &[&str] = &[
+        "z9",
+        "{",
+        "}",
+        "(",
+        ")",
+        "$",
+        "$x",
+        "1.",
+        "99999999999.",
+        "*",
+        " * tail",
+        "\n",
+        "[Site \"x",
+        "\"",
+        "\\",
+        "[%stones 1 2]",
+        "a3!!!",
+        ";",
+        "é",
+    ];
+    let mut seeds = vec![
+        read("unread.pmn"),
+        read("examples.pmn"),
+        read("illegal.pmn"),
+    ];
+    // The small records (examples, flawed): the generated files hold a hundred games
+    // each, too many to convert hundreds of times.
+    seeds.extend(shipped().into_iter().filter(|t| t.len() < 8_000));
+    assert!(seeds.len() > 20);
+    let mut rng = Rng::new(7);
+    let mut checked = 0;
+    for round in 0..3000 {
+        let mut text = seeds[round % seeds.len()].clone();
+        for _ in 0..1 + rng.below(3) {
+            let mut at = rng.below(text.len() + 1);
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            text.insert_str(at, PIECES[rng.below(PIECES.len())]);
+        }
+        for (i, game) in pmn::parse_str(&text).iter().enumerate() {
+            let c = convert_game("m.pmn", i + 1, game, &ReplayOptions::full());
+            let out = to_pmn(&c);
+            let result = game.record.result.map(|r| r.span.start);
+            for p in game.problems.iter().filter(|p| leaves_text_unread(p.code)) {
+                let from = p.span.start - game.offset;
+                let line_end = game.text[from..]
+                    .find('\n')
+                    .map_or(game.text.len(), |e| from + e);
+                let until = match result {
+                    Some(r) if r - game.offset > from => line_end.min(r - game.offset),
+                    _ => line_end,
+                };
+                let kept = game.text[from..until].trim_end().replace("[%", "[ %");
+                assert!(
+                    out.contains(&kept),
+                    "{:?} lost {kept:?}:\n{}\n---\n{out}",
+                    p.code,
+                    game.text
+                );
+                checked += 1;
+            }
+            assert_eq!(
+                export(&out),
+                vec![out.clone()],
+                "a fixed point:\n{}",
+                game.text
+            );
+        }
+    }
+    assert!(checked > 1500, "only {checked} problems checked");
+}
