@@ -621,7 +621,7 @@ pub fn run(
 /// Why an input could not be read: where in it (line and column, for a parse error),
 /// and what.
 #[derive(Debug)]
-struct InputError {
+pub struct InputError {
     at: Option<(usize, usize)>,
     message: String,
 }
@@ -679,10 +679,7 @@ fn read_input(
                     message: "not JSON: a byte that is not UTF-8".into(),
                 }
             })?;
-            read_json(&text).map_err(|e| InputError {
-                at: (e.line() > 0).then(|| (e.line(), e.column())),
-                message: format!("not JSON records: {}", json_error_message(&e)),
-            })?
+            read_json(&text)?
         }
         ConvertFrom::Pmn => unreachable!("handled above"),
     })
@@ -702,22 +699,48 @@ fn json_error_message(e: &serde_json::Error) -> String {
 /// record a line (`--to jsonl`), or one record. Extra keys (`source`, `replay`) are
 /// ignored: the record alone is read, written as PMN and read again. A record with no
 /// tag, move or result holds nothing and is no game.
-pub fn read_json(text: &str) -> Result<Vec<ParsedGame>, serde_json::Error> {
+pub fn read_json(text: &str) -> Result<Vec<ParsedGame>, InputError> {
     // Parsed whole, not trimmed, so that serde's lines and columns are the file's.
-    let records: Vec<Record> = if text.trim_start().starts_with('[') {
-        serde_json::from_str(text)?
+    let parsed: Result<Vec<Record>, serde_json::Error> = if text.trim_start().starts_with('[') {
+        serde_json::from_str(text)
     } else {
         serde_json::Deserializer::from_str(text)
             .into_iter::<Record>()
-            .collect::<Result<_, _>>()?
+            .collect()
     };
-    Ok(records
-        .iter()
-        .filter(|r| !(r.tags.is_empty() && r.moves.is_empty() && r.result.is_none()))
-        .filter_map(|r| pmn::parse_str(&pmn::write_game(r)).into_iter().next())
-        .collect())
+    let records = parsed.map_err(|e| InputError {
+        at: (e.line() > 0).then(|| (e.line(), e.column())),
+        message: format!("not JSON records: {}", json_error_message(&e)),
+    })?;
+    let mut games = Vec::with_capacity(records.len());
+    for (i, record) in records.iter().enumerate() {
+        if record.tags.is_empty() && record.moves.is_empty() && record.result.is_none() {
+            continue;
+        }
+        // A record PMN cannot express (a line break in a tag value, a `}` in a brace
+        // comment) would be read back as something else: refused, not cut short. What
+        // PMN can express writes the same once read back.
+        let text = pmn::write_game(record);
+        let Some(game) = pmn::parse_str(&text).into_iter().next() else {
+            continue;
+        };
+        if pmn::write_game(&game.record) != text {
+            let why = game.problems.iter().find(|p| p.is_error()).map_or_else(
+                || "it reads back as another record".to_string(),
+                |p| p.message.clone(),
+            );
+            return Err(InputError {
+                at: None,
+                message: format!(
+                    "record {} cannot be written as PMN without loss (a line break in a tag value, or a closing brace in a brace comment?): {why}",
+                    i + 1
+                ),
+            });
+        }
+        games.push(game);
+    }
+    Ok(games)
 }
-
 /// Reads records in relative numbering (docs/relative.md) as PMN games.
 pub fn read_relative(bytes: &[u8], options: &ReplayOptions) -> Vec<ParsedGame> {
     pmn::parse_bytes(bytes)

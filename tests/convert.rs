@@ -901,3 +901,66 @@ fn mutated_records_lose_no_text_in_conversion() {
     }
     assert!(checked > 1500, "only {checked} problems checked");
 }
+
+#[test]
+fn json_that_pmn_cannot_express_is_refused_not_cut_short() {
+    // Found by review: a tag value with a line break, or a comment with a closing brace,
+    // lost the tags, plies and result after it, with exit status 0.
+    let dir = tempfile::tempdir().unwrap();
+    let json = sow(&[
+        "convert",
+        "tests/data/convert/examples.pmn",
+        "--to",
+        "jsonl",
+    ]);
+    let first = String::from_utf8(json.stdout)
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .to_string();
+    let mut record: serde_json::Value = serde_json::from_str(&first).unwrap();
+    for (i, broken) in ["tag", "comment"].into_iter().enumerate() {
+        let mut r = record.clone();
+        match broken {
+            "tag" => r["tags"][0]["value"] = "Tsoro\nNsolo".into(),
+            _ => {
+                let moves = r["moves"].as_array_mut().unwrap();
+                moves.insert(
+                    1,
+                    serde_json::json!({"type": "comment", "kind": "brace", "text": "a } b", "commands": []}),
+                );
+            }
+        }
+        let path = dir.path().join(format!("{i}.jsonl"));
+        std::fs::write(&path, serde_json::to_string(&r).unwrap()).unwrap();
+        let out = sow(&[
+            "convert",
+            "--from",
+            "json",
+            "--to",
+            "pmn",
+            path.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{broken}: {out:?}");
+        assert!(out.stdout.is_empty());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("record 1 cannot be written as PMN without loss"),
+            "{stderr}"
+        );
+    }
+    // The record as it was reads: the check refuses only what PMN cannot express.
+    record["moves"].as_array_mut().unwrap().truncate(2);
+    let path = dir.path().join("fine.jsonl");
+    std::fs::write(&path, serde_json::to_string(&record).unwrap()).unwrap();
+    let out = sow(&[
+        "convert",
+        "--from",
+        "json",
+        "--to",
+        "pmn",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+}
