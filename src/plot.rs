@@ -201,6 +201,14 @@ pub fn render(kind: PlotKind, games: &[GameData], style: &Style) -> Result<Strin
             "no game to plot (no input, or every game filtered out or unreadable)".into(),
         ));
     }
+    if kind == PlotKind::Material
+        && games.iter().any(|g| g.prisons)
+        && games.iter().any(|g| !g.prisons)
+    {
+        return Err(CommandError::Usage(
+            "Kiothi's material is stones in prison, the other games' stones on the board: one figure cannot show both; choose with --game".into(),
+        ));
+    }
     if style.width < 200 || style.height < 150 || style.width > 20_000 || style.height > 20_000 {
         return Err(CommandError::Usage(format!(
             "a figure of {}x{} is too small or too large; --width from 200 to 20000, --height from 150 to 20000",

@@ -621,7 +621,13 @@ fn each_figure_needs_only_the_series_it_keeps() {
                 ..Style::default()
             },
         ] {
-            for (all, some) in [(&full[..], &kept[..]), (&full[..1], &kept[..1])] {
+            // Material is drawn of one kind of material: the Tsoro games.
+            let n = if kind == PlotKind::Material {
+                12
+            } else {
+                full.len()
+            };
+            for (all, some) in [(&full[..n], &kept[..n]), (&full[..1], &kept[..1])] {
                 assert_eq!(
                     render(kind, some, &style).unwrap(),
                     render(kind, all, &style).unwrap(),
@@ -648,4 +654,28 @@ fn control_characters_of_a_tag_do_not_reach_the_svg() {
     assert!(bad.is_empty(), "{bad:?}");
     assert!(svg.contains("bell\u{fffd} esc\u{fffd}[31m"));
     parse(&svg);
+}
+
+#[test]
+fn material_of_kiothi_and_another_game_is_refused() {
+    // Found by review: prisons and stones on the board were merged into one median
+    // labelled "stones on own rows".
+    let mut kiothi = one_game();
+    kiothi.kind = "Kiothi 2x10".into();
+    kiothi.prisons = true;
+    let err = render(
+        PlotKind::Material,
+        &[one_game(), kiothi.clone()],
+        &Style::default(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("--game"), "{err}");
+    assert!(render(
+        PlotKind::Material,
+        &[kiothi.clone(), kiothi.clone()],
+        &Style::default()
+    )
+    .is_ok());
+    assert!(render(PlotKind::Length, &[one_game(), kiothi], &Style::default()).is_ok());
 }
