@@ -249,10 +249,16 @@ impl<R: Read> Reader<R> {
             .flatten()
         {
             let column = 1 + text[..nul].chars().count() as u32;
+            let message = match text.bytes().filter(|&b| b == 0).count() {
+                1 => "a NUL byte (0x00) in the text; it is read as a space".to_string(),
+                n => format!(
+                    "{n} NUL bytes (0x00) on this line, the first here; they are read as spaces"
+                ),
+            };
             out.push(Problem::warning(
                 ProblemCode::NulByte,
                 at(column, self.offset + nul, self.offset + nul + 1),
-                "a NUL byte (0x00) in the text; it is read as a space",
+                message,
             ));
         }
         if text.len() > MAX_LINE_CHARS {
@@ -295,7 +301,11 @@ impl<R: Read> Reader<R> {
         for line in raw.split_inclusive(|&b| b == b'\n') {
             let (decoded, latin1) = decode_line(line);
             self.check_line(line, &decoded, latin1, problems);
-            text.push_str(&decoded);
+            // A NUL byte is read as a space wherever it is, as its warning says.
+            match decoded.contains('\0') {
+                true => text.push_str(&decoded.replace('\0', " ")),
+                false => text.push_str(&decoded),
+            }
         }
         text
     }
@@ -464,6 +474,27 @@ impl<R: Read> Iterator for Reader<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pmn::Element;
+
+    #[test]
+    fn a_nul_byte_is_read_as_a_space_everywhere() {
+        // Found by review: in a comment it was kept, and written into the export.
+        let input = "[Game \"Tsoro\"]\n\n1. a3 {a\0b\0} *\n";
+        let games: Vec<ParsedGame> = Reader::new(input.as_bytes()).collect();
+        let comment = games[0].record.moves.iter().find_map(|e| match e {
+            Element::Comment(c) => Some(c.text.as_str()),
+            _ => None,
+        });
+        assert_eq!(comment, Some("a b "));
+        assert!(!games[0].text.contains('\0'));
+        let p: Vec<_> = games[0]
+            .problems
+            .iter()
+            .map(|p| (p.code, p.span.column))
+            .collect();
+        assert_eq!(p, [(ProblemCode::NulByte, 9)]);
+        assert!(games[0].problems[0].message.starts_with("2 NUL bytes"));
+    }
 
     #[test]
     fn broken_utf16_is_reported() {
