@@ -51,6 +51,9 @@ pub struct Skipped {
     pub reason: String,
     /// An error (unreadable, missing) rather than a note (hidden entry skipped).
     pub error: bool,
+    /// How many inputs were found before it: it is reported before input `before`,
+    /// so that reports follow the order of the paths.
+    pub before: usize,
 }
 
 /// Expands command-line paths into inputs: files as given (whatever their extension),
@@ -70,6 +73,7 @@ pub fn expand(paths: &[PathBuf]) -> (Vec<Input>, Vec<Skipped>) {
                 path: path.display().to_string(),
                 reason: e.to_string(),
                 error: true,
+                before: inputs.len(),
             }),
             Ok(meta) if meta.is_dir() => walk(path, &mut inputs, &mut skipped),
             Ok(_) => inputs.push(Input::File(path.clone())),
@@ -108,6 +112,7 @@ fn walk(root: &Path, inputs: &mut Vec<Input>, skipped: &mut Vec<Skipped>) {
                     path,
                     reason,
                     error: true,
+                    before: inputs.len(),
                 });
                 continue;
             }
@@ -117,6 +122,7 @@ fn walk(root: &Path, inputs: &mut Vec<Input>, skipped: &mut Vec<Skipped>) {
                 path: entry.path().display().to_string(),
                 reason: "hidden entry; not read".into(),
                 error: false,
+                before: inputs.len(),
             });
             if entry.file_type().is_dir() {
                 walker.skip_current_dir();

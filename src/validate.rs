@@ -117,42 +117,51 @@ pub fn run(
     progress: Option<&indicatif::ProgressBar>,
 ) -> io::Result<Summary> {
     let mut total = Summary::default();
-    for s in skipped {
-        let d = Diagnostic {
-            severity: if s.error {
-                Severity::Error
+    // Skipped paths are reported in the order of the paths: each before the input it
+    // was found before.
+    let mut pending_skips = skipped.iter().peekable();
+    let mut report_skips = |upto: usize, total: &mut Summary, out: &mut dyn Write| {
+        while let Some(s) = pending_skips.next_if(|s| s.before <= upto) {
+            let d = Diagnostic {
+                severity: if s.error {
+                    Severity::Error
+                } else {
+                    Severity::Warning
+                },
+                code: if s.error { "io" } else { "skipped" },
+                ply: None,
+                span: Default::default(),
+                message: s.reason.clone(),
+                legal: Vec::new(),
+                position: None,
+                suggestions: Vec::new(),
+            };
+            let mut buf = Vec::new();
+            write_diagnostic(&mut buf, format, &s.path, None, &d, None)?;
+            out.write_all(&buf)?;
+            if s.error {
+                total.io_errors += 1;
             } else {
-                Severity::Warning
-            },
-            code: if s.error { "io" } else { "skipped" },
-            ply: None,
-            span: Default::default(),
-            message: s.reason.clone(),
-            legal: Vec::new(),
-            position: None,
-            suggestions: Vec::new(),
-        };
-        let mut buf = Vec::new();
-        write_diagnostic(&mut buf, format, &s.path, None, &d, None)?;
-        out.write_all(&buf)?;
-        if s.error {
-            total.io_errors += 1;
-        } else {
-            total.warnings += 1;
+                total.warnings += 1;
+            }
         }
-    }
+        io::Result::Ok(())
+    };
     total.files += inputs.len();
     let names: Vec<String> = inputs.iter().map(Input::name).collect();
-    let render = |batch: &[Work]| -> Vec<(Vec<u8>, Summary)> {
+    let render = |batch: &[Work]| -> Vec<(usize, Vec<u8>, Summary)> {
         batch
             .par_iter()
-            .map(|work| match work {
-                Work::Game { input, index, game } => {
-                    validate_game(&names[*input], *index, game, settings, format)
-                }
-                Work::Unreadable { input, error } => {
-                    unreadable(&names[*input], &error.to_string(), format)
-                }
+            .map(|work| {
+                let (text, summary) = match work {
+                    Work::Game { input, index, game } => {
+                        validate_game(&names[*input], *index, game, settings, format)
+                    }
+                    Work::Unreadable { input, error } => {
+                        unreadable(&names[*input], &error.to_string(), format)
+                    }
+                };
+                (work.input(), text, summary)
             })
             .collect()
     };
@@ -172,7 +181,8 @@ pub fn run(
             // joins the replay when it is done.
             rayon::join(|| batches.next_batch(), || render(&batch))
         };
-        for (text, summary) in rendered {
+        for (input, text, summary) in rendered {
+            report_skips(input, &mut total, out)?;
             out.write_all(&text)?;
             total.add(&summary);
         }
@@ -181,6 +191,7 @@ pub fn run(
         }
         current = next;
     }
+    report_skips(usize::MAX, &mut total, out)?;
     if let Some(p) = progress {
         p.set_position(inputs.len() as u64);
     }

@@ -679,3 +679,26 @@ fn a_position_without_set_up_is_a_warning() {
     );
     assert_eq!(d[0]["line"], 2);
 }
+
+#[test]
+fn a_missing_path_is_reported_in_the_order_of_the_paths() {
+    // Found by review: the error for a missing path came before the reports of the
+    // paths given before it.
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.pmn");
+    fs::write(&empty, "").unwrap();
+    let (lines, status) = json_lines(&[
+        empty.to_str().unwrap(),
+        "no/such/file.pmn",
+        "records/flawed/illegal-move.pmn",
+    ]);
+    assert_eq!(status, 2);
+    let files: Vec<&str> = diagnostics(&lines)
+        .iter()
+        .map(|d| d["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(files.len(), 3, "{files:?}");
+    assert!(files[0].ends_with("empty.pmn"), "{files:?}");
+    assert_eq!(files[1], "no/such/file.pmn");
+    assert_eq!(files[2], "records/flawed/illegal-move.pmn");
+}
