@@ -393,9 +393,10 @@ impl fmt::Display for Candidate {
             }
             BonusChoice::Stones { stones, eligible } => {
                 let names: Vec<String> = eligible.iter().map(|(p, _)| p.to_string()).collect();
+                let unit = if *stones == 1 { "stone" } else { "stones" };
                 write!(
                     f,
-                    "{}x{{{stones} stones from {}}}",
+                    "{}x{{{stones} {unit} from {}}}",
                     self.mv,
                     names.join(",")
                 )

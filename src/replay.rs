@@ -382,6 +382,8 @@ fn code_of(e: &Illegal, has_x: bool) -> &'static str {
         | Illegal::BonusNotOpponent { .. }
         | Illegal::BonusHead { .. }
         | Illegal::BonusTooMany { .. }
+        | Illegal::BonusPitPartial { .. }
+        | Illegal::BonusZero { .. }
         | Illegal::BonusHoleCount => code::BONUS,
         _ => code::ILLEGAL_MOVE,
     }
