@@ -15,7 +15,7 @@ use plotters::prelude::*;
 use rayon::prelude::*;
 
 use crate::cli::{PlotArgs, PlotKind};
-use crate::corpus::{Filter, Input};
+use crate::corpus::{Batches, Filter, Input, Work};
 use crate::error::CommandError;
 use crate::geometry::Side;
 use crate::pmn::Record;
@@ -184,27 +184,230 @@ pub fn run(
     replay: &ReplayOptions,
     args: &PlotArgs,
 ) -> Result<String, CommandError> {
-    let games = collect(inputs, filter, replay, Some(args.kind))?;
+    let figure = gather(inputs, filter, replay, args.kind, args.every)?;
     let style = Style {
         width: args.width,
         height: args.height,
         title: args.title.clone(),
         every: args.every,
     };
-    render(args.kind, &games, &style)
+    draw(&figure, &style)
+}
+
+/// Reads the games of the inputs that pass the filter, in input order, into the figure
+/// of one kind: each game's series is counted in as it is read and then dropped, so
+/// memory holds a batch of games and the figure's counts (with `every`, every game's
+/// material series too). An input that cannot be read is reported on standard error,
+/// and the others are still read (to report every one); then it fails: no figure
+/// leaves an input out.
+pub fn gather(
+    inputs: &[Input],
+    filter: &Filter,
+    options: &ReplayOptions,
+    kind: PlotKind,
+    every: bool,
+) -> Result<Figure, CommandError> {
+    let mut options = options.clone();
+    options.keep_positions = kind == PlotKind::Material;
+    let names: Vec<String> = inputs.iter().map(Input::name).collect();
+    let mut figure = Figure::new(kind, every);
+    let mut unreadable = vec![false; inputs.len()];
+    let mut batches = Batches::new(inputs, filter);
+    while let Some(batch) = batches.next_batch() {
+        let data: Vec<Result<Option<GameData>, String>> = batch
+            .par_iter()
+            .map(|work| match work {
+                Work::Game { game, .. } if game.is_no_game() => match game.io_error() {
+                    Some(p) => Err(format!("line {}: {}", p.span.line, p.message)),
+                    None => Ok(None),
+                },
+                Work::Game { game, .. } => {
+                    let trace = crate::replay::replay(game, &options);
+                    Ok(GameData::from_trace_for(Some(kind), &game.record, &trace))
+                }
+                Work::Unreadable { error, .. } => Err(error.to_string()),
+            })
+            .collect();
+        for (work, data) in batch.iter().zip(data) {
+            match data {
+                Ok(Some(game)) => figure.add(game),
+                Ok(None) => {}
+                Err(e) => {
+                    eprintln!("sow: {}: {e}", names[work.input()]);
+                    unreadable[work.input()] = true;
+                }
+            }
+        }
+    }
+    match unreadable.iter().filter(|&&u| u).count() {
+        0 => Ok(figure),
+        n => Err(CommandError::Unreadable(n)),
+    }
 }
 
 /// Draws a figure of the games.
 pub fn render(kind: PlotKind, games: &[GameData], style: &Style) -> Result<String, CommandError> {
-    if games.is_empty() {
+    let mut figure = Figure::new(kind, style.every);
+    for g in games {
+        figure.add(g.clone());
+    }
+    draw(&figure, style)
+}
+
+/// What a figure draws, counted game by game as they are read: for material the values
+/// of each side at each ply, for lengths and laps their counts per kind of game, for
+/// captures the sums per ply. One game is kept whole while it is the only one (a
+/// figure of one game draws its own series), and with `every` each game's material.
+#[derive(Clone, Debug)]
+pub struct Figure {
+    kind: PlotKind,
+    every: bool,
+    /// Games counted.
+    games: usize,
+    /// The kinds of game (`Tsoro 4x12`), in order of first appearance.
+    kinds: Vec<String>,
+    /// Whether some game's material is its prisons (Kiothi), and whether some other's is not.
+    prisons: [bool; 2],
+    /// The first game, while it is the only one.
+    only: Option<GameData>,
+    /// With `every`: each game's plies and material series.
+    series: Vec<(usize, Vec<[u32; 2]>)>,
+    /// At each ply (0: the start), how many games had each material value, per side.
+    material: Vec<[BTreeMap<u32, u64>; 2]>,
+    /// Game lengths counted, per kind.
+    lengths: Vec<Counts>,
+    /// Laps per ply counted, per kind.
+    laps: Vec<Counts>,
+    /// Per side and ply (from 1), the stones taken in all and the games in which the
+    /// side played that ply.
+    captures: [BTreeMap<usize, (u64, u64)>; 2],
+    /// Game lengths counted, of all kinds.
+    plies: Counts,
+}
+
+impl Figure {
+    pub fn new(kind: PlotKind, every: bool) -> Figure {
+        Figure {
+            kind,
+            every,
+            games: 0,
+            kinds: Vec::new(),
+            prisons: [false; 2],
+            only: None,
+            series: Vec::new(),
+            material: Vec::new(),
+            lengths: Vec::new(),
+            laps: Vec::new(),
+            captures: [BTreeMap::new(), BTreeMap::new()],
+            plies: Counts::new(),
+        }
+    }
+
+    /// Counts a game in.
+    pub fn add(&mut self, game: GameData) {
+        self.games += 1;
+        let k = match self.kinds.iter().position(|k| *k == game.kind) {
+            Some(k) => k,
+            None => {
+                self.kinds.push(game.kind.clone());
+                self.lengths.push(Counts::new());
+                self.laps.push(Counts::new());
+                self.kinds.len() - 1
+            }
+        };
+        self.prisons[usize::from(!game.prisons)] = true;
+        let plies = game.plies() as u64;
+        *self.lengths[k].entry(plies).or_insert(0) += 1;
+        *self.plies.entry(plies).or_insert(0) += 1;
+        for &laps in &game.laps {
+            *self.laps[k].entry(laps).or_insert(0) += 1;
+        }
+        for (i, &(side, taken)) in game.captures.iter().enumerate() {
+            let e = self.captures[side.index()].entry(i + 1).or_insert((0, 0));
+            e.0 += taken as u64;
+            e.1 += 1;
+        }
+        if self.material.len() < game.material.len() {
+            self.material
+                .resize_with(game.material.len(), Default::default);
+        }
+        for (at, m) in self.material.iter_mut().zip(&game.material) {
+            for side in 0..2 {
+                *at[side].entry(m[side]).or_insert(0) += 1;
+            }
+        }
+        if self.every {
+            self.series.push((game.plies(), game.material.clone()));
+        }
+        self.only = (self.games == 1).then_some(game);
+    }
+
+    /// The one game, when the figure has exactly one.
+    fn only(&self) -> Option<&GameData> {
+        self.only.as_ref().filter(|_| self.games == 1)
+    }
+
+    /// The median and quartiles of each side's material at each ply, over the games
+    /// still running at that ply, while at least a tenth of the games (and at least
+    /// one) are.
+    pub fn material_quantiles(&self) -> [Vec<(f64, [f64; 3])>; 2] {
+        let needed = self.games.div_ceil(10).max(1) as u64;
+        let mut out = [Vec::new(), Vec::new()];
+        for (n, at) in self.material.iter().enumerate() {
+            let running: u64 = at[0].values().sum();
+            if running < needed {
+                break;
+            }
+            for (series, values) in out.iter_mut().zip(at) {
+                let q = |q: f64| counted_quantile(values, running, q);
+                series.push((n as f64, [q(0.25), q(0.5), q(0.75)]));
+            }
+        }
+        out
+    }
+
+    /// The mean stones taken at each ply by each side, over the games in which that
+    /// side played that ply: `[South, North]`, each a list of (ply, mean), for the plies
+    /// that at least a tenth of the games reach.
+    pub fn capture_means(&self) -> [Vec<(f64, f64)>; 2] {
+        let needed = self.games.div_ceil(10).max(1) as u64;
+        let reaching = |ply: usize| -> u64 { self.plies.range(ply as u64..).map(|(_, n)| n).sum() };
+        self.captures.clone().map(|m| {
+            m.into_iter()
+                .filter(|(ply, _)| reaching(*ply) >= needed)
+                .map(|(ply, (sum, n))| (ply as f64, sum as f64 / n as f64))
+                .collect()
+        })
+    }
+}
+
+/// Quantile `q` of values given by their counts (`total` in all): linear interpolation
+/// between the values of the ranks on either side of `q (total - 1)`.
+fn counted_quantile(counts: &BTreeMap<u32, u64>, total: u64, q: f64) -> f64 {
+    let at_rank = |rank: u64| -> f64 {
+        let mut below = 0;
+        for (&v, &n) in counts {
+            below += n;
+            if below > rank {
+                return v as f64;
+            }
+        }
+        0.0
+    };
+    let pos = q * (total - 1) as f64;
+    let (lo, hi) = (pos.floor() as u64, pos.ceil() as u64);
+    at_rank(lo) + (at_rank(hi) - at_rank(lo)) * (pos - lo as f64)
+}
+
+/// Draws a figure.
+pub fn draw(figure: &Figure, style: &Style) -> Result<String, CommandError> {
+    let kind = figure.kind;
+    if figure.games == 0 {
         return Err(CommandError::Usage(
             "no game to plot (no input, or every game filtered out or unreadable)".into(),
         ));
     }
-    if kind == PlotKind::Material
-        && games.iter().any(|g| g.prisons)
-        && games.iter().any(|g| !g.prisons)
-    {
+    if kind == PlotKind::Material && figure.prisons == [true, true] {
         return Err(CommandError::Usage(
             "Kiothi's material is stones in prison, the other games' stones on the board: one figure cannot show both; choose with --game".into(),
         ));
@@ -215,16 +418,16 @@ pub fn render(kind: PlotKind, games: &[GameData], style: &Style) -> Result<Strin
             style.width, style.height
         )));
     }
-    let title = printable(&(style.title.clone()).unwrap_or_else(|| default_title(kind, games)));
+    let title = printable(&(style.title.clone()).unwrap_or_else(|| default_title(figure)));
     let mut svg = String::new();
     {
         let root =
             SVGBackend::with_string(&mut svg, (style.width, style.height)).into_drawing_area();
         let drawn = match kind {
-            PlotKind::Material => material(&root, games, style, &title),
-            PlotKind::Length => length(&root, games, style, &title),
-            PlotKind::Laps => laps(&root, games, style, &title),
-            PlotKind::Captures => captures(&root, games, style, &title),
+            PlotKind::Material => material(&root, figure, style, &title),
+            PlotKind::Length => length(&root, figure, style, &title),
+            PlotKind::Laps => laps(&root, figure, style, &title),
+            PlotKind::Captures => captures(&root, figure, style, &title),
         };
         drawn
             .and_then(|()| root.present().map_err(|e| e.to_string()))
@@ -245,31 +448,20 @@ fn printable(text: &str) -> String {
         .collect()
 }
 
-/// The kinds of game in a corpus, in order of first appearance.
-fn kinds(games: &[GameData]) -> Vec<&str> {
-    let mut out: Vec<&str> = Vec::new();
-    for g in games {
-        if !out.contains(&g.kind.as_str()) {
-            out.push(&g.kind);
-        }
-    }
-    out
-}
-
-fn default_title(kind: PlotKind, games: &[GameData]) -> String {
-    let what = match kind {
+fn default_title(figure: &Figure) -> String {
+    let what = match figure.kind {
         PlotKind::Material => "Material",
         PlotKind::Length => "Game lengths",
         PlotKind::Laps => "Laps per ply",
         PlotKind::Captures => "Captures per ply",
     };
-    if let [g] = games {
+    if let Some(g) = figure.only() {
         return format!("{what}: {} ({})", g.name, g.kind);
     }
     format!(
         "{what}: {} games of {}",
-        games.len(),
-        kinds(games).join(", ")
+        figure.games,
+        figure.kinds.join(", ")
     )
 }
 
@@ -416,50 +608,30 @@ fn line_with_markers<'a, 'b: 'a>(
     Ok(())
 }
 
-/// Quantile `q` of sorted values (linear interpolation).
-fn quantile(sorted: &[u32], q: f64) -> f64 {
-    let pos = q * (sorted.len() - 1) as f64;
-    let (lo, hi) = (pos.floor() as usize, pos.ceil() as usize);
-    sorted[lo] as f64 + (sorted[hi] as f64 - sorted[lo] as f64) * (pos - lo as f64)
-}
-
 /// The median and quartiles of each side's material at each ply, over the games still
 /// running at that ply, while at least a tenth of the games (and at least one) are.
 pub fn material_quantiles(games: &[GameData]) -> [Vec<(f64, [f64; 3])>; 2] {
-    let needed = games.len().div_ceil(10).max(1);
-    let longest = games.iter().map(|g| g.material.len()).max().unwrap_or(0);
-    let mut out = [Vec::new(), Vec::new()];
-    for n in 0..longest {
-        let running: Vec<&[u32; 2]> = games.iter().filter_map(|g| g.material.get(n)).collect();
-        if running.len() < needed {
-            break;
-        }
-        for (side, series) in out.iter_mut().enumerate() {
-            let mut v: Vec<u32> = running.iter().map(|m| m[side]).collect();
-            v.sort_unstable();
-            series.push((
-                n as f64,
-                [quantile(&v, 0.25), quantile(&v, 0.5), quantile(&v, 0.75)],
-            ));
-        }
+    let mut figure = Figure::new(PlotKind::Material, false);
+    for g in games {
+        figure.add(g.clone());
     }
-    out
+    figure.material_quantiles()
 }
 
 fn material(
     root: &DrawingArea<SVGBackend<'_>, Shift>,
-    games: &[GameData],
+    figure: &Figure,
     style: &Style,
     title: &str,
 ) -> Result<(), String> {
-    let prisons = games.iter().all(|g| g.prisons);
+    let prisons = !figure.prisons[1];
     let y_desc = if prisons {
         "stones in prison"
     } else {
         "stones on own rows"
     };
     let sides = [Side::South, Side::North];
-    if let [g] = games {
+    if let Some(g) = figure.only() {
         let max = g
             .material
             .iter()
@@ -485,7 +657,7 @@ fn material(
         }
         return legend(&mut chart, style);
     }
-    let quantiles = material_quantiles(games);
+    let quantiles = figure.material_quantiles();
     let last = quantiles[0].last().map_or(0.0, |q| q.0);
     let mut max = quantiles
         .iter()
@@ -494,9 +666,9 @@ fn material(
         .fold(0.0, f64::max);
     let mut x_max = last;
     if style.every {
-        for g in games {
-            x_max = x_max.max(g.plies() as f64);
-            for m in &g.material {
+        for (plies, material) in &figure.series {
+            x_max = x_max.max(*plies as f64);
+            for m in material {
                 max = max.max(m[0].max(m[1]) as f64);
             }
         }
@@ -510,13 +682,13 @@ fn material(
     )?;
     if style.every {
         // Fainter the more games there are, so that the medians stay on top.
-        let faint = (4.0 / games.len() as f64).clamp(0.04, 0.25);
-        for g in games {
+        let faint = (4.0 / figure.games as f64).clamp(0.04, 0.25);
+        for (_, material) in &figure.series {
             for side in sides {
                 let color = PALETTE[side.index()].mix(faint);
                 chart
                     .draw_series(LineSeries::new(
-                        g.material
+                        material
                             .iter()
                             .enumerate()
                             .map(|(n, m)| (n as f64, m[side.index()] as f64)),
@@ -593,19 +765,6 @@ fn grouped_bars<'a, 'b: 'a>(
 /// How often each value occurs, per group: the input of [`histogram`].
 type Counts = BTreeMap<u64, u64>;
 
-/// The values of each group counted.
-fn counts(groups: impl Iterator<Item = impl Iterator<Item = u64>>) -> Vec<Counts> {
-    groups
-        .map(|values| {
-            let mut counts = Counts::new();
-            for v in values {
-                *counts.entry(v).or_insert(0) += 1;
-            }
-            counts
-        })
-        .collect()
-}
-
 /// The bins of values per group: (bin width, bars[group][bin]) with counts, in about
 /// `bins` bins of a round width. Values above `cap` (when given) are counted in the last
 /// bin.
@@ -643,17 +802,12 @@ fn x_start(width: u64) -> f64 {
 
 fn length(
     root: &DrawingArea<SVGBackend<'_>, Shift>,
-    games: &[GameData],
+    figure: &Figure,
     style: &Style,
     title: &str,
 ) -> Result<(), String> {
-    let groups = kinds(games);
-    let lengths = counts(groups.iter().map(|k| {
-        (games.iter())
-            .filter(move |g| g.kind == *k)
-            .map(|g| g.plies() as u64)
-    }));
-    let (width, bars) = histogram(&lengths, 25, None);
+    let groups: Vec<&str> = figure.kinds.iter().map(String::as_str).collect();
+    let (width, bars) = histogram(&figure.lengths, 25, None);
     let max = bars.iter().flatten().fold(0.0, |a: f64, &b| a.max(b));
     let x_desc = if width == 1 {
         "game length (plies)".to_string()
@@ -677,17 +831,13 @@ fn length(
 
 fn laps(
     root: &DrawingArea<SVGBackend<'_>, Shift>,
-    games: &[GameData],
+    figure: &Figure,
     style: &Style,
     title: &str,
 ) -> Result<(), String> {
-    let groups = kinds(games);
+    let groups: Vec<&str> = figure.kinds.iter().map(String::as_str).collect();
     // Counted, not listed: a corpus has millions of plies but few distinct lap counts.
-    let values = counts(groups.iter().map(|k| {
-        (games.iter())
-            .filter(move |g| g.kind == *k)
-            .flat_map(|g| g.laps.iter().copied())
-    }));
+    let values = &figure.laps;
     // A long tail of relay sowings would squeeze the bulk into one bar: laps beyond the
     // 99th percentile (at least 10) share the last bar.
     let mut all = Counts::new();
@@ -704,8 +854,8 @@ fn laps(
     });
     let cap = percentile.unwrap_or(0).max(10);
     let capped = all.last_key_value().is_some_and(|(&m, _)| m > cap);
-    let (width, mut bars) = histogram(&values, 30, Some(cap));
-    for (bars, group) in bars.iter_mut().zip(&values) {
+    let (width, mut bars) = histogram(values, 30, Some(cap));
+    for (bars, group) in bars.iter_mut().zip(values) {
         let total = group.values().sum::<u64>().max(1) as f64;
         for b in bars.iter_mut() {
             *b *= 100.0 / total;
@@ -740,31 +890,21 @@ fn laps(
 /// played that ply: `[South, North]`, each a list of (ply, mean), for the plies that at
 /// least a tenth of the games reach.
 pub fn capture_means(games: &[GameData]) -> [Vec<(f64, f64)>; 2] {
-    let needed = games.len().div_ceil(10).max(1);
-    let mut sums: [BTreeMap<usize, (u64, u64)>; 2] = [BTreeMap::new(), BTreeMap::new()];
+    let mut figure = Figure::new(PlotKind::Captures, false);
     for g in games {
-        for (i, &(side, taken)) in g.captures.iter().enumerate() {
-            let e = sums[side.index()].entry(i + 1).or_insert((0, 0));
-            e.0 += taken as u64;
-            e.1 += 1;
-        }
+        figure.add(g.clone());
     }
-    sums.map(|m| {
-        m.into_iter()
-            .filter(|(ply, _)| games.iter().filter(|g| g.plies() >= *ply).count() >= needed)
-            .map(|(ply, (sum, n))| (ply as f64, sum as f64 / n as f64))
-            .collect()
-    })
+    figure.capture_means()
 }
 
 fn captures(
     root: &DrawingArea<SVGBackend<'_>, Shift>,
-    games: &[GameData],
+    figure: &Figure,
     style: &Style,
     title: &str,
 ) -> Result<(), String> {
     let sides = [Side::South, Side::North];
-    if let [g] = games {
+    if let Some(g) = figure.only() {
         let max = g.captures.iter().map(|c| c.1).max().unwrap_or(0);
         let mut chart = chart(
             root,
@@ -796,7 +936,7 @@ fn captures(
         }
         return legend(&mut chart, style);
     }
-    let means = capture_means(games);
+    let means = figure.capture_means();
     let max = means.iter().flatten().map(|p| p.1).fold(0.0, f64::max);
     let x_max = means.iter().flatten().map(|p| p.0).fold(1.0, f64::max);
     let mut chart = chart(
@@ -821,6 +961,68 @@ fn captures(
 mod tests {
     use super::*;
 
+    /// Values by their counts.
+    fn counted(values: &[u32]) -> BTreeMap<u32, u64> {
+        let mut counts = BTreeMap::new();
+        for &v in values {
+            *counts.entry(v).or_insert(0) += 1;
+        }
+        counts
+    }
+
+    /// A game of `plies` plies whose material goes down by one a ply from `start`.
+    fn falling(start: u32, plies: usize) -> GameData {
+        GameData {
+            kind: "Tsoro 4x12".into(),
+            name: "a game".into(),
+            prisons: false,
+            plies,
+            material: (0..=plies as u32)
+                .map(|n| [start - n, start - n / 2])
+                .collect(),
+            laps: vec![1; plies],
+            captures: (0..plies)
+                .map(|i| (if i % 2 == 0 { Side::South } else { Side::North }, 1))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_figure_holds_counts_not_games() {
+        // Memory grows with the distinct values, not with the games: ten thousand
+        // games of a few shapes are held as a few counts.
+        let mut figure = Figure::new(PlotKind::Material, false);
+        for i in 0..10_000 {
+            figure.add(falling(40 + (i % 3) as u32, 30 + i % 2));
+        }
+        assert!(figure.only.is_none() && figure.series.is_empty());
+        assert_eq!(figure.material.len(), 32);
+        let held: usize = (figure.material.iter().flatten()).map(BTreeMap::len).sum();
+        assert!(held <= 32 * 2 * 3, "{held} values held");
+        assert_eq!(figure.plies.len(), 2);
+        assert_eq!(figure.laps[0].len(), 1);
+        // The counts give what the values would: the median of 40, 41, 42 is 41.
+        let [south, _] = figure.material_quantiles();
+        assert_eq!(south[0], (0.0, [40.0, 41.0, 42.0]));
+    }
+
+    #[test]
+    fn counted_quantiles_interpolate_as_sorted_values_do() {
+        let values = [3u32, 9, 9, 10, 14, 20, 21];
+        let counts = counted(&values);
+        for q in [0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0] {
+            let pos = q * (values.len() - 1) as f64;
+            let (lo, hi) = (pos.floor() as usize, pos.ceil() as usize);
+            let want =
+                values[lo] as f64 + (values[hi] as f64 - values[lo] as f64) * (pos - lo as f64);
+            assert_eq!(
+                counted_quantile(&counts, values.len() as u64, q),
+                want,
+                "q {q}"
+            );
+        }
+    }
+
     #[test]
     fn bins_are_round() {
         assert_eq!(bin_width(10, 25), 1);
@@ -831,8 +1033,8 @@ mod tests {
 
     #[test]
     fn quartiles_interpolate() {
-        assert_eq!(quantile(&[1, 2, 3, 4, 5], 0.5), 3.0);
-        assert_eq!(quantile(&[0, 10], 0.25), 2.5);
+        assert_eq!(counted_quantile(&counted(&[1, 2, 3, 4, 5]), 5, 0.5), 3.0);
+        assert_eq!(counted_quantile(&counted(&[0, 10]), 2, 0.25), 2.5);
         assert_eq!(tick(&2.0), "2");
         assert_eq!(tick(&2.5), "2.5");
     }
