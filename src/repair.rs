@@ -95,6 +95,8 @@ pub struct Repair {
     pub edit: Edit,
     /// Plies the edited record replays without an error.
     pub replays: usize,
+    /// Of them, plies of the record as written (an inserted ply is not one).
+    pub progress: usize,
     /// The edited record replays completely, checkpoints and result included.
     pub complete: bool,
     /// The size of the edit (characters changed; 2 for an insertion, deletion or swap).
@@ -492,7 +494,12 @@ pub fn search_from(
             input.number = (from + k + 1) as u32;
         }
         let mut st = states[from - base].clone();
-        let mut trace = Trace::default();
+        // The result is checked as in a validation: a repair that leaves a wrong result
+        // does not replay completely.
+        let mut trace = Trace {
+            declared: replay::declared_result(record),
+            ..Trace::default()
+        };
         replay_from(
             &mut st,
             &edited,
@@ -507,21 +514,29 @@ pub fn search_from(
             .map(|p| p as usize - 1)
             .unwrap_or(from + edited.len());
         let complete = trace.complete && trace.is_valid();
-        if replays <= error_index && !complete {
+        // Plies of the record as written that replay: an inserted ply is not one of them.
+        let progress = match edit {
+            Edit::Insert { at, .. } if at < replays => replays - 1,
+            _ => replays,
+        };
+        if progress <= error_index && !complete {
             continue; // no further than the record as written
         }
         result.repairs.push(Repair {
             edit,
             replays,
+            progress,
             complete,
             cost,
             warnings: trace.warnings(),
         });
     }
+    // Furthest first, then (as far) the one with fewer warnings, then the smallest.
     result.repairs.sort_by(|a, b| {
         b.complete
             .cmp(&a.complete)
-            .then(b.replays.cmp(&a.replays))
+            .then(b.progress.cmp(&a.progress))
+            .then(a.warnings.cmp(&b.warnings))
             .then(a.cost.cmp(&b.cost))
     });
     result
@@ -666,9 +681,16 @@ pub fn infer_rules(game: &ParsedGame, options: &ReplayOptions) -> Vec<RulesVerdi
     let Some(kind) = record.tag("Game").and_then(Game::from_tag) else {
         return Vec::new();
     };
-    let Ok(fixed) = split_options(record.tag("Rules").unwrap_or("")) else {
+    let Ok(mut fixed) = split_options(record.tag("Rules").unwrap_or("")) else {
         return Vec::new();
     };
+    // An option given with --rules is fixed, as if written in the Rules tag.
+    for (key, value) in &options.overrides {
+        match fixed.iter_mut().find(|(k, _)| k == key) {
+            Some(pair) => pair.1 = value.clone(),
+            None => fixed.push((key.clone(), value.clone())),
+        }
+    }
     let declared = replay::rules_of(record, &options.overrides).ok();
     let open: Vec<(&str, Vec<&str>)> = option_values(kind)
         .into_iter()
@@ -693,10 +715,8 @@ pub fn infer_rules(game: &ParsedGame, options: &ReplayOptions) -> Vec<RulesVerdi
         let Ok(opts) = parse_options(kind, &combo) else {
             continue;
         };
-        let mut overrides: Vec<(String, String)> = combo.clone();
-        overrides.extend(options.overrides.iter().cloned());
         let run = ReplayOptions {
-            overrides,
+            overrides: combo.clone(),
             ..lean.clone()
         };
         let trace = replay::replay(game, &run);
@@ -769,7 +789,10 @@ pub fn describe_verdicts(verdicts: &[RulesVerdict]) -> String {
         .filter(|v| v.consistent)
         .map(|v| v.options.as_str())
         .collect();
-    let mut text = if consistent.is_empty() {
+    let mut text = if verdicts.is_empty() {
+        "no combination of options could be tried (the game, board or Rules tag is not understood)"
+            .to_string()
+    } else if consistent.is_empty() {
         "consistent with no combination of options".to_string()
     } else {
         format!("consistent with: {}", consistent.join("; "))

@@ -235,3 +235,53 @@ fn the_true_options_are_always_among_the_consistent_ones() {
         }
     }
 }
+
+/// The flawed records shipped with the project (records/flawed/).
+fn flawed(name: &str) -> ParsedGame {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("records/flawed")
+        .join(format!("{name}.pmn"));
+    parse_one(&std::fs::read_to_string(path).unwrap())
+}
+
+#[test]
+fn a_repair_said_to_replay_completely_leaves_no_error_result_included() {
+    // Found by review: candidates were replayed without the declared result, so edits
+    // that left a wrong result were said to replay completely.
+    let lean = ReplayOptions::validate();
+    for name in [
+        "result-mismatch",
+        "illegal-move",
+        "end-mismatch",
+        "capture-mark",
+    ] {
+        let game = flawed(name);
+        let found = search(&game, &lean, &RepairOptions::default());
+        for r in found.repairs.iter().filter(|r| r.complete) {
+            let edited = apply_edit(&game.record, &r.edit);
+            let again = parse_one(&pmn::write_game(&edited));
+            let trace = replay(&again, &lean);
+            assert!(
+                trace.is_valid(),
+                "{name}: {:?} leaves {:?}",
+                r.edit,
+                trace.diagnostics
+            );
+        }
+    }
+}
+
+#[test]
+fn an_inserted_ply_after_which_the_written_one_still_fails_is_no_repair() {
+    // Found by review: the inserted ply counted as a ply replayed, so an insertion that
+    // left the erroneous ply failing at once was offered as getting further.
+    let lean = ReplayOptions::validate();
+    for name in ["illegal-move", "stones-mismatch", "end-mismatch", "command"] {
+        let game = flawed(name);
+        let first_error = replay(&game, &lean).first_error_ply().unwrap() as usize;
+        let found = search(&game, &lean, &RepairOptions::default());
+        for r in &found.repairs {
+            assert!(r.complete || r.progress >= first_error, "{name}: {r:?}");
+        }
+    }
+}

@@ -702,3 +702,38 @@ fn a_missing_path_is_reported_in_the_order_of_the_paths() {
     assert_eq!(files[1], "no/such/file.pmn");
     assert_eq!(files[2], "records/flawed/illegal-move.pmn");
 }
+
+#[test]
+fn rules_inference_keeps_an_override_fixed() {
+    // Found by review: with --rules bonus=1 every bonus value was called consistent,
+    // the override replacing the value under test while the label named it.
+    let out = sow()
+        .args([
+            "validate",
+            "--infer-rules",
+            "--rules",
+            "bonus=1",
+            "records/flawed/bonus.pmn",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let line = text.lines().find(|l| l.contains("consistent")).unwrap();
+    assert!(
+        line.ends_with("consistent with: heads=1 bonus=1 head-bonus=yes"),
+        "{line}"
+    );
+    let out = sow()
+        .args([
+            "validate",
+            "--infer-rules",
+            "records/flawed/unknown-option.pmn",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("no combination of options could be tried"),
+        "{text}"
+    );
+}
