@@ -211,12 +211,47 @@ fn legal_plies(state: &GameState, written: Option<&PlySyntax>) -> Vec<PlySyntax>
                             .map(|pit| BonusTake { pit, stones: None })
                             .collect()
                     };
-                    if need == 1 && !kept.is_empty() {
-                        for &extra in &rest {
+                    // Other completions: with one pit missing from those written, each
+                    // other eligible pit; with none written (a ply skipped, or its `x`
+                    // and bonus dropped), the other choices of pits, fullest first, as
+                    // many as [`OTHER_BONUS_CHOICES`].
+                    let others: Vec<Vec<Pit>> = if need == 1 && !kept.is_empty() {
+                        rest.iter().map(|&extra| vec![extra]).collect()
+                    } else if kept.is_empty() && need > 0 {
+                        choices(&rest, need, OTHER_BONUS_CHOICES + 1).split_off(1)
+                    } else {
+                        Vec::new()
+                    };
+                    for extra in others {
+                        let mut alt = s.clone();
+                        let mut pits = kept.clone();
+                        pits.extend(extra);
+                        alt.bonus = take(pits);
+                        let alt = Move::Sow(alt);
+                        let mut p = pos.clone();
+                        if games::apply(state.rules(), &mut p, &alt, Mode::Legal, &mut effect)
+                            .is_ok()
+                        {
+                            out.push(syntax_of(&alt, &effect));
+                        }
+                    }
+                    let mut pits = kept;
+                    pits.extend(rest.into_iter().take(need));
+                    s.bonus = take(pits);
+                }
+                BonusChoice::Stones { stones, eligible } => {
+                    s.bonus = crate::moves::fullest_first(*stones, eligible);
+                    // With no bonus written, the other ways of taking the stones too,
+                    // from the fullest pits first.
+                    if written_bonus(written).is_empty() {
+                        let mut pits = eligible.clone();
+                        pits.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+                        for taken in stone_choices(&pits, *stones, OTHER_BONUS_CHOICES + 1) {
+                            if taken == s.bonus {
+                                continue;
+                            }
                             let mut alt = s.clone();
-                            let mut pits = kept.clone();
-                            pits.push(extra);
-                            alt.bonus = take(pits);
+                            alt.bonus = taken;
                             let alt = Move::Sow(alt);
                             let mut p = pos.clone();
                             if games::apply(state.rules(), &mut p, &alt, Mode::Legal, &mut effect)
@@ -226,12 +261,6 @@ fn legal_plies(state: &GameState, written: Option<&PlySyntax>) -> Vec<PlySyntax>
                             }
                         }
                     }
-                    let mut pits = kept;
-                    pits.extend(rest.into_iter().take(need));
-                    s.bonus = take(pits);
-                }
-                BonusChoice::Stones { stones, eligible } => {
-                    s.bonus = crate::moves::fullest_first(*stones, eligible);
                 }
                 BonusChoice::Redistribution { .. } => continue,
                 BonusChoice::None => {}
@@ -265,6 +294,71 @@ fn legal_plies(state: &GameState, written: Option<&PlySyntax>) -> Vec<PlySyntax>
             out.push(syntax_of(&mv, &effect));
         }
     }
+    out
+}
+
+/// How many choices of bonus pits besides the fullest are tried for a capture whose
+/// bonus is not written: the true one is otherwise rarely found for a skipped capture.
+const OTHER_BONUS_CHOICES: usize = 256;
+
+/// The first `cap` choices of `k` of `pits`, in the order of `pits` (lexicographic).
+fn choices(pits: &[Pit], k: usize, cap: usize) -> Vec<Vec<Pit>> {
+    let mut out = Vec::new();
+    if k == 0 || k > pits.len() {
+        return out;
+    }
+    let mut at: Vec<usize> = (0..k).collect();
+    while out.len() < cap {
+        out.push(at.iter().map(|&i| pits[i]).collect());
+        // The next choice: the last index that can move moves, those after it follow.
+        let Some(i) = (0..k).rev().find(|&i| at[i] < pits.len() - k + i) else {
+            break;
+        };
+        at[i] += 1;
+        for j in i + 1..k {
+            at[j] = at[j - 1] + 1;
+        }
+    }
+    out
+}
+
+/// The first `cap` ways of taking `stones` stones from the pits (each at most what it
+/// holds), taking as much as possible from the earlier pits first; a pit taken whole is
+/// named without a count, as the written form does.
+fn stone_choices(pits: &[(Pit, u16)], stones: u32, cap: usize) -> Vec<Vec<BonusTake>> {
+    fn go(
+        pits: &[(Pit, u16)],
+        left: u32,
+        taken: &mut Vec<BonusTake>,
+        out: &mut Vec<Vec<BonusTake>>,
+        cap: usize,
+    ) {
+        if out.len() >= cap {
+            return;
+        }
+        if left == 0 {
+            out.push(taken.clone());
+            return;
+        }
+        let Some((&(pit, holds), rest)) = pits.split_first() else {
+            return;
+        };
+        let most = (holds as u32).min(left);
+        for take in (0..=most).rev() {
+            if take > 0 {
+                taken.push(BonusTake {
+                    pit,
+                    stones: (take != holds as u32).then_some(take as u16),
+                });
+            }
+            go(rest, left - take, taken, out, cap);
+            if take > 0 {
+                taken.pop();
+            }
+        }
+    }
+    let mut out = Vec::new();
+    go(pits, stones, &mut Vec::new(), &mut out, cap);
     out
 }
 
@@ -809,6 +903,47 @@ pub fn describe_verdicts(verdicts: &[RulesVerdict]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn choices_come_in_order_and_stop_at_the_cap() {
+        let pits: Vec<Pit> = (1..=4).map(|c| Pit::new(0, c)).collect();
+        let named = |c: Vec<Vec<Pit>>| -> Vec<String> {
+            c.iter()
+                .map(|v| v.iter().map(Pit::to_string).collect::<Vec<_>>().join(","))
+                .collect()
+        };
+        assert_eq!(
+            named(choices(&pits, 2, 100)),
+            ["a1,a2", "a1,a3", "a1,a4", "a2,a3", "a2,a4", "a3,a4"]
+        );
+        assert_eq!(named(choices(&pits, 1, 2)), ["a1", "a2"]);
+        assert!(choices(&pits, 5, 10).is_empty());
+        assert_eq!(choices(&pits, 4, 10).len(), 1);
+    }
+
+    #[test]
+    fn stone_choices_take_from_the_fullest_first() {
+        let pits = [
+            (Pit::new(0, 1), 3),
+            (Pit::new(0, 2), 1),
+            (Pit::new(0, 3), 1),
+        ];
+        let named: Vec<String> = stone_choices(&pits, 2, 100)
+            .iter()
+            .map(|c| {
+                c.iter()
+                    .map(|t| match t.stones {
+                        Some(n) => format!("{}:{n}", t.pit),
+                        None => t.pit.to_string(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(",")
+            })
+            .collect();
+        assert_eq!(named, ["a1:2", "a1:1,a2", "a1:1,a3", "a2,a3"]);
+        assert_eq!(stone_choices(&pits, 2, 2).len(), 2);
+        assert!(stone_choices(&pits, 6, 100).is_empty());
+    }
 
     #[test]
     fn distance_counts_single_character_edits() {
