@@ -187,15 +187,17 @@ pub fn rules_of(record: &Record, overrides: &[(String, String)]) -> Result<Rules
     let board = match record.tag("Board") {
         None => None,
         Some(text) => Some(Board::parse(text).ok_or_else(|| {
-            Diagnostic::error(
-                code::BAD_BOARD,
-                None,
-                tag_span(record, "Board"),
+            Diagnostic::error(code::BAD_BOARD, None, tag_span(record, "Board"), {
+                let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+                let form = match text.split_once('x') {
+                    Some((r, c)) if digits(r) && digits(c) => "a board sow knows",
+                    _ => "of the form RxC",
+                };
                 format!(
-                    "board {text:?} is not of the form RxC; {game} is played on {}",
+                    "board {text:?} is not {form}; {game} is played on {}",
                     game.allowed_boards()
-                ),
-            )
+                )
+            })
         })?),
     };
     let written = record.tag("Rules").unwrap_or("");
