@@ -61,6 +61,8 @@ pub fn parse_game(text: &str, offset: usize, line: u32) -> (Record, Vec<Problem>
         line,
         line_start: 0,
         line_wide: false,
+        // One search per game, not one per comment (most texts have no CR at all).
+        has_cr: memchr::memchr(b'\r', text.as_bytes()).is_some(),
         problems: Vec::new(),
         record: Record::default(),
     };
@@ -108,6 +110,8 @@ struct Scanner<'a> {
     /// Whether the current line may hold non-ASCII text before `pos` (columns must
     /// then count characters).
     line_wide: bool,
+    /// Whether the text holds a carriage return (a comment's CRLF breaks become LF).
+    has_cr: bool,
     problems: Vec<Problem>,
     record: Record,
 }
@@ -697,7 +701,7 @@ impl<'a> Scanner<'a> {
         }
         // A comment over several lines of a CRLF file keeps LF line breaks, as the
         // export form writes them: the same comment reads the same from either file.
-        let text = if text.contains("\r\n") {
+        let text = if self.has_cr && text.contains("\r\n") {
             text.replace("\r\n", "\n")
         } else {
             text.to_string()

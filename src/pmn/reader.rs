@@ -347,10 +347,9 @@ impl<R: Read> Reader<R> {
             // Before the move text, a tag line may be indented (the parser skips the
             // spaces, and no meaning is lost); after it, only a line that begins with
             // `[` begins the next game.
-            let first = if has_moves {
-                line
-            } else {
-                line.trim_ascii_start()
+            let first = match line.first() {
+                Some(b' ' | b'\t') if !has_moves => line.trim_ascii_start(),
+                _ => line,
             };
             let is_tag = first.starts_with(b"[") && !first.starts_with(b"[%");
             let next_game =
@@ -360,7 +359,9 @@ impl<R: Read> Reader<R> {
                 raw.truncate(line_start);
                 break;
             }
-            has_game_tag |= is_tag && is_game_tag(line);
+            if is_tag && !has_game_tag {
+                has_game_tag = is_game_tag(line);
+            }
             // Once the game has move text, blank lines no longer change anything.
             let blank = has_moves
                 || line
