@@ -639,6 +639,98 @@ pub fn search_from(
     result
 }
 
+/// Repairs of a ply the reader could not read (a `syntax` error at a ply, such as `z9`
+/// for `a9`): the legal plies at that point, nearest the written token first, each put
+/// in the token's place in the game's text, which is read and replayed again. Those
+/// that replay past it are kept, furthest first. `None` when the error is not such a
+/// ply or the plies before it do not replay.
+fn unreadable_ply_repairs(
+    game: &ParsedGame,
+    error: &crate::diagnostic::Diagnostic,
+    options: &ReplayOptions,
+    keep: usize,
+) -> Option<Vec<Suggestion>> {
+    /// Candidates tried, nearest first: a token is one slip away from few plies.
+    const TRIED: usize = 40;
+    if error.code != "syntax" {
+        return None;
+    }
+    let number = error.ply? as usize;
+    let text = game.text.as_str();
+    let at = error.span.start.checked_sub(game.offset)?;
+    let bytes = text.as_bytes();
+    if at >= bytes.len() {
+        return None;
+    }
+    let ends = |b: &u8| b.is_ascii_whitespace() || b"{}();$".contains(b);
+    let start = bytes[..at].iter().rposition(ends).map_or(0, |i| i + 1);
+    let end = bytes[at..]
+        .iter()
+        .position(ends)
+        .map_or(bytes.len(), |i| at + i);
+    let token = text
+        .get(start..end)
+        .filter(|t| !t.is_empty() && !t.contains('.'))?;
+    // The state before the unreadable ply: the plies read before it replay.
+    let lean = ReplayOptions::quiet(&options.overrides);
+    let rules = replay::rules_of(&game.record, &lean.overrides).ok()?;
+    let start_position = replay::start_of(&game.record, &rules).ok()?;
+    let inputs = PlyInput::main_line(&game.record);
+    if inputs.len() + 1 != number {
+        return None;
+    }
+    let mut state = GameState::new(rules, start_position);
+    let (mut effect, mut scratch, mut failed) = (Effect::default(), Vec::new(), false);
+    for input in &inputs {
+        replay::step(
+            &mut state,
+            input,
+            &mut effect,
+            &lean,
+            &mut scratch,
+            &mut failed,
+        );
+        if failed {
+            return None;
+        }
+    }
+    let mut candidates: Vec<(usize, String)> = legal_plies(&state, None)
+        .iter()
+        .map(|p| {
+            let p = p.to_string();
+            (distance(token, &p), p)
+        })
+        .collect();
+    candidates.sort();
+    candidates.dedup_by(|a, b| a.1 == b.1);
+    let mut found: Vec<(bool, usize, usize, usize, String)> = Vec::new();
+    for (cost, ply) in candidates.into_iter().take(TRIED) {
+        let mended = format!("{}{ply}{}", &text[..start], &text[end..]);
+        let Some(again) = pmn::parse_str(&mended).into_iter().next() else {
+            continue;
+        };
+        let trace = replay::replay(&again, &lean);
+        let complete = trace.complete && trace.is_valid();
+        let replays = (trace.first_error_ply()).map_or(trace.plies_written, |p| p as usize - 1);
+        if complete || replays >= number {
+            found.push((!complete, usize::MAX - replays, trace.warnings(), cost, ply));
+        }
+    }
+    found.sort();
+    Some(
+        found
+            .into_iter()
+            .take(keep)
+            .map(|(incomplete, far, _, _, ply)| Suggestion {
+                edit: format!("replace unreadable ply {number} `{token}` by `{ply}`"),
+                text: format!("{number}:{ply}"),
+                replays: usize::MAX - far,
+                complete: !incomplete,
+            })
+            .collect(),
+    )
+}
+
 /// The record with an edit applied to its main line (comments stay with their ply).
 pub fn apply_edit(record: &Record, edit: &Edit) -> Record {
     let mut out = record.clone();
@@ -699,6 +791,14 @@ pub fn attach_suggestions(game: &ParsedGame, trace: &mut Trace, options: &Replay
     let Some(first_error) = trace.first_error_ply() else {
         return;
     };
+    // A ply the reader could not read: the record stops before it, so edits of the
+    // record cannot reach past it; the text is mended instead.
+    if let Some(d) = trace.diagnostics.iter_mut().find(|d| d.is_error()) {
+        if let Some(found) = unreadable_ply_repairs(game, d, options, bounds.keep) {
+            d.suggestions = found;
+            return;
+        }
+    }
     let found = search_from(game, first_error, options, &bounds);
     let written: Vec<&PlySyntax> = game.record.main_line().map(|e| &e.ply.syntax).collect();
     let Some(d) = trace.diagnostics.iter_mut().find(|d| d.is_error()) else {

@@ -285,3 +285,57 @@ fn an_inserted_ply_after_which_the_written_one_still_fails_is_no_repair() {
         }
     }
 }
+
+#[test]
+fn an_unreadable_ply_is_mended_in_the_text() {
+    // Found by review: a ply the reader could not read (`z9` for `a9`) got suggestions
+    // that changed correct plies before it and replayed no further. Its row letter or
+    // its first digit is misread as something no pit has; the true ply must be among
+    // the suggestions, and each must replay as claimed.
+    let lean = ReplayOptions::validate();
+    let mut rng = Rng::new(7);
+    let (mut total, mut found) = (0, 0);
+    for seed in 1..=60u64 {
+        let rules = &configs()[seed as usize % 6];
+        let (plies, result) = play_game(rules, Player::Random, &mut Rng::new(seed), 40);
+        if plies.len() < 4 {
+            continue;
+        }
+        let k = 1 + rng.below(plies.len() - 1);
+        let mut bad = plies.clone();
+        let slip = if rng.coin() { "z" } else { "a0" };
+        bad[k] = format!("{slip}{}", &plies[k][1..]);
+        let text = record_text(rules, &bad, result);
+        let parsed = parse_one(&text);
+        let mut trace = replay(&parsed, &lean);
+        assert!(!trace.is_valid(), "{bad:?}");
+        sow::repair::attach_suggestions(&parsed, &mut trace, &lean);
+        let d = trace.diagnostics.iter().find(|d| d.is_error()).unwrap();
+        assert_eq!(d.code, "syntax", "{:?}", d);
+        total += 1;
+        let token = text
+            .split_whitespace()
+            .find(|t| t.starts_with(slip))
+            .unwrap();
+        found += d.suggestions.iter().any(|s| {
+            s.edit
+                == format!(
+                    "replace unreadable ply {} `{token}` by `{}`",
+                    k + 1,
+                    plies[k]
+                )
+        }) as usize;
+        for s in &d.suggestions {
+            let with = s.edit.rsplit('`').nth(1).unwrap();
+            let mended = text.replacen(token, with, 1);
+            let t = replay(&parse_one(&mended), &lean);
+            assert_eq!(t.complete && t.is_valid(), s.complete, "{s:?}");
+            let replays = t
+                .first_error_ply()
+                .map_or(t.plies_written, |p| p as usize - 1);
+            assert_eq!(replays, s.replays, "{s:?}");
+        }
+    }
+    println!("repair: unreadable ply mended in {found} of {total} records");
+    assert!(found * 10 >= total * 9, "only {found} of {total}");
+}
