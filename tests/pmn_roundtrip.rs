@@ -368,3 +368,17 @@ fn line_comment_ending_in_carriage_returns_round_trips() {
     let written = write_game(&first.record);
     assert_eq!(write_game(&parse_str(&written)[0].record), written);
 }
+
+/// Found by the mutation test once brace comments took LF breaks: `\r\r\n` inside a
+/// comment became `\r\n`, which read back as `\n`.
+#[test]
+fn brace_comment_with_carriage_returns_before_a_break_round_trips() {
+    let text = "[Game \"Tsoro\"]\n\n1. a3 {one\r\r\ntwo\rthree} d10 *\n";
+    let first = &parse_str(text)[0];
+    let Element::Comment(c) = &first.record.moves[2] else {
+        panic!("a comment expected: {:?}", first.record.moves)
+    };
+    assert_eq!(c.text, "one\ntwo\rthree");
+    let written = write_game(&first.record);
+    assert_eq!(write_game(&parse_str(&written)[0].record), written);
+}

@@ -702,7 +702,7 @@ impl<'a> Scanner<'a> {
         // A comment over several lines of a CRLF file keeps LF line breaks, as the
         // export form writes them: the same comment reads the same from either file.
         let text = if self.has_cr && text.contains("\r\n") {
-            text.replace("\r\n", "\n")
+            lf_breaks(text)
         } else {
             text.to_string()
         };
@@ -954,6 +954,30 @@ impl<'a> Scanner<'a> {
         self.pos = end;
         true
     }
+}
+
+/// Text with LF line breaks: every carriage return before a line feed belongs to the
+/// line break and goes (all of them, as for a line comment's end: `\r\r\n` becoming
+/// `\r\n` would not read back the same).
+fn lf_breaks(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut crs = 0;
+    for c in text.chars() {
+        match c {
+            '\r' => crs += 1,
+            '\n' => {
+                crs = 0;
+                out.push('\n');
+            }
+            c => {
+                out.extend(std::iter::repeat_n('\r', crs));
+                crs = 0;
+                out.push(c);
+            }
+        }
+    }
+    out.extend(std::iter::repeat_n('\r', crs));
+    out
 }
 
 /// How many bytes of `bytes` are `hit`. Counted in blocks of at most 255 bytes into
@@ -1603,6 +1627,9 @@ mod tests {
         let crlf = comment("[Game \"Tsoro\"]\r\n\r\n1. a3 {two\r\nlines [%stones 1 2]} *\r\n");
         assert_eq!(crlf, lf);
         assert_eq!(lf.0, "two\nlines [%stones 1 2]");
+        // Every CR before a line feed goes (found by the mutation test: `\r\r\n` became
+        // `\r\n`, which read back as `\n`); a CR elsewhere stays.
+        assert_eq!(lf_breaks("a\r\r\nb\rc\r"), "a\nb\rc\r");
     }
 
     fn commands_of(comment: &str) -> Vec<(String, Vec<String>, usize, u32)> {
