@@ -515,7 +515,19 @@ pub(crate) fn step(
     }
     // The written `-END` is a check.
     if let PlySyntax::Sowing(s) = syntax {
-        if let (Some(end), Some(actual)) = (s.end, effect.end) {
+        // So is `#k`: it says the sowing stopped at the head at its k-th arrival there.
+        if let (Some(k), Some(end), false) = (s.arrival, effect.end, effect.stopped_at_head) {
+            diagnostics.push(Diagnostic::error(
+                code::END_MISMATCH,
+                Some(number),
+                span,
+                format!(
+                    "ply {number} `{syntax}` did not stop at a head: it never reached the head occupied a {k}{} time, and ended in the empty pit {end}",
+                    ordinal_suffix(k)
+                ),
+            ));
+            *failed = true;
+        } else if let (Some(end), Some(actual)) = (s.end, effect.end) {
             let written = Pit::new(end.row, end.col);
             if written != actual {
                 diagnostics.push(Diagnostic::error(
@@ -583,6 +595,17 @@ pub(crate) fn step(
         after: options.keep_positions.then(|| after.clone()),
         foul,
     })
+}
+
+/// `st`, `nd`, `rd` or `th`, for "the 2nd arrival".
+fn ordinal_suffix(n: u16) -> &'static str {
+    match (n % 10, n % 100) {
+        (1, 11) | (2, 12) | (3, 13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    }
 }
 
 /// A `[%stones S N]` checkpoint against the position after the ply.

@@ -737,3 +737,24 @@ fn rules_inference_keeps_an_override_fixed() {
         "{text}"
     );
 }
+
+#[test]
+fn an_arrival_count_that_never_came_is_an_end_mismatch() {
+    // Found by review: `a3-a6#50` was accepted though the sowing reaches a6 occupied
+    // only twice (PMN.md: "`-END#k`: at the k-th such arrival at that head").
+    let text = fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("records/examples/tsoro.pmn"),
+    )
+    .unwrap();
+    for (written, valid) in [("a3-a6#2", true), ("a3-a6#3", false), ("a3-a6#50", false)] {
+        let (lines, _) = json_of_text(&text.replace("a3-a6#2", written));
+        let d = diagnostics(&lines);
+        let errors: Vec<_> = d.iter().filter(|d| d["severity"] == "error").collect();
+        assert_eq!(errors.is_empty(), valid, "{written}: {errors:?}");
+        if !valid {
+            assert_eq!(errors.len(), 1, "{errors:?}");
+            assert_eq!(errors[0]["code"], "end-mismatch");
+            assert_eq!(errors[0]["ply"], 1);
+        }
+    }
+}
