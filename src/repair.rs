@@ -582,8 +582,13 @@ pub fn search_from(
                 edited.extend(inputs[at + 1..].iter().cloned());
             }
             Edit::Swap { at } => {
-                edited.push(inputs[at + 1].clone());
-                edited.push(inputs[*at].clone());
+                // The plies change places; the comments (and their checkpoints) stay:
+                // a checkpoint tells the position after the ply written before it.
+                let (mut first, mut second) = (inputs[*at].clone(), inputs[at + 1].clone());
+                std::mem::swap(&mut first.syntax, &mut second.syntax);
+                std::mem::swap(&mut first.span, &mut second.span);
+                edited.push(first);
+                edited.push(second);
                 edited.extend(inputs[at + 2..].iter().cloned());
             }
         }
@@ -771,14 +776,9 @@ pub fn apply_edit(record: &Record, edit: &Edit) -> Record {
             }
         }
         Edit::Swap { at } => {
+            // The plies alone change places; the comments after each stay where they are.
             if at + 1 < ply_at.len() {
-                let first = group(*at);
-                let second = group(at + 1);
-                let a: Vec<Element> = out.moves[first.clone()].to_vec();
-                let b: Vec<Element> = out.moves[second.clone()].to_vec();
-                let mut middle = b;
-                middle.extend(a);
-                out.moves.splice(first.start..second.end, middle);
+                out.moves.swap(ply_at[*at], ply_at[at + 1]);
             }
         }
     }

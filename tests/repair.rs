@@ -339,3 +339,50 @@ fn an_unreadable_ply_is_mended_in_the_text() {
     println!("repair: unreadable ply mended in {found} of {total} records");
     assert!(found * 10 >= total * 9, "only {found} of {total}");
 }
+
+#[test]
+fn a_swap_keeps_the_checkpoints_in_place() {
+    // Found by review: a swap moved the comments after each ply with it, so a record
+    // with a [%stones] checkpoint after every ply could never be mended by a swap.
+    let lean = ReplayOptions::validate();
+    let mut full = ReplayOptions::full();
+    full.keep_positions = true;
+    let (mut total, mut found) = (0, 0);
+    for seed in 1..=40u64 {
+        let rules = &configs()[(seed % 2) as usize];
+        let (plies, result) = play_game(rules, Player::Random, &mut Rng::new(seed), 30);
+        if plies.len() < 8 {
+            continue;
+        }
+        let trace = replay(&parse_one(&record_text(rules, &plies, result)), &full);
+        let stones: Vec<String> = (trace.plies.iter())
+            .map(|p| {
+                let after = p.after.as_ref().unwrap();
+                let [s, n] = [sow::Side::South, sow::Side::North].map(|x| after.stones_of(x));
+                format!("{{[%stones {s} {n}]}}")
+            })
+            .collect();
+        let k = 2 + (seed as usize % (plies.len() - 4));
+        let mut bad = plies.clone();
+        bad.swap(k, k + 1);
+        let with_checks: Vec<String> = (bad.iter().zip(&stones))
+            .map(|(p, c)| format!("{p} {c}"))
+            .collect();
+        let parsed = parse_one(&record_text(rules, &with_checks, result));
+        if replay(&parsed, &lean).is_valid() {
+            continue;
+        }
+        total += 1;
+        let repairs = search(&parsed, &lean, &RepairOptions::default()).repairs;
+        found += repairs.iter().take(3).any(|r| {
+            let edited = apply_edit(&parsed.record, &r.edit);
+            let again = parse_one(&pmn::write_game(&edited));
+            plies_of(&again) == plies && replay(&again, &lean).is_valid()
+        }) as usize;
+    }
+    println!("repair: swap with checkpoints mended in {found} of {total} records");
+    assert!(
+        total >= 10 && found * 10 >= total * 9,
+        "only {found} of {total}"
+    );
+}
