@@ -397,8 +397,9 @@ fn ply_cost(written: &PlySyntax, other: &PlySyntax) -> usize {
 /// Variants of a written sowing ply that differ in one part: the `x` mark toggled, the
 /// `-END` removed or moved, the lift changed.
 fn near_variants(written: &PlySyntax, rules: &Rules) -> Vec<PlySyntax> {
-    let PlySyntax::Sowing(s) = written else {
-        return Vec::new();
+    let s = match written {
+        PlySyntax::Sowing(s) => s,
+        PlySyntax::Redistribution(r) => return redistribution_variants(r, rules),
     };
     let mut out = Vec::new();
     let mut push = |v: pmn::Sowing| out.push(PlySyntax::Sowing(v));
@@ -441,6 +442,39 @@ fn near_variants(written: &PlySyntax, rules: &Rules) -> Vec<PlySyntax> {
             let mut v = s.clone();
             v.from = pit_ref(pit);
             push(v);
+        }
+    }
+    out
+}
+
+/// Variants of Kiothi's opening redistribution `P,P>Q:n,...` that differ in one part,
+/// the likeliest slips: one pit read as another, one count misread (1 to 20).
+fn redistribution_variants(r: &pmn::Redistribution, rules: &Rules) -> Vec<PlySyntax> {
+    let mut out = Vec::new();
+    let pits: Vec<PitRef> = rules.board().pits().map(pit_ref).collect();
+    for i in 0..r.emptied.len() {
+        for &pit in &pits {
+            if pit != r.emptied[i] {
+                let mut v = r.clone();
+                v.emptied[i] = pit;
+                out.push(PlySyntax::Redistribution(v));
+            }
+        }
+    }
+    for i in 0..r.filled.len() {
+        for &pit in &pits {
+            if pit != r.filled[i].pit {
+                let mut v = r.clone();
+                v.filled[i].pit = pit;
+                out.push(PlySyntax::Redistribution(v));
+            }
+        }
+        for stones in 1..=20 {
+            if stones != r.filled[i].stones {
+                let mut v = r.clone();
+                v.filled[i].stones = stones;
+                out.push(PlySyntax::Redistribution(v));
+            }
         }
     }
     out

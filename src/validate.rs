@@ -452,7 +452,10 @@ fn render_human(
         let how = if s.complete {
             "replays completely".to_string()
         } else {
-            format!("replays {} plies", s.replays)
+            match s.replays {
+                1 => "replays 1 ply".to_string(),
+                n => format!("replays {n} plies"),
+            }
         };
         notes.push(format!("suggestion: {} ({how}): {}", s.edit, s.text));
     }

@@ -386,3 +386,36 @@ fn a_swap_keeps_the_checkpoints_in_place() {
         "only {found} of {total}"
     );
 }
+
+#[test]
+fn a_misread_count_or_pit_of_kiothis_opening_is_mended() {
+    // Found by review: the opening redistribution had no one-part variants, so a count
+    // misread (`b8:2` for `b8:1`) was never found.
+    let lean = ReplayOptions::validate();
+    let rules = Rules::new(Game::Kiothi, None, "").unwrap();
+    let (mut total, mut found) = (0, 0);
+    for seed in 1..=20u64 {
+        let (plies, result) = play_game(&rules, Player::Random, &mut Rng::new(seed), 10);
+        let mut bad = plies.clone();
+        // The last count of South's opening, one more.
+        let (head, count) = plies[0].rsplit_once(':').unwrap();
+        bad[0] = format!("{head}:{}", count.parse::<u16>().unwrap() + 1);
+        let parsed = parse_one(&record_text(&rules, &bad, result));
+        if replay(&parsed, &lean).is_valid() {
+            continue;
+        }
+        total += 1;
+        let repairs = search(&parsed, &lean, &RepairOptions::default()).repairs;
+        found += repairs.iter().take(3).any(|r| {
+            plies_of(&parse_one(&pmn::write_game(&apply_edit(
+                &parsed.record,
+                &r.edit,
+            )))) == plies
+        }) as usize;
+    }
+    println!("repair: Kiothi opening count mended in {found} of {total} records");
+    assert!(
+        total >= 10 && found * 10 >= total * 9,
+        "only {found} of {total}"
+    );
+}
