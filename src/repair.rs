@@ -825,19 +825,24 @@ pub fn attach_suggestions(game: &ParsedGame, trace: &mut Trace, options: &Replay
     let Some(first_error) = trace.first_error_ply() else {
         return;
     };
+    // The suggestions go with the earliest error (a reader's problem further on comes
+    // first in the list).
+    let at = (trace.diagnostics.iter())
+        .position(|d| d.is_error() && d.ply == Some(first_error))
+        .or_else(|| trace.diagnostics.iter().position(|d| d.is_error()));
+    let Some(at) = at else {
+        return;
+    };
     // A ply the reader could not read: the record stops before it, so edits of the
     // record cannot reach past it; the text is mended instead.
-    if let Some(d) = trace.diagnostics.iter_mut().find(|d| d.is_error()) {
-        if let Some(found) = unreadable_ply_repairs(game, d, options, bounds.keep) {
-            d.suggestions = found;
-            return;
-        }
+    let d = &mut trace.diagnostics[at];
+    if let Some(found) = unreadable_ply_repairs(game, d, options, bounds.keep) {
+        d.suggestions = found;
+        return;
     }
     let found = search_from(game, first_error, options, &bounds);
     let written: Vec<&PlySyntax> = game.record.main_line().map(|e| &e.ply.syntax).collect();
-    let Some(d) = trace.diagnostics.iter_mut().find(|d| d.is_error()) else {
-        return;
-    };
+    let d = &mut trace.diagnostics[at];
     for r in found.repairs.iter().take(bounds.keep) {
         let edited = apply_edit(&game.record, &r.edit);
         let plies: Vec<String> = edited

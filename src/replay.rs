@@ -129,10 +129,13 @@ impl Trace {
 
     /// The first ply with an error, if any.
     pub fn first_error_ply(&self) -> Option<u32> {
+        // The earliest: a reader's problem further on comes before the replay's in the
+        // list of diagnostics.
         self.diagnostics
             .iter()
             .filter(|d| d.is_error())
-            .find_map(|d| d.ply)
+            .filter_map(|d| d.ply)
+            .min()
     }
 
     /// The position after ply `n` (0: the start), when positions were kept.

@@ -758,3 +758,24 @@ fn an_arrival_count_that_never_came_is_an_end_mismatch() {
         }
     }
 }
+
+#[test]
+fn suggestions_go_with_the_earliest_error() {
+    // Found by review: with an illegal ply 5 and an unreadable ply 6, the suggestions
+    // went with the reader's problem (listed first) and first_error_ply was 6.
+    let out = sow()
+        .args(["validate", "--suggest", "--format", "json", "-"])
+        .write_stdin("[Game \"BaoLaKimasai\"]\n\n1. b2x c11x 2. b3x c10x 3. a3 z4 4. b4 *\n")
+        .output()
+        .unwrap();
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let illegal = lines.iter().find(|v| v["code"] == "illegal-move").unwrap();
+    assert_eq!(illegal["ply"], 5);
+    assert!(!illegal["suggestions"].as_array().unwrap().is_empty());
+    let game = lines.iter().find(|v| v["kind"] == "game").unwrap();
+    assert_eq!(game["first_error_ply"], 5);
+}
