@@ -521,30 +521,8 @@ pub fn search_from(
     let first_state = lowest.saturating_sub(1);
 
     // The game state before each ply of the window, from one replay of the prefix.
-    let mut states: Vec<GameState> = Vec::new();
-    let mut state = GameState::new(rules.clone(), start);
-    let mut effect = Effect::default();
-    let mut scratch = Vec::new();
-    let mut failed = false;
-    for (i, input) in inputs.iter().enumerate().take(error_index + 1) {
-        if i >= first_state {
-            states.push(state.clone());
-        }
-        if i == error_index {
-            break;
-        }
-        replay::step(
-            &mut state,
-            input,
-            &mut effect,
-            &lean,
-            &mut scratch,
-            &mut failed,
-        );
-        if failed {
-            break;
-        }
-    }
+    let start_state = GameState::new(rules.clone(), start);
+    let states = states_before(start_state, &inputs, first_state, error_index, &lean);
     let base = first_state;
 
     // Candidate edits, nearest the error first.
@@ -678,6 +656,40 @@ pub fn search_from(
     result
 }
 
+/// The game states before the plies `from..=to` of `inputs` (counted from 0; `to` may be
+/// `inputs.len()`, the state after them all), from one replay of the plies before;
+/// fewer when a ply before `to` fails.
+fn states_before(
+    mut state: GameState,
+    inputs: &[PlyInput<'_>],
+    from: usize,
+    to: usize,
+    options: &ReplayOptions,
+) -> Vec<GameState> {
+    let mut states = Vec::new();
+    let (mut effect, mut scratch, mut failed) = (Effect::default(), Vec::new(), false);
+    for i in 0..=to {
+        if i >= from {
+            states.push(state.clone());
+        }
+        let Some(input) = inputs.get(i).filter(|_| i < to) else {
+            break;
+        };
+        replay::step(
+            &mut state,
+            input,
+            &mut effect,
+            options,
+            &mut scratch,
+            &mut failed,
+        );
+        if failed {
+            break;
+        }
+    }
+    states
+}
+
 /// Repairs of a ply the reader could not read (a `syntax` error at a ply, such as `z9`
 /// for `a9`): the legal plies at that point, nearest the written token first, each put
 /// in the token's place in the game's text, which is read and replayed again. Those
@@ -718,21 +730,8 @@ fn unreadable_ply_repairs(
     if inputs.len() + 1 != number {
         return None;
     }
-    let mut state = GameState::new(rules, start_position);
-    let (mut effect, mut scratch, mut failed) = (Effect::default(), Vec::new(), false);
-    for input in &inputs {
-        replay::step(
-            &mut state,
-            input,
-            &mut effect,
-            &lean,
-            &mut scratch,
-            &mut failed,
-        );
-        if failed {
-            return None;
-        }
-    }
+    let start_state = GameState::new(rules, start_position);
+    let state = states_before(start_state, &inputs, inputs.len(), inputs.len(), &lean).pop()?;
     let mut candidates: Vec<(usize, String)> = legal_plies(&state, None)
         .iter()
         .map(|p| {

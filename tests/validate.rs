@@ -245,10 +245,7 @@ fn inputs_are_never_modified() {
 
 #[test]
 fn standard_input_is_read_with_a_dash() {
-    let text = fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("records/flawed/illegal-move.pmn"),
-    )
-    .unwrap();
+    let text = shipped("records/flawed/illegal-move.pmn");
     let out = sow()
         .args(["validate", "--format", "json", "-"])
         .write_stdin(text)
@@ -478,6 +475,11 @@ fn an_empty_file_is_a_warning_and_no_game() {
     assert_eq!(summary["games"], 0);
 }
 
+/// The text of a shipped record.
+fn shipped(path: &str) -> String {
+    fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap()
+}
+
 /// The JSON lines of `sow validate` on a text given on standard input.
 fn json_of_text(text: &str) -> (Vec<Value>, i32) {
     let out = sow()
@@ -541,10 +543,7 @@ fn a_result_problem_comes_after_the_problems_of_the_plies() {
 #[test]
 fn a_tag_problem_does_not_hide_a_wrong_result() {
     // A duplicate tag leaves the move text whole: the result is still checked.
-    let text = fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("records/flawed/result-mismatch.pmn"),
-    )
-    .unwrap();
+    let text = shipped("records/flawed/result-mismatch.pmn");
     let doubled = text.replacen("[Result", "[Site \"a\"]\n[Site \"b\"]\n[Result", 1);
     let (lines, status) = json_of_text(&doubled);
     assert_eq!(status, 1);
@@ -742,10 +741,7 @@ fn rules_inference_keeps_an_override_fixed() {
 fn an_arrival_count_that_never_came_is_an_end_mismatch() {
     // Found by review: `a3-a6#50` was accepted though the sowing reaches a6 occupied
     // only twice (PMN.md: "`-END#k`: at the k-th such arrival at that head").
-    let text = fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("records/examples/tsoro.pmn"),
-    )
-    .unwrap();
+    let text = shipped("records/examples/tsoro.pmn");
     for (written, valid) in [("a3-a6#2", true), ("a3-a6#3", false), ("a3-a6#50", false)] {
         let (lines, _) = json_of_text(&text.replace("a3-a6#2", written));
         let d = diagnostics(&lines);
