@@ -504,7 +504,7 @@ fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
     options.overrides = overrides(&args.rules)?;
     let trace = replay(&parsed, &options);
     // Where the first error is, as `file:line:column: `, to lead to the record.
-    let first_error = trace.diagnostics.iter().find(|d| d.is_error());
+    let first_error = trace.first_error();
     let place = |d: &crate::diagnostic::Diagnostic| match d.span.line {
         0 => format!("{}: ", args.file.display()),
         line => format!("{}:{line}:{}: ", args.file.display(), d.span.column),

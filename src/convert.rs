@@ -440,16 +440,10 @@ fn reader_cause(parsed: &ParsedGame, at: usize) -> Cause {
         })
 }
 
-/// Why the replay stopped: its first own error (the trace holds the reader's problems
-/// too, not all of them first), else the first error.
+/// Why the replay stopped: the error at the earliest ply ([`Trace::first_error`]).
 fn replay_cause(parsed: &ParsedGame, trace: &Trace) -> Cause {
-    let from_reader = |d: &Diagnostic| {
-        (parsed.problems.iter()).any(|p| p.code.as_str() == d.code && p.span == d.span)
-    };
-    let errors = || trace.diagnostics.iter().filter(|d| d.is_error());
-    errors()
-        .find(|d| !from_reader(d))
-        .or_else(|| errors().next())
+    trace
+        .first_error()
         .map(|d| Cause::of_diagnostic(parsed, d))
         .unwrap_or_else(|| Cause {
             code: "replay",

@@ -629,7 +629,7 @@ pub fn search_from(
             &mut st,
             &edited,
             record,
-            parsed.has_errors(),
+            replay::cut_short(parsed),
             &lean,
             &mut trace,
         );
@@ -835,12 +835,8 @@ pub fn attach_suggestions(game: &ParsedGame, trace: &mut Trace, options: &Replay
     let Some(first_error) = trace.first_error_ply() else {
         return;
     };
-    // The suggestions go with the earliest error (a reader's problem further on comes
-    // first in the list).
-    let at = (trace.diagnostics.iter())
-        .position(|d| d.is_error() && d.ply == Some(first_error))
-        .or_else(|| trace.diagnostics.iter().position(|d| d.is_error()));
-    let Some(at) = at else {
+    // The suggestions go with the earliest error.
+    let Some(at) = trace.first_error_index() else {
         return;
     };
     // A ply the reader could not read: the record stops before it, so edits of the

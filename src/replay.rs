@@ -129,13 +129,24 @@ impl Trace {
 
     /// The first ply with an error, if any.
     pub fn first_error_ply(&self) -> Option<u32> {
-        // The earliest: a reader's problem further on comes before the replay's in the
-        // list of diagnostics.
-        self.diagnostics
-            .iter()
-            .filter(|d| d.is_error())
-            .filter_map(|d| d.ply)
-            .min()
+        self.first_error().and_then(|d| d.ply)
+    }
+
+    /// The error at the earliest ply, else (no error at a ply) the first error. The
+    /// reader's problems come first in the list, not in the game: a syntax error at ply
+    /// 20 is listed before the illegal ply 5 that stopped the replay.
+    pub fn first_error(&self) -> Option<&Diagnostic> {
+        self.first_error_index().map(|i| &self.diagnostics[i])
+    }
+
+    /// Where [`Trace::first_error`] is in the list of diagnostics.
+    pub fn first_error_index(&self) -> Option<usize> {
+        let errors = || (self.diagnostics.iter().enumerate()).filter(|(_, d)| d.is_error());
+        errors()
+            .filter(|(_, d)| d.ply.is_some())
+            .min_by_key(|(_, d)| d.ply)
+            .or_else(|| errors().next())
+            .map(|(i, _)| i)
     }
 
     /// The position after ply `n` (0: the start), when positions were kept.
@@ -759,7 +770,7 @@ pub fn replay(parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
 /// Whether the reader may have left part of the main line unread: an error other than
 /// those of the tags or the result, which leave the move text whole. The result is
 /// checked against the final position only when the whole main line was read.
-fn cut_short(parsed: &ParsedGame) -> bool {
+pub(crate) fn cut_short(parsed: &ParsedGame) -> bool {
     use crate::pmn::ProblemCode as P;
     parsed.problems.iter().any(|p| {
         p.is_error()
@@ -805,12 +816,12 @@ pub fn declared_result(record: &Record) -> Option<GameResult> {
 }
 
 /// Replays `inputs` from `state`, appending to `trace`, and checks the result when the
-/// whole main line replayed (and the reader found no error).
+/// whole main line replayed and was read whole (`cut_short`: see [`cut_short`]).
 pub(crate) fn replay_from(
     state: &mut GameState,
     inputs: &[PlyInput<'_>],
     record: &Record,
-    reader_errors: bool,
+    cut_short: bool,
     options: &ReplayOptions,
     trace: &mut Trace,
 ) {
@@ -837,7 +848,7 @@ pub(crate) fn replay_from(
         }
     }
     trace.last = Some(state.position().clone());
-    if failed || reader_errors {
+    if failed || cut_short {
         return;
     }
     trace.complete = true;
