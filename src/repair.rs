@@ -714,7 +714,7 @@ fn unreadable_ply_repairs(
 ) -> Option<Vec<Suggestion>> {
     /// Candidates tried, nearest first: a token is one slip away from few plies.
     const TRIED: usize = 40;
-    if error.code != "syntax" {
+    if error.code != crate::pmn::ProblemCode::Syntax.as_str() {
         return None;
     }
     let number = error.ply? as usize;
@@ -780,10 +780,11 @@ fn unreadable_ply_repairs(
     )
 }
 
-/// The record with an edit applied to its main line (comments stay with their ply).
+/// The record with an edit applied to its main line, as the search replayed it: the
+/// comments after a ply stay in place whether plies are swapped, inserted or deleted.
 pub fn apply_edit(record: &Record, edit: &Edit) -> Record {
     let mut out = record.clone();
-    // Main-line plies with the elements written after each, up to the next ply.
+    // Where the main-line plies are among the elements.
     let ply_at: Vec<usize> = out
         .moves
         .iter()
@@ -791,11 +792,6 @@ pub fn apply_edit(record: &Record, edit: &Edit) -> Record {
         .filter(|(_, e)| matches!(e, Element::Ply(_)))
         .map(|(i, _)| i)
         .collect();
-    let group = |k: usize| -> std::ops::Range<usize> {
-        let start = ply_at[k];
-        let end = ply_at.get(k + 1).copied().unwrap_or(out.moves.len());
-        start..end
-    };
     match edit {
         Edit::Replace { at, with } => {
             if let Some(Element::Ply(p)) = ply_at.get(*at).and_then(|&i| out.moves.get_mut(i)) {
@@ -814,9 +810,13 @@ pub fn apply_edit(record: &Record, edit: &Edit) -> Record {
             );
         }
         Edit::Delete { at } => {
-            if *at < ply_at.len() {
-                let range = group(*at);
-                out.moves.drain(range);
+            // The ply goes with its NAGs; the comments after it stay, as in the search
+            // (a checkpoint is evidence of the position, not part of the ply).
+            if let Some(&i) = ply_at.get(*at) {
+                let nags = (out.moves[i + 1..].iter())
+                    .take_while(|e| matches!(e, Element::Nag(_)))
+                    .count();
+                out.moves.drain(i..=i + nags);
             }
         }
         Edit::Swap { at } => {

@@ -312,10 +312,14 @@ fn acts_on_terminal(c: char, next: Option<char>) -> bool {
 /// `text` with each control character a terminal would act on replaced by what
 /// `replace` writes for it (borrowed when there is none).
 fn without_controls(text: &str, replace: impl Fn(char, &mut String)) -> std::borrow::Cow<'_, str> {
-    if !text
-        .chars()
-        .any(|c| c.is_control() && c != '\t' && c != '\n')
-    {
+    // Borrowed unless something is replaced (a CRLF game has control characters that
+    // need no replacing).
+    let mut chars = text.chars().peekable();
+    let mut clean = true;
+    while let (true, Some(c)) = (clean, chars.next()) {
+        clean = !acts_on_terminal(c, chars.peek().copied());
+    }
+    if clean {
         return text.into();
     }
     let mut out = String::with_capacity(text.len() + 8);

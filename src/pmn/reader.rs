@@ -1,14 +1,16 @@
 //! The streaming PMN reader: bytes in, one [`ParsedGame`] at a time out.
 //!
 //! It cuts the input into game chunks at lines that begin with a tag `[` after move
-//! text or a result, decodes them ([`super::decode`]), reports problems of the bytes
+//! text or a result (and at a `Game` tag after a blank line in a game that has one, so
+//! that a game of tags alone does not swallow the next), decodes them ([`super::decode`]), reports problems of the bytes
 //! (encoding, NUL, long lines) and hands each chunk to the parser. Memory is bounded by
 //! the largest game, not the file. It never fails and never panics; it must not know
 //! any game's rules.
 //!
 //! A chunk's bytes are gathered as they are (one copy, out of the input's buffer) and
-//! checked whole: when they are UTF-8 with no NUL byte and no long line, as a clean
-//! export is, they are the text. Only a chunk with such a problem goes line by line
+//! checked whole: when they are UTF-8 with no NUL byte and no long line (and, from
+//! UTF-16, no U+FFFD once the decoder has replaced something), as a clean export is,
+//! they are the text. Only a chunk with such a problem goes line by line
 //! through the decoder and the checks that report it.
 
 use std::io::{self, BufRead, BufReader, Chain, Cursor, Read};
@@ -28,7 +30,7 @@ pub struct ParsedGame {
     pub record: Record,
     /// The problems found, in the order of the text.
     pub problems: Vec<Problem>,
-    /// The text of the game exactly as decoded (line endings kept).
+    /// The text of the game as decoded (line endings kept; a NUL byte read as a space).
     pub text: String,
     /// Byte offset of `text` in the decoded file.
     pub offset: usize,
@@ -100,8 +102,6 @@ pub struct Reader<R: Read> {
     games_yielded: usize,
     saw_content: bool,
     latin1_reported_at: Option<u32>,
-    /// The input is UTF-16: a U+FFFD in it stands for broken UTF-16.
-    utf16: bool,
     /// Offset of the first character (after a UTF-8 byte-order mark).
     first_offset: usize,
     /// Length of the text of the last game read.
@@ -119,7 +119,6 @@ impl<R: Read> Reader<R> {
             games_yielded: 0,
             saw_content: false,
             latin1_reported_at: None,
-            utf16: false,
             first_offset: 0,
             last_game_len: 0,
         }
@@ -142,7 +141,6 @@ impl<R: Read> Reader<R> {
             prefix.extend_from_slice(&byte[..n]);
         }
         let encoding = Encoding::sniff(&prefix);
-        self.utf16 = matches!(encoding, Encoding::Utf16Le | Encoding::Utf16Be);
         let bom = encoding.bom_len();
         let rest = Cursor::new(prefix[bom..].to_vec()).chain(raw);
         self.input = match encoding {
@@ -203,13 +201,20 @@ impl<R: Read> Reader<R> {
         }
     }
 
-    /// Reports the problems of a line's bytes (`raw`, decoded as `text`) and advances
-    /// the position past it.
-    /// Whether decoded UTF-16 text holds what broken UTF-16 is read as.
-    fn broken_utf16(&self, text: &str) -> bool {
-        self.utf16 && text.contains(REPLACEMENT)
+    /// Where decoded UTF-16 text holds what broken UTF-16 is read as: looked for only
+    /// once the decoder has put a replacement (a U+FFFD the file itself holds is not
+    /// reported unless the file is also broken).
+    fn broken_utf16(&self, text: &str) -> Option<usize> {
+        let replaced = matches!(&self.input, Input::Utf16(r) if r.get_ref().replaced > 0);
+        if replaced {
+            text.find(REPLACEMENT)
+        } else {
+            None
+        }
     }
 
+    /// Reports the problems of a line's bytes (`raw`, decoded as `text`) and advances
+    /// the position past it.
     fn check_line(&mut self, raw: &[u8], text: &str, latin1: bool, out: &mut Vec<Problem>) {
         let at = |column: u32, start: usize, end: usize| Span {
             start,
@@ -234,7 +239,7 @@ impl<R: Read> Reader<R> {
             ));
             self.latin1_reported_at = Some(self.line);
         }
-        if let Some(at_char) = text.find(REPLACEMENT).filter(|_| self.broken_utf16(text)) {
+        if let Some(at_char) = self.broken_utf16(text) {
             let column = 1 + text[..at_char].chars().count() as u32;
             let start = self.offset + at_char;
             out.push(Problem::warning(
@@ -288,7 +293,11 @@ impl<R: Read> Reader<R> {
                 .split(|&b| b == b'\n')
                 .any(|line| line.len() > MAX_LINE_CHARS);
         let raw = match String::from_utf8(raw) {
-            Ok(text) if !(long || text.as_bytes().contains(&0) || self.broken_utf16(&text)) => {
+            Ok(text)
+                if !(long
+                    || text.as_bytes().contains(&0)
+                    || self.broken_utf16(&text).is_some()) =>
+            {
                 // The usual chunk: nothing to report, and the bytes are the text.
                 self.offset += text.len();
                 self.line += count_bytes(text.as_bytes(), |b| b == b'\n') as u32;
