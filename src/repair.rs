@@ -927,12 +927,7 @@ pub fn infer_rules(game: &ParsedGame, options: &ReplayOptions) -> Vec<RulesVerdi
         return Vec::new();
     };
     // An option given with --rules is fixed, as if written in the Rules tag.
-    for (key, value) in &options.overrides {
-        match fixed.iter_mut().find(|(k, _)| k == key) {
-            Some(pair) => pair.1 = value.clone(),
-            None => fixed.push((key.clone(), value.clone())),
-        }
-    }
+    crate::rules::with_overrides(&mut fixed, &options.overrides);
     let declared = replay::rules_of(record, &options.overrides).ok();
     let open: Vec<(&str, Vec<&str>)> = option_values(kind)
         .into_iter()

@@ -17,7 +17,7 @@ use crate::pmn::{
     Command, Element, GameResult, ParsedGame, PitRef, PlySyntax, ProblemCode, Record, Span,
 };
 use crate::position::Position;
-use crate::rules::{split_options, Game, Rules};
+use crate::rules::{split_options, with_overrides, Game, Rules};
 use crate::Board;
 
 /// How a replay is run.
@@ -224,12 +224,7 @@ pub fn rules_of(record: &Record, overrides: &[(String, String)]) -> Result<Rules
     };
     let mut pairs =
         split_options(written).map_err(|e| option_error(e, tag_span(record, "Rules")))?;
-    for (key, value) in overrides {
-        match pairs.iter_mut().find(|(k, _)| k == key) {
-            Some(pair) => pair.1 = value.clone(),
-            None => pairs.push((key.clone(), value.clone())),
-        }
-    }
+    with_overrides(&mut pairs, overrides);
     let options: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
     let span = if record.tag("Board").is_some() && record.tag("Rules").is_none() {
         tag_span(record, "Board")

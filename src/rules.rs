@@ -441,6 +441,17 @@ pub fn known_keys(game: Game) -> &'static str {
     }
 }
 
+/// Sets each override in `pairs`: a key already there takes the override's value, a new
+/// one is added (what `--rules KEY=VALUE` does to a record's `Rules` tag).
+pub fn with_overrides(pairs: &mut Vec<(String, String)>, overrides: &[(String, String)]) {
+    for (key, value) in overrides {
+        match pairs.iter_mut().find(|(k, _)| k == key) {
+            Some(pair) => pair.1 = value.clone(),
+            None => pairs.push((key.clone(), value.clone())),
+        }
+    }
+}
+
 /// Splits a `Rules` tag value into `(key, value)` pairs, rejecting duplicates.
 pub fn split_options(options: &str) -> Result<Vec<(String, String)>, RulesError> {
     let mut pairs: Vec<(String, String)> = Vec::new();
