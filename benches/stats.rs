@@ -13,7 +13,7 @@
 //! | what | 1 thread | 2 threads |
 //! |---|---|---|
 //! | stats --per game | 8.7 MB/s | 8.1 MB/s |
-//! | plot, read + 4 figures | 6.0 MB/s | 5.7 MB/s |
+//! | plot, read + 4 figures (before `plot` streamed its figure) | 6.0 MB/s | 5.7 MB/s |
 //! | stats --per ply (Tsoro, Nsolo, Bao only) | 2.5 MB/s | 3.2 MB/s |
 //!
 //! Per-ply rows cost mostly the mobility column (`games::legal_moves` after every ply).
@@ -25,7 +25,7 @@ use std::time::Instant;
 
 use sow::cli::{Per, PlotKind};
 use sow::corpus::{Filter, Input};
-use sow::plot::{collect, render, Style};
+use sow::plot::{draw, gather, Style};
 use sow::replay::ReplayOptions;
 use sow::rng::Rng;
 use sow::{Effect, Game, GameState, Rules};
@@ -164,35 +164,21 @@ fn main() {
             report(name, threads, t.elapsed().as_secs_f64(), csv.len());
         }
     }
+    // `sow plot`'s own path: the games read and counted into the figure, then drawn.
     for threads in [1, cores].into_iter().filter(|_| pers.contains("plot")) {
         let t = Instant::now();
-        let games = if threads == 1 {
-            one.install(|| collect(&inputs, &filter, &options, None))
+        let figure = if threads == 1 {
+            one.install(|| gather(&inputs, &filter, &options, PlotKind::Laps, false))
         } else {
-            collect(&inputs, &filter, &options, None)
+            gather(&inputs, &filter, &options, PlotKind::Laps, false)
         }
         .unwrap();
-        let read = t.elapsed().as_secs_f64();
-        let mut out = 0;
-        for kind in [
-            PlotKind::Material,
-            PlotKind::Length,
-            PlotKind::Laps,
-            PlotKind::Captures,
-        ] {
-            // Material is of one kind: stones on the board (Kiothi's is its prisons).
-            let drawn: Vec<_> = match kind {
-                PlotKind::Material => games.iter().filter(|g| !g.prisons).cloned().collect(),
-                _ => games.clone(),
-            };
-            out += render(kind, &drawn, &Style::default()).unwrap().len();
-        }
+        let svg = draw(&figure, &Style::default()).unwrap();
         report(
-            "plot (read + 4 figures)",
+            "plot --kind laps",
             threads,
             t.elapsed().as_secs_f64(),
-            out,
+            svg.len(),
         );
-        println!("  of which reading the traces: {read:.2} s");
     }
 }

@@ -21,7 +21,7 @@ use crate::geometry::Side;
 use crate::pmn::Record;
 use crate::replay::{ReplayOptions, Trace};
 use crate::rules::Game;
-use crate::stats::{game_name, map_games};
+use crate::stats::game_name;
 
 /// Okabe-Ito: blue (South), vermillion (North), then the others for further series.
 pub const PALETTE: [RGBColor; 7] = [
@@ -111,47 +111,6 @@ impl GameData {
     /// Plies replayed.
     pub fn plies(&self) -> usize {
         self.plies
-    }
-}
-
-/// Reads the data of every game of the inputs that passes the filter, in input order,
-/// for one kind of figure (every kind with `None`: see [`GameData::from_trace_for`]).
-/// An input that cannot be read is reported on standard error, and the others are
-/// still read (to report every one); then it fails: no figure leaves an input out.
-pub fn collect(
-    inputs: &[Input],
-    filter: &Filter,
-    options: &ReplayOptions,
-    kind: Option<PlotKind>,
-) -> Result<Vec<GameData>, CommandError> {
-    let mut options = options.clone();
-    options.keep_positions = kind.is_none_or(|k| k == PlotKind::Material);
-    let mut games = Vec::new();
-    // Inputs in parallel, a few at a time, kept in input order.
-    let width = rayon::current_num_threads().max(1);
-    let mut unreadable = 0;
-    for group in inputs.chunks(width) {
-        let read: Vec<_> = group
-            .par_iter()
-            .map(|input| {
-                map_games(input, filter, &options, |_, g, trace| {
-                    GameData::from_trace_for(kind, &g.record, trace)
-                })
-            })
-            .collect();
-        for (input, data) in group.iter().zip(read) {
-            match data {
-                Ok(data) => games.extend(data.into_iter().flatten()),
-                Err(e) => {
-                    eprintln!("sow: {}: {e}", input.name());
-                    unreadable += 1;
-                }
-            }
-        }
-    }
-    match unreadable {
-        0 => Ok(games),
-        n => Err(CommandError::Unreadable(n)),
     }
 }
 
