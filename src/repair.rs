@@ -18,7 +18,7 @@ use serde::Serialize;
 use crate::diagnostic::Suggestion;
 use crate::games;
 use crate::geometry::Pit;
-use crate::moves::{BonusChoice, BonusTake, Effect, Mode, Move};
+use crate::moves::{BonusChoice, BonusTake, Effect, Mode, Move, Sowing};
 use crate::play::GameState;
 use crate::pmn::{self, BonusPits, Element, ParsedGame, PitCount, PitRef, PlySyntax, Record};
 use crate::replay::{self, replay_from, PlyInput, ReplayOptions, Trace};
@@ -226,17 +226,9 @@ fn legal_plies(state: &GameState, written: Option<&PlySyntax>) -> Vec<PlySyntax>
                         Vec::new()
                     };
                     for extra in others {
-                        let mut alt = s.clone();
                         let mut pits = kept.clone();
                         pits.extend(extra);
-                        alt.bonus = take(pits);
-                        let alt = Move::Sow(alt);
-                        let mut p = pos.clone();
-                        if games::apply(state.rules(), &mut p, &alt, Mode::Legal, &mut effect)
-                            .is_ok()
-                        {
-                            out.push(syntax_of(&alt, &effect));
-                        }
+                        try_bonus(state, s, take(pits), &mut effect, &mut out);
                     }
                     let mut pits = kept;
                     pits.extend(rest.into_iter().take(need));
@@ -250,17 +242,8 @@ fn legal_plies(state: &GameState, written: Option<&PlySyntax>) -> Vec<PlySyntax>
                         let mut pits = eligible.clone();
                         pits.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
                         for taken in stone_choices(&pits, *stones, OTHER_BONUS_CHOICES + 1) {
-                            if taken == s.bonus {
-                                continue;
-                            }
-                            let mut alt = s.clone();
-                            alt.bonus = taken;
-                            let alt = Move::Sow(alt);
-                            let mut p = pos.clone();
-                            if games::apply(state.rules(), &mut p, &alt, Mode::Legal, &mut effect)
-                                .is_ok()
-                            {
-                                out.push(syntax_of(&alt, &effect));
+                            if taken != s.bonus {
+                                try_bonus(state, s, taken, &mut effect, &mut out);
                             }
                         }
                     }
@@ -272,20 +255,14 @@ fn legal_plies(state: &GameState, written: Option<&PlySyntax>) -> Vec<PlySyntax>
             if let Some(PlySyntax::Sowing(w)) = written {
                 if let Some(list) = &w.capture {
                     if !list.is_empty() && c.bonus != BonusChoice::None {
-                        let mut alt = s.clone();
-                        alt.bonus = list
+                        let as_written = list
                             .iter()
                             .map(|pc| BonusTake {
                                 pit: Pit::new(pc.pit.row, pc.pit.col),
                                 stones: pc.count,
                             })
                             .collect();
-                        let alt = Move::Sow(alt);
-                        let mut p = pos.clone();
-                        if games::apply(state.rules(), &mut p, &alt, Mode::Legal, &mut effect)
-                            .is_ok()
-                        {
-                            out.push(syntax_of(&alt, &effect));
+                        if try_bonus(state, s, as_written, &mut effect, &mut out) {
                             continue;
                         }
                     }
@@ -374,6 +351,27 @@ fn stone_choices(pits: &[(Pit, u16)], stones: u32, cap: usize) -> Vec<Vec<BonusT
     let mut out = Vec::new();
     go(pits, &room, stones, &mut Vec::new(), &mut out, cap);
     out
+}
+
+/// The sowing with another bonus, added to `out` (as written) when it is legal in the
+/// state; returns whether it was.
+fn try_bonus(
+    state: &GameState,
+    sowing: &Sowing,
+    bonus: Vec<BonusTake>,
+    effect: &mut Effect,
+    out: &mut Vec<PlySyntax>,
+) -> bool {
+    let alt = Move::Sow(Sowing {
+        bonus,
+        ..sowing.clone()
+    });
+    let mut pos = state.position().clone();
+    let legal = games::apply(state.rules(), &mut pos, &alt, Mode::Legal, effect).is_ok();
+    if legal {
+        out.push(syntax_of(&alt, effect));
+    }
+    legal
 }
 
 /// The bonus pits of a written ply.
