@@ -78,11 +78,26 @@ struct Frame {
     next_ply: u64,
     /// Absolute ply index of the last ply in this line.
     last_ply: Option<u64>,
-    /// A move number waiting for its ply.
-    pending_number: Option<MoveNumber>,
+    /// A move number waiting for its ply: its index in `elements`.
+    pending_number: Option<usize>,
 }
 
 impl Frame {
+    /// Counts a ply of this line, and checks the move number before it, if any.
+    #[inline(always)]
+    fn count_ply(&mut self, problems: &mut Vec<Problem>) {
+        let index = self.next_ply;
+        if let Some(at) = self.pending_number.take() {
+            if let Some(&Element::MoveNumber(number)) = self.elements.get(at) {
+                if (number.number as u64, number.dots) != move_number_for(index) {
+                    check_move_number(problems, number, index);
+                }
+            }
+        }
+        self.last_ply = Some(index);
+        self.next_ply = index + 1;
+    }
+
     fn new(next_ply: u64, open: Span) -> Frame {
         Frame {
             elements: Vec::new(),
@@ -461,6 +476,12 @@ impl<'a> Scanner<'a> {
         let mut stopped = false;
         let mut content_end = self.pos;
         while self.pos < self.bytes.len() {
+            if !self.line_wide {
+                self.read_usual_tokens(&mut stack, &mut content_end);
+                if self.pos == self.bytes.len() {
+                    break;
+                }
+            }
             let start = self.pos;
             let b = self.bytes[start];
             if is_space(b) {
@@ -856,7 +877,7 @@ impl<'a> Scanner<'a> {
         let span = self.span(start, end);
         let number = MoveNumber { number, dots, span };
         let frame = stack.last_mut().expect("a line");
-        frame.pending_number = Some(number);
+        frame.pending_number = Some(frame.elements.len());
         push_element(&mut frame.elements, || Element::MoveNumber(number));
         self.pos = end;
         true
@@ -874,15 +895,84 @@ impl<'a> Scanner<'a> {
     #[inline(always)]
     fn next_ply_frame<'s>(&mut self, stack: &'s mut [Frame]) -> &'s mut Frame {
         let frame = stack.last_mut().expect("a line");
-        let index = frame.next_ply;
-        if let Some(number) = frame.pending_number.take() {
-            if (number.number as u64, number.dots) != move_number_for(index) {
-                check_move_number(&mut self.problems, number, index);
-            }
-        }
-        frame.last_ply = Some(index);
-        frame.next_ply = index + 1;
+        frame.count_ply(&mut self.problems);
         frame
+    }
+
+    /// Reads the tokens of most move text, spaces, move numbers and plies made of pits
+    /// (`a3`, `c17xa4,b12:2`, `b9-a7#2xd5`), in one loop that keeps the scanner's place in
+    /// locals; returns before the first other token (a comment, a result, a suffix, or
+    /// anything malformed), which the general loop reads. The elements and problems are
+    /// those the general loop would make, token for token. The line must be ASCII so far
+    /// (`line_wide` false): a column is then a byte count.
+    fn read_usual_tokens(&mut self, stack: &mut [Frame], content_end: &mut usize) {
+        let bytes = self.bytes;
+        let base = self.base_offset;
+        let (mut pos, mut line, mut line_start) = (self.pos, self.line, self.line_start);
+        let frame = stack.last_mut().expect("a line");
+        while let Some(&b) = bytes.get(pos) {
+            if is_space(b) {
+                if b == b'\n' {
+                    line += 1;
+                    line_start = pos + 1;
+                }
+                pos += 1;
+                continue;
+            }
+            let span = Span {
+                start: base + pos,
+                end: base + pos,
+                line,
+                column: 1 + (pos - line_start) as u32,
+            };
+            let end = if b.is_ascii_digit() {
+                let Some((number, dots, end)) = usual_move_number(bytes, pos) else {
+                    break;
+                };
+                let span = Span {
+                    end: base + end,
+                    ..span
+                };
+                frame.pending_number = Some(frame.elements.len());
+                push_element(&mut frame.elements, || {
+                    Element::MoveNumber(MoveNumber { number, dots, span })
+                });
+                end
+            } else {
+                let Some((from, len)) = usual_pit(&bytes[pos..]) else {
+                    break;
+                };
+                // Written into its slot as a pit alone, the rest of the ply read into
+                // the slot (building it aside and copying it in stalled on the copy).
+                let at = frame.elements.len();
+                push_element(&mut frame.elements, || {
+                    Element::Ply(Ply {
+                        syntax: lone_pit_ply(from),
+                        suffix: None,
+                        span,
+                    })
+                });
+                let read = match frame.elements.last_mut() {
+                    Some(Element::Ply(Ply {
+                        syntax: PlySyntax::Sowing(sowing),
+                        span,
+                        ..
+                    })) => usual_sowing(bytes, pos + len, sowing).inspect(|&end| {
+                        span.end = base + end;
+                    }),
+                    _ => None,
+                };
+                let Some(end) = read else {
+                    frame.elements.truncate(at);
+                    break;
+                };
+                frame.count_ply(&mut self.problems);
+                end
+            };
+            *content_end = pos;
+            pos = end;
+        }
+        (self.pos, self.line, self.line_start) = (pos, line, line_start);
     }
 
     fn read_ply(&mut self, stack: &mut [Frame]) -> bool {
@@ -1493,6 +1583,102 @@ fn lone_pit_ply(from: PitRef) -> PlySyntax {
     })
 }
 
+/// A move number of at most nine digits and one or three dots at `at` (not a result):
+/// its number, dots and end. `None` for anything else, which the general loop reads.
+#[inline(always)]
+fn usual_move_number(bytes: &[u8], at: usize) -> Option<(u32, Dots, usize)> {
+    if matches!(bytes.get(at + 1), Some(b'-' | b'/')) {
+        return None;
+    }
+    let digits = bytes[at..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    if digits > 9 {
+        return None;
+    }
+    let number = bytes[at..at + digits]
+        .iter()
+        .fold(0u32, |v, d| v * 10 + u32::from(d - b'0'));
+    let after = at + digits;
+    let count = bytes[after..].iter().take_while(|&&b| b == b'.').count();
+    let dots = match count {
+        1 => Dots::One,
+        3 => Dots::Three,
+        _ => return None,
+    };
+    Some((number, dots, after + count))
+}
+
+/// A count (`:n`, `#k`) at `at`: digits without a leading zero, at most 65535. `None`
+/// for anything else.
+#[inline(always)]
+fn usual_count(bytes: &[u8], at: usize) -> Option<(u16, usize)> {
+    let digits = bytes[at.min(bytes.len())..]
+        .iter()
+        .take(6)
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    if digits == 0 || digits > 5 || (digits > 1 && bytes[at] == b'0') {
+        return None;
+    }
+    let value = bytes[at..at + digits]
+        .iter()
+        .fold(0u32, |v, d| v * 10 + u32::from(d - b'0'));
+    let value = u16::try_from(value).ok()?;
+    Some((value, at + digits))
+}
+
+/// The rest of a sowing of usual pits with no suffix, from `at` after its first pit,
+/// `[:n][-P[#k]][x[P[:n],...]]` up to a delimiter or the end of the text, read into
+/// `sowing` (a pit alone so far) as [`ply`] reads it: where the ply ends. `None` for
+/// anything else, which [`Scanner::read_ply`] reads or reports.
+#[inline(always)]
+fn usual_sowing(bytes: &[u8], at: usize, sowing: &mut Sowing) -> Option<usize> {
+    let delimited = |p: usize| bytes.get(p).is_none_or(|&b| is_delimiter(b));
+    let mut p = at;
+    if delimited(p) {
+        return Some(p);
+    }
+    if bytes[p] == b':' {
+        let (lift, end) = usual_count(bytes, p + 1)?;
+        sowing.lift = Some(lift);
+        p = end;
+    }
+    if bytes.get(p) == Some(&b'-') {
+        let (pit, len) = usual_pit(&bytes[p + 1..])?;
+        sowing.end = Some(pit);
+        p += 1 + len;
+        if bytes.get(p) == Some(&b'#') {
+            let (arrival, end) = usual_count(bytes, p + 1)?;
+            sowing.arrival = Some(arrival);
+            p = end;
+        }
+    }
+    if bytes.get(p) == Some(&b'x') {
+        p += 1;
+        let pits = sowing.capture.insert(BonusPits::new());
+        if !delimited(p) {
+            loop {
+                let (pit, len) = usual_pit(&bytes[p..])?;
+                p += len;
+                let mut count = None;
+                if bytes.get(p) == Some(&b':') {
+                    let (n, end) = usual_count(bytes, p + 1)?;
+                    count = Some(n);
+                    p = end;
+                }
+                pits.push(PitCount { pit, count });
+                if bytes.get(p) != Some(&b',') {
+                    break;
+                }
+                p += 1;
+            }
+        }
+    }
+    delimited(p).then_some(p)
+}
+
 /// A pit alone at `at` in `bytes` (`a3`, `c17`), followed by a delimiter or the end of
 /// the text: the pit and where the token ends. `None` for anything else.
 #[inline(always)]
@@ -1590,6 +1776,77 @@ fn ply_problem(b: &[u8], e: PlyError, token: &str) -> PlyProblem {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The plies, move numbers and problems of a move text, without places.
+    fn unplaced(text: &str) -> (Vec<String>, Vec<String>) {
+        let (record, problems) = parse_game(text, 0, 1);
+        let elements = record
+            .moves
+            .iter()
+            .map(|e| match e {
+                Element::Ply(p) => format!("{:?} {:?}", p.syntax, p.suffix),
+                Element::MoveNumber(n) => format!("{} {:?}", n.number, n.dots),
+                Element::Comment(c) => format!("comment {}", c.text),
+                Element::Nag(n) => format!("${}", n.code),
+                Element::Variation(v) => format!("variation of {}", v.elements.len()),
+            })
+            .collect();
+        let problems = problems
+            .iter()
+            .map(|p| format!("{:?} {}", p.code, p.message))
+            .collect();
+        (elements, problems)
+    }
+
+    #[test]
+    fn the_fast_lane_reads_tokens_as_the_general_loop_does() {
+        // A non-ASCII comment before the tokens on their line turns the fast lane off
+        // (columns would count characters), so the same tokens go through the general
+        // loop; both must give the same elements and the same problems.
+        let tokens = [
+            "a3",
+            "c17",
+            "a3x",
+            "a3xc4",
+            "a3xc4,d5",
+            "a3xc4:2,d5:0,b7,a1",
+            "a9-b4",
+            "a9-b4#2",
+            "a9-b4#2xc1",
+            "b2:5",
+            "b2:5-a4#1x",
+            "a3xc4,",
+            "a3x,",
+            "a3:",
+            "a3:05",
+            "a3:65536",
+            "a3-",
+            "a3-e4",
+            "a3#2",
+            "a100",
+            "a0",
+            "a3!",
+            "a3xc4?!",
+            "a3,b4>c5:10",
+            "e3",
+            "12.",
+            "12...",
+            "12..",
+            "1234567890.",
+            "1-0",
+            "1/2-1/2",
+            "3.a4",
+            "a3x$1",
+            "a3xc4{x}",
+        ];
+        for token in tokens {
+            let fast = unplaced(&format!("[Game \"Tsoro\"]\n\n1. {token} *\n"));
+            let general = unplaced(&format!("[Game \"Tsoro\"]\n\n{{é}} 1. {token} *\n"));
+            let (mut elements, problems) = general;
+            assert_eq!(elements.remove(0), "comment é", "{token}");
+            assert_eq!(fast, (elements, problems), "{token}");
+        }
+    }
 
     #[test]
     fn count_bytes_counts_across_blocks() {
