@@ -718,7 +718,7 @@ pub fn replay(parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
         .flatten();
     let mut start_failed = false;
     for cmd in before_first {
-        match cmd.name.as_str() {
+        match cmd.name.as_ref() {
             "stones" if !start_failed => {
                 if let Some(d) = check_stones(rules.game(), &start, 0, cmd) {
                     trace.diagnostics.push(d);
@@ -964,7 +964,7 @@ mod tests {
         assert_eq!(got, expected);
         let names: Vec<Vec<&str>> = inputs
             .iter()
-            .map(|i| i.commands.iter().map(|c| c.name.as_str()).collect())
+            .map(|i| i.commands.iter().map(|c| c.name.as_ref()).collect())
             .collect();
         assert_eq!(
             names,

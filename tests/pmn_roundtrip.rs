@@ -105,7 +105,7 @@ fn brace_comment() -> impl Strategy<Value = Element> {
                 (
                     text,
                     Some(Command {
-                        name,
+                        name: name.into(),
                         args,
                         span: Span::default(),
                     }),
@@ -321,7 +321,7 @@ fn main_line_plies_carry_the_comments_after_them() {
     assert_eq!(plies[0].ply.to_string(), "a3");
     let commands: Vec<_> = plies[0]
         .commands()
-        .map(|c| (c.name.as_str(), c.args.clone()))
+        .map(|c| (c.name.as_ref(), c.args.clone()))
         .collect();
     assert_eq!(
         commands,

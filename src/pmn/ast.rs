@@ -531,8 +531,10 @@ pub enum CommentKind {
 /// A command `[%name arg arg ...]` inside a comment, e.g. `[%stones 40 35]`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Command {
+    // A shared `&'static str` for the commands PMN.md defines, else owned: most comments
+    // hold one, and the reader names it without an allocation.
     /// The name after `%`, e.g. `stones`.
-    pub name: String,
+    pub name: Cow<'static, str>,
     /// The arguments, split at whitespace.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub args: Vec<String>,
@@ -540,6 +542,19 @@ pub struct Command {
     #[serde(skip)]
     #[schemars(skip)]
     pub span: Span,
+}
+
+impl Command {
+    /// The commands PMN.md defines.
+    pub const KNOWN_NAMES: [&'static str; 2] = ["stones", "foul"];
+
+    /// The name as a shared `&'static str` when it is one PMN.md defines, else owned.
+    pub fn name_of(name: &str) -> Cow<'static, str> {
+        match Self::KNOWN_NAMES.iter().find(|&&known| known == name) {
+            Some(&known) => Cow::Borrowed(known),
+            None => Cow::Owned(name.to_string()),
+        }
+    }
 }
 
 /// A numeric annotation glyph `$n`.

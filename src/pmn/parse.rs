@@ -32,12 +32,12 @@
 use std::collections::HashMap;
 
 use nom::branch::alt;
-use nom::bytes::complete::{tag, take_till1, take_while, take_while1};
+use nom::bytes::complete::{take_till1, take_while, take_while1};
 use nom::character::complete::{char, digit1, one_of, space0};
 use nom::combinator::{cut, eof, map, map_res, opt, peek, recognize};
 use nom::error::{context, ContextError, ErrorKind, FromExternalError, ParseError};
 use nom::multi::{fold_many0, many0_count, separated_list1};
-use nom::sequence::{delimited, preceded, terminated};
+use nom::sequence::{preceded, terminated};
 use nom::{IResult, Offset, Parser};
 
 use super::ast::*;
@@ -419,7 +419,7 @@ impl<'a> Scanner<'a> {
         };
         let value_start = self.text.offset(raw);
         let value_end = value_start + raw.len();
-        let close = line.rfind(']').map_or(end_of_line, |i| open + i + 1);
+        let close = memchr::memrchr(b']', line.as_bytes()).map_or(end_of_line, |i| open + i + 1);
         let span = self.span(open, close);
         let value_span = self.span(value_start, value_end);
         self.record.tags.push(Tag {
@@ -692,19 +692,18 @@ impl<'a> Scanner<'a> {
                 from = at + 1;
                 continue;
             }
-            let Ok((rest, words)) = command(&text[at..]) else {
+            let Some((len, words)) = command(&text[at..]) else {
                 break;
             };
-            let len = text.len() - at - rest.len();
             if let Some((name, args)) = words {
                 // Placed from the comment's own span: no rescan of the text before it.
                 let inside = &text[..at];
-                let (line, column) = match inside.rfind('\n') {
+                let (line, column) = match memchr::memrchr(b'\n', inside.as_bytes()) {
                     Some(nl) => (
-                        span.line + inside.matches('\n').count() as u32,
-                        1 + inside[nl + 1..].chars().count() as u32,
+                        span.line + count_bytes(inside.as_bytes(), |b| b == b'\n') as u32,
+                        1 + chars(&inside[nl + 1..]),
                     ),
-                    None => (span.line, span.column + 1 + inside.chars().count() as u32),
+                    None => (span.line, span.column + 1 + chars(inside)),
                 };
                 let span = Span {
                     start: self.base_offset + start + at,
@@ -713,7 +712,7 @@ impl<'a> Scanner<'a> {
                     column,
                 };
                 commands.push(Command {
-                    name: name.to_string(),
+                    name: Command::name_of(name),
                     args,
                     span,
                 });
@@ -750,7 +749,10 @@ impl<'a> Scanner<'a> {
         let parent = stack.last().expect("a line");
         // A variation replaces the ply before it, so it starts on that ply's side.
         let next_ply = parent.last_ply.unwrap_or(parent.next_ply);
-        stack.push(Frame::new(next_ply, span));
+        let mut frame = Frame::new(next_ply, span);
+        // Room for a short line at once: grown from nothing, most took two allocations.
+        frame.elements.reserve(8);
+        stack.push(frame);
         self.pos += 1;
         true
     }
@@ -1070,6 +1072,15 @@ fn lf_breaks(text: &str) -> String {
     out
 }
 
+/// How many characters `text` has (its length when it is ASCII, as it usually is).
+fn chars(text: &str) -> u32 {
+    if text.is_ascii() {
+        text.len() as u32
+    } else {
+        text.chars().count() as u32
+    }
+}
+
 /// How many bytes of `bytes` are `hit`. Counted in blocks of at most 255 bytes into
 /// byte-wide lanes, which the compiler vectorises 16 or 32 bytes at a time (a count
 /// straight into a `usize` widens every byte to a word first).
@@ -1254,22 +1265,42 @@ fn tag_line(line: &[u8]) -> TagResult<'_, (&[u8], &[u8])> {
     Ok((rest, found))
 }
 
+/// A command's name and arguments.
+type CommandWords<'a> = (&'a str, Vec<String>);
+
 /// A command `[%name arg arg ...]` at the start of `text`: its name and its arguments
-/// (nothing for `[%]`). Words are split at any whitespace, as `str::split_whitespace`
-/// does.
-fn command(text: &str) -> IResult<&str, Option<(&str, Vec<String>)>> {
-    let space = || take_while(char::is_whitespace);
-    let word = || take_while1(|c: char| !c.is_whitespace() && c != ']');
-    let args = fold_many0(preceded(space(), word()), Vec::new, |mut args, w: &str| {
-        args.push(w.to_string());
-        args
-    });
-    delimited(
-        tag("[%"),
-        opt((preceded(space(), word()), args)),
-        (space(), char(']')),
-    )
-    .parse(text)
+/// (nothing for `[%]`), and its length; `None` when `]` does not close it. Words are
+/// split at any whitespace, as `str::split_whitespace` does. (By hand rather than in
+/// combinators: most comments hold one, and this runs once a comment.)
+fn command(text: &str) -> Option<(usize, Option<CommandWords<'_>>)> {
+    let rest = text.strip_prefix("[%")?;
+    let space_end = |at: usize| rest.len() - rest[at..].trim_start().len();
+    let word_end = |at: usize| {
+        rest[at..]
+            .find(|c: char| c.is_whitespace() || c == ']')
+            .map_or(rest.len(), |i| at + i)
+    };
+    let name_start = space_end(0);
+    let name_end = word_end(name_start);
+    let mut end = name_end;
+    let words = if name_end > name_start {
+        let mut args = Vec::new();
+        loop {
+            let start = space_end(end);
+            let word = word_end(start);
+            if word == start {
+                break;
+            }
+            args.push(rest[start..word].to_string());
+            end = word;
+        }
+        Some((&rest[name_start..name_end], args))
+    } else {
+        end = 0;
+        None
+    };
+    let close = space_end(end);
+    (rest[close..].starts_with(']')).then_some((2 + close + 1, words))
 }
 
 // ---------------------------------------------------------------------------------
@@ -1899,7 +1930,7 @@ mod tests {
             .iter()
             .map(|cmd| {
                 (
-                    cmd.name.clone(),
+                    cmd.name.to_string(),
                     cmd.args.clone(),
                     cmd.span.start,
                     cmd.span.column,

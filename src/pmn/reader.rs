@@ -171,11 +171,29 @@ impl<R: Read> Reader<R> {
     /// Appends one line (its line break included) to `raw`; false at the end of the
     /// input.
     fn read_raw_line(&mut self, raw: &mut Vec<u8>) -> io::Result<bool> {
-        let n = match self.buffered() {
-            Some(r) => r.read_until(b'\n', raw)?,
-            None => 0,
+        let Some(input) = self.buffered() else {
+            return Ok(false);
         };
-        Ok(n > 0)
+        // `read_until`, with the line found in the buffer by memchr at once (the usual
+        // case: a short tag line): fewer calls through `dyn BufRead` a line.
+        let mut read = false;
+        loop {
+            let buf = match input.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            let (n, done) = match memchr::memchr(b'\n', buf) {
+                Some(i) => (i + 1, true),
+                None => (buf.len(), buf.is_empty()),
+            };
+            raw.extend_from_slice(&buf[..n]);
+            input.consume(n);
+            read |= n > 0;
+            if done {
+                return Ok(read);
+            }
+        }
     }
 
     /// Appends to `raw` the bytes up to the next line that begins with `[` (or to the end
