@@ -78,8 +78,18 @@ struct Frame {
     next_ply: u64,
     /// Absolute ply index of the last ply in this line.
     last_ply: Option<u64>,
-    /// A move number waiting for its ply: its index in `elements`.
-    pending_number: Option<usize>,
+    /// A move number waiting for its ply.
+    pending_number: Option<Pending>,
+}
+
+/// A move number waiting for its ply: its number and dots, and its index in the line's
+/// elements (kept aside as scalars: read back from the element, it stalled on the
+/// element's wide copy).
+#[derive(Clone, Copy)]
+struct Pending {
+    number: u32,
+    dots: Dots,
+    at: usize,
 }
 
 impl Frame {
@@ -87,9 +97,9 @@ impl Frame {
     #[inline(always)]
     fn count_ply(&mut self, problems: &mut Vec<Problem>) {
         let index = self.next_ply;
-        if let Some(at) = self.pending_number.take() {
-            if let Some(&Element::MoveNumber(number)) = self.elements.get(at) {
-                if (number.number as u64, number.dots) != move_number_for(index) {
+        if let Some(pending) = self.pending_number.take() {
+            if (pending.number as u64, pending.dots) != move_number_for(index) {
+                if let Some(&Element::MoveNumber(number)) = self.elements.get(pending.at) {
                     check_move_number(problems, number, index);
                 }
             }
@@ -318,10 +328,7 @@ impl<'a> Scanner<'a> {
     }
 
     fn line_end(&self, from: usize) -> usize {
-        self.bytes[from..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(self.bytes.len(), |i| from + i)
+        memchr::memchr(b'\n', &self.bytes[from..]).map_or(self.bytes.len(), |i| from + i)
     }
 
     fn read_tag(&mut self) -> Result<(), ()> {
@@ -879,7 +886,11 @@ impl<'a> Scanner<'a> {
         let span = self.span(start, end);
         let number = MoveNumber { number, dots, span };
         let frame = stack.last_mut().expect("a line");
-        frame.pending_number = Some(frame.elements.len());
+        frame.pending_number = Some(Pending {
+            number: number.number,
+            dots,
+            at: frame.elements.len(),
+        });
         push_element(&mut frame.elements, || Element::MoveNumber(number));
         self.pos = end;
         true
@@ -935,7 +946,11 @@ impl<'a> Scanner<'a> {
                     end: base + end,
                     ..span
                 };
-                frame.pending_number = Some(frame.elements.len());
+                frame.pending_number = Some(Pending {
+                    number,
+                    dots,
+                    at: frame.elements.len(),
+                });
                 push_element(&mut frame.elements, || {
                     Element::MoveNumber(MoveNumber { number, dots, span })
                 });

@@ -313,7 +313,7 @@ impl<R: Read> Reader<R> {
         let raw = match String::from_utf8(raw) {
             Ok(text)
                 if !(long
-                    || text.as_bytes().contains(&0)
+                    || memchr::memchr(0, text.as_bytes()).is_some()
                     || self.broken_utf16(&text).is_some()) =>
             {
                 // The usual chunk: nothing to report, and the bytes are the text.
