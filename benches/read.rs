@@ -8,6 +8,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
+use sow::cli::{GenerateArgs, Player};
 use sow::pmn::{
     write_game_into, BonusPits, Comment, CommentKind, Element, GameResult, Nag, PitCount, PitRef,
     PitStones, Ply, PlySyntax, Reader, Record, Redistribution, ResultToken, Sowing, Span, Tag,
@@ -227,18 +228,50 @@ fn thread_cpu_seconds() -> Option<f64> {
     Some(ns / 1e9)
 }
 
-fn main() {
-    let full = std::env::args().any(|a| a == "--bench");
-    let megabytes = if full {
-        std::env::var("SOW_BENCH_MB")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(100)
-    } else {
-        1
-    };
-    let (text, games) = corpus(megabytes);
-    let runs = if full { 3 } else { 1 };
+/// The records `sow generate` writes, as `benches/corpus.sh` makes them (the same seven
+/// configurations, 200 games a file, seeds from 1), until there are `megabytes` of them.
+fn generated_corpus(megabytes: usize) -> (String, usize) {
+    const CONFIGS: [(&str, Option<&str>, &str); 7] = [
+        ("Tsoro", None, ""),
+        ("Tsoro", Some("4x12"), "heads=1 head-bonus=yes"),
+        ("Nsolo", None, ""),
+        ("Nsolo", Some("4x36"), "bonus=hole"),
+        ("Kiothi", None, ""),
+        ("Kiothi", None, "start=6x5 leftmost=chain"),
+        ("BaoLaKimasai", None, ""),
+    ];
+    let mut text = String::with_capacity(megabytes << 20);
+    let mut games = 0;
+    let mut seed = 1;
+    while text.len() < megabytes << 20 {
+        for (game, board, rules) in CONFIGS {
+            let args = GenerateArgs {
+                game: game.into(),
+                board: board.map(Into::into),
+                rules: rules.into(),
+                games: 200,
+                seed,
+                player: Player::Random,
+                max_plies: 1000,
+                output: None,
+                force: false,
+            };
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(&sow::generate::run(&args).expect("a configuration of corpus.sh"));
+            games += 200;
+            if text.len() >= megabytes << 20 {
+                break;
+            }
+        }
+        seed += 1;
+    }
+    (text, games)
+}
+
+/// Reads `text` `runs` times; prints the best wall-clock and thread CPU times.
+fn measure(name: &str, text: &str, games: usize, runs: usize) {
     let mut best = f64::INFINITY;
     let mut best_cpu = f64::INFINITY;
     for _ in 0..runs {
@@ -260,15 +293,35 @@ fn main() {
     }
     let mb = text.len() as f64 / 1e6;
     println!(
-        "read: {mb:.1} MB, {games} games in {best:.3} s: {:.0} MB/s, {:.0} games/s (best of {runs})",
+        "read, {name}: {mb:.1} MB, {games} games in {best:.3} s: {:.0} MB/s, {:.0} games/s (best of {runs})",
         mb / best,
         games as f64 / best
     );
     if best_cpu.is_finite() {
         println!(
-            "read (thread CPU time): {best_cpu:.3} s: {:.0} MB/s, {:.0} games/s",
+            "read, {name} (thread CPU time): {best_cpu:.3} s: {:.0} MB/s, {:.0} games/s",
             mb / best_cpu,
             games as f64 / best_cpu
         );
     }
+}
+
+fn main() {
+    let full = std::env::args().any(|a| a == "--bench");
+    let megabytes = if full {
+        std::env::var("SOW_BENCH_MB")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(100)
+    } else {
+        1
+    };
+    let runs = if full { 3 } else { 1 };
+    // Annotated text: comments with commands, NAGs, variations, long bonus lists.
+    let (text, games) = corpus(megabytes);
+    measure("annotated records", &text, games, runs);
+    drop(text);
+    // What `sow generate` writes: plies, move numbers and tags only.
+    let (text, games) = generated_corpus(megabytes);
+    measure("sow generate records", &text, games, runs);
 }
