@@ -1,9 +1,10 @@
 //! Reading speed of the PMN reader on export-form text (one thread).
 //!
-//! Generates, in memory and deterministically, a corpus of plausible games of all four
-//! games (default 100 MB; `SOW_BENCH_MB=n` to change), then reads it with
-//! `sow::pmn::Reader` and prints MB/s and games/s (best of 3 runs). Without `--bench`
-//! (as under `cargo test --benches`) it runs a cheap 1 MB smoke pass.
+//! Generates, in memory and deterministically, two corpora of the four games (default
+//! 100 MB each; `SOW_BENCH_MB=n` to change): annotated records (comments with commands,
+//! NAGs, variations) and the records `sow generate` writes for `benches/corpus.sh`. Reads
+//! each with `sow::pmn::Reader` and prints MB/s and games/s (best of 3 runs). Without
+//! `--bench` (as under `cargo test --benches`) it runs a cheap 1 MB smoke pass.
 
 use std::hint::black_box;
 use std::time::Instant;
