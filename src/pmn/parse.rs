@@ -429,7 +429,9 @@ impl<'a> Scanner<'a> {
         let close = memchr::memrchr(b']', line.as_bytes()).map_or(end_of_line, |i| open + i + 1);
         let span = self.span(open, close);
         let value_span = self.span(value_start, value_end);
-        self.record.tags.push(Tag {
+        // Built in its slot, as elements are (see `push_element`): its spans were
+        // written field by field, and a copy of them stalled.
+        push_element(&mut self.record.tags, || Tag {
             name: Tag::name_of(name),
             value,
             span,
@@ -1110,7 +1112,7 @@ pub(super) fn count_bytes(bytes: &[u8], hit: impl Fn(u8) -> bool) -> usize {
         .sum()
 }
 
-/// Appends the element `build` makes, built in place.
+/// Appends the element (or tag) `build` makes, built in place.
 ///
 /// `Vec::push(value)` builds the value on the stack, piece by piece (bytes, then words),
 /// and then copies it into the vector with wide loads; a wide load over narrower stores
@@ -1118,12 +1120,12 @@ pub(super) fn count_bytes(bytes: &[u8], hit: impl Fn(u8) -> bool) -> usize {
 /// a third of the reader's time. Here the room is made first, so that nothing (no call)
 /// stands between building the element and writing it: it is built in its slot.
 #[inline(always)]
-fn push_element(elements: &mut Vec<Element>, build: impl FnOnce() -> Element) {
-    elements.reserve(1);
-    let len = elements.len();
-    elements.spare_capacity_mut()[0].write(build());
+fn push_element<T>(items: &mut Vec<T>, build: impl FnOnce() -> T) {
+    items.reserve(1);
+    let len = items.len();
+    items.spare_capacity_mut()[0].write(build());
     // SAFETY: `reserve(1)` made room for the slot at `len`, which was just initialised.
-    unsafe { elements.set_len(len + 1) };
+    unsafe { items.set_len(len + 1) };
 }
 
 /// The move number that belongs before the ply with this absolute index (0 = South's
