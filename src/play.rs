@@ -136,7 +136,7 @@ impl GameState {
         }
         match games::apply(&self.rules, &mut self.pos, mv, mode, effect) {
             Ok(()) => {
-                self.after_ply(effect);
+                self.after_ply(effect, mv, mode);
                 Ok(())
             }
             Err(e) => {
@@ -155,7 +155,7 @@ impl GameState {
             return None;
         }
         let mv = games::play_random(&self.rules, &mut self.pos, rng, effect)?;
-        self.after_ply(effect);
+        self.after_ply(effect, &mv, Mode::Legal);
         Some(mv)
     }
 
@@ -200,13 +200,15 @@ impl GameState {
         })
     }
 
-    fn after_ply(&mut self, effect: &Effect) {
+    fn after_ply(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
         self.plies += 1;
         if self.rules.repeat().is_none() {
             return;
         }
         if effect.is_capture() || !effect.bonus.is_empty() {
             self.history.clear();
+        } else if self.rules.game() != Game::BaoLaKimasai {
+            self.history.moves.push((mv.clone(), mode));
         }
         self.remember();
     }
@@ -222,20 +224,25 @@ impl GameState {
             self.repetition = self.history.count_key(bao_key(&self.pos)) >= repeat;
             return;
         }
-        if self.history.push(&self.pos) >= repeat {
-            self.repetition = self.history.occurrences(&self.pos) >= repeat;
+        if self.history.moves.is_empty() {
+            // The first position since the last capture: the others are re-derived
+            // from it.
+            self.history.first = Some(self.pos.clone());
+        }
+        if self.history.count_key(repetition_key(&self.pos)) >= repeat {
+            self.repetition = self.history.occurrences(&self.rules, &self.pos) >= repeat;
         }
     }
 }
 
 /// The positions since the last capture, kept compactly for the repetition rule: a
-/// table counting keys (a cheap filter run every ply) and the positions themselves, for
-/// the exact comparison made only when a key has come round `repeat` times.
+/// table counting keys (a cheap filter run every ply), and the first position with the
+/// moves played since, from which the positions themselves are re-derived for the exact
+/// comparison, made only when a key has come round `repeat` times.
 ///
 /// This runs once per ply of every playout, so it avoids a general hash map: the key
 /// costs one multiplication per four pits, the table is open-addressed and cleared in
-/// O(1) by a generation stamp, and each position is stored as its pits in one shared
-/// buffer (reserved once per game) plus a few fields.
+/// O(1) by a generation stamp, and a ply stores its move, not its position.
 #[derive(Clone, Debug, Default)]
 struct History {
     /// Open-addressed key counts; a slot belongs to the table only if its stamp is current.
@@ -243,10 +250,10 @@ struct History {
     stamp: u32,
     /// Keys in the table (of the current stamp).
     keys: usize,
-    /// The pits of every remembered position, one board after another.
-    pits: Vec<u16>,
-    /// The rest of every remembered position that the repetition rule compares.
-    rest: Vec<Rest>,
+    /// The first remembered position (none for Bao la Kimasai, whose key is exact).
+    first: Option<Position>,
+    /// The moves played from `first`, each with its mode, one per later position.
+    moves: Vec<(Move, Mode)>,
 }
 
 #[derive(Copy, Clone, Debug, Default)]
@@ -254,26 +261,6 @@ struct Slot {
     key: u64,
     stamp: u32,
     count: u32,
-}
-
-/// A position's side to move, prisons, nki marks and phase.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-struct Rest {
-    side: Side,
-    prisons: [u16; 2],
-    nki: u64,
-    opening: bool,
-}
-
-impl Rest {
-    fn of(pos: &Position) -> Rest {
-        Rest {
-            side: pos.side,
-            prisons: pos.prisons,
-            nki: pos.nki,
-            opening: pos.opening,
-        }
-    }
 }
 
 /// Bao la Kimasai's exact position key: one bit per occupied pit (its 48 pits) and the
@@ -339,21 +326,7 @@ impl History {
             self.stamp = 1;
         }
         self.keys = 0;
-        self.pits.clear();
-        self.rest.clear();
-    }
-
-    /// Remembers a position; returns how often its key has now been seen.
-    fn push(&mut self, pos: &Position) -> u32 {
-        if self.rest.capacity() == 0 {
-            // Room for a typical game at once, instead of growing it ply by ply.
-            self.rest.reserve(Self::FIRST_SLOTS);
-            self.pits
-                .reserve(Self::FIRST_SLOTS * pos.board_pits().len());
-        }
-        self.pits.extend_from_slice(pos.board_pits());
-        self.rest.push(Rest::of(pos));
-        self.count_key(repetition_key(pos))
+        self.moves.clear();
     }
 
     fn count_key(&mut self, key: u64) -> u32 {
@@ -397,15 +370,19 @@ impl History {
         }
     }
 
-    /// How often the position occurs among the remembered ones, compared exactly.
-    fn occurrences(&self, pos: &Position) -> u32 {
-        let pits = pos.board_pits();
-        let rest = Rest::of(pos);
-        let boards = self.pits.chunks_exact(pits.len().max(1));
-        boards
-            .zip(&self.rest)
-            .filter(|&(b, r)| b == pits && *r == rest)
-            .count() as u32
+    /// How often `pos`, the last remembered position, occurs among the remembered
+    /// ones, compared exactly. They are re-derived by replaying the moves from the first.
+    fn occurrences(&self, rules: &Rules, pos: &Position) -> u32 {
+        let first = self.first.as_ref();
+        let mut at = first.expect("remember() keeps the first position").clone();
+        let mut count = at.same_for_repetition(pos) as u32;
+        let mut effect = Effect::default();
+        for (mv, mode) in &self.moves {
+            let replayed = games::apply(rules, &mut at, mv, *mode, &mut effect);
+            debug_assert!(replayed.is_ok(), "a move replays as it was played");
+            count += at.same_for_repetition(pos) as u32;
+        }
+        count
     }
 }
 
@@ -438,7 +415,7 @@ mod tests {
     /// Moves the game to `pos` as if a ply had been played with `effect`.
     fn reach(game: &mut GameState, pos: &Position, effect: &Effect) {
         game.pos = pos.clone();
-        game.after_ply(effect);
+        game.after_ply(effect, &Move::Sow(Default::default()), Mode::Legal);
     }
 
     #[test]
@@ -490,12 +467,18 @@ mod tests {
 
     #[test]
     fn equal_keys_of_different_positions_are_not_a_repetition() {
-        // Force a key collision: count the start's key again without its position.
-        let mut game = bao(2);
-        let mut other = game.pos.clone();
-        other.side = Side::North;
-        game.history.count_key(repetition_key(&other));
-        reach(&mut game, &other, &quiet());
+        // Nsolo keeps no positions, only keys and moves: force a collision by counting
+        // the key of the position a quiet move leads to, before the move is played.
+        let rules = Rules::new(Game::Nsolo, None, "repeat=2").unwrap();
+        let mut game = GameState::start(rules);
+        let quiet = (game.legal_moves().into_iter())
+            .find(|c| !c.captures)
+            .expect("a quiet first move");
+        let mut after = game.clone();
+        after.play(&quiet.mv, Mode::Legal).unwrap();
+        game.history.count_key(repetition_key(after.position()));
+        game.play(&quiet.mv, Mode::Legal).unwrap();
+        assert_eq!(game.history.moves.len(), 1, "the move was remembered");
         assert!(
             !game.repetition,
             "the key came round twice, the position only once"
