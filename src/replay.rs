@@ -820,7 +820,10 @@ pub(crate) fn replay_from(
     options: &ReplayOptions,
     trace: &mut Trace,
 ) {
-    let mut effect = Effect::default();
+    let mut effect = Effect {
+        lap_counts_only: !options.keep_laps,
+        ..Effect::default()
+    };
     let mut failed = false;
     for input in inputs {
         let before = state.plies();
