@@ -329,6 +329,7 @@ impl History {
         self.moves.clear();
     }
 
+    #[inline]
     fn count_key(&mut self, key: u64) -> u32 {
         if self.stamp == 0 {
             self.stamp = 1;
@@ -358,6 +359,9 @@ impl History {
         }
     }
 
+    // Rare (a few times a game): kept out of `count_key`, which runs every ply.
+    #[cold]
+    #[inline(never)]
     fn grow(&mut self) {
         let size = (2 * self.slots.len()).max(Self::FIRST_SLOTS);
         let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
