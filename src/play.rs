@@ -6,7 +6,7 @@
 //! per ply.
 
 use crate::games;
-use crate::geometry::Side;
+use crate::geometry::{Side, MAX_PITS};
 use crate::moves::{Candidate, Effect, Illegal, Mode, Move};
 use crate::position::Position;
 use crate::rng::Rng;
@@ -224,12 +224,32 @@ impl GameState {
             self.repetition = self.history.count_key(bao_key(&self.pos)) >= repeat;
             return;
         }
-        if self.history.moves.is_empty() {
+        let (history, pos) = (&mut self.history, &self.pos);
+        let first = history.moves.is_empty();
+        if first {
             // The first position since the last capture: the others are re-derived
             // from it.
-            self.history.first = Some(self.pos.clone());
+            history.first = Some(pos.clone());
         }
-        if self.history.count_key(repetition_key(&self.pos)) >= repeat {
+        let board = pos.board();
+        let key = if board.len() <= HALF {
+            repetition_key(pos)
+        } else {
+            let changed = if !first && board.rows() == 4 {
+                // A ply that captured nothing changed only the mover's pits, on the two
+                // rows they sow round (RULES.md, "Geometry").
+                let own = board.indices_of(pos.side.opponent());
+                own.start / HALF..own.end.div_ceil(HALF)
+            } else {
+                0..2
+            };
+            for k in changed {
+                history.halves[k] = half_key(pos, k);
+            }
+            key_of(pos, history.halves)
+        };
+        debug_assert_eq!(key, repetition_key(pos), "the half keys follow the plies");
+        if history.count_key(key) >= repeat {
             self.repetition = self.history.occurrences(&self.rules, &self.pos) >= repeat;
         }
     }
@@ -254,6 +274,8 @@ struct History {
     first: Option<Position>,
     /// The moves played from `first`, each with its mode, one per later position.
     moves: Vec<(Move, Mode)>,
+    /// The [`half_key`]s of the last remembered position (on boards keyed by halves).
+    halves: [u64; 2],
 }
 
 #[derive(Copy, Clone, Debug, Default)]
@@ -278,31 +300,62 @@ fn bao_key(pos: &Position) -> u64 {
 }
 
 /// A 64-bit key of what the repetition rule compares. Equal positions have equal keys;
-/// unequal ones rarely do, and the exact comparison settles it when they do. Four pits
-/// make one word, mixed in by one multiplication (cheaper per ply than
-/// [`Position::key`]'s longer chain), in four independent lanes: one chain of
-/// multiplications waited on each before, a third of a 4×36 Nsolo validation.
+/// unequal ones rarely do, and the exact comparison settles it when they do. A board of
+/// more than [`HALF`] pits is keyed by halves (see [`HALF`]), a smaller one whole.
 fn repetition_key(pos: &Position) -> u64 {
-    const K: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mix = |h: u64, word: u64| (h ^ word).wrapping_mul(K).rotate_left(23);
-    let word =
-        |w: &[u16]| w[0] as u64 | (w[1] as u64) << 16 | (w[2] as u64) << 32 | (w[3] as u64) << 48;
+    if pos.board().len() > HALF {
+        key_of(pos, [half_key(pos, 0), half_key(pos, 1)])
+    } else {
+        key_of(pos, [lanes_key(pos.board_pits(), 1), 0])
+    }
+}
+
+/// [`repetition_key`] from the keys of the pits: of the two halves of the pit array, or
+/// of the whole board and zero.
+fn key_of(pos: &Position, pits: [u64; 2]) -> u64 {
     let rest = pos.side as u64
         ^ (pos.opening as u64) << 1
         ^ (pos.prisons[0] as u64) << 2
         ^ (pos.prisons[1] as u64) << 18;
-    let h = (rest ^ pos.nki.rotate_left(34)).wrapping_mul(K);
-    let mut lanes = [h, h ^ 1, h ^ 2, h ^ 3];
-    let pits = pos.board_pits();
+    let h = (rest ^ pos.nki.rotate_left(34)).wrapping_mul(KEY_FACTOR) ^ pits[0] ^ pits[1];
+    // Spread the high bits down: the table indexes by the low ones.
+    h ^ h >> 29
+}
+
+const KEY_FACTOR: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// Half the pit array. A board of more pits is keyed in two halves of this fixed size
+/// (so that the loops unroll): on the widest board, 4×36, a half is one seat's two rows,
+/// so a ply that captured nothing (which changed only the mover's pits) needs only one
+/// half hashed anew, half of what a key of the whole board costs every ply.
+const HALF: usize = MAX_PITS / 2;
+
+/// The key of half `k` (0 or 1) of the pit array.
+fn half_key(pos: &Position, k: usize) -> u64 {
+    let half: &[u16; HALF] = (pos.pits[k * HALF..][..HALF].try_into()).expect("a half");
+    lanes_key(half, k as u64 + 2)
+}
+
+/// A 64-bit key of `pits`, seeded by `part`. Four pits make one word, mixed in by one
+/// multiplication (cheaper per ply than [`Position::key`]'s longer chain), in four
+/// independent lanes: one chain of multiplications waited on each before, a third of a
+/// 4×36 Nsolo validation.
+#[inline(always)]
+fn lanes_key(pits: &[u16], part: u64) -> u64 {
+    let mix = |h: u64, word: u64| (h ^ word).wrapping_mul(KEY_FACTOR).rotate_left(23);
+    let word =
+        |w: &[u16]| w[0] as u64 | (w[1] as u64) << 16 | (w[2] as u64) << 32 | (w[3] as u64) << 48;
+    let seed = part.wrapping_mul(KEY_FACTOR);
+    let mut lanes = [seed, seed ^ 1, seed ^ 2, seed ^ 3];
     let blocks = pits.chunks_exact(16);
-    let rest_pits = blocks.remainder();
+    let rest = blocks.remainder();
     for block in blocks {
         for (lane, w) in lanes.iter_mut().zip(block.chunks_exact(4)) {
             *lane = mix(*lane, word(w));
         }
     }
     let mut h = lanes.into_iter().fold(0, mix);
-    let words = rest_pits.chunks_exact(4);
+    let words = rest.chunks_exact(4);
     let tail = words.remainder();
     for w in words {
         h = mix(h, word(w));
@@ -310,8 +363,7 @@ fn repetition_key(pos: &Position) -> u64 {
     for &s in tail {
         h = mix(h, s as u64);
     }
-    // Spread the high bits down: the table indexes by the low ones.
-    h ^ h >> 29
+    h
 }
 
 impl History {
@@ -487,6 +539,28 @@ mod tests {
             !game.repetition,
             "the key came round twice, the position only once"
         );
+    }
+
+    /// Boards over `HALF` pits keep their key by halves, hashing anew only the halves a
+    /// ply changed: on 4×36 one seat's half, on 4×20 to 4×35 one or both.
+    #[test]
+    fn the_key_kept_by_halves_is_the_key_of_the_position() {
+        for cols in [19, 24, 35, 36] {
+            let board = crate::Board::new(4, cols);
+            let rules = Rules::new(Game::Nsolo, board, "bonus=none").unwrap();
+            let mut game = GameState::start(rules);
+            let (mut rng, mut effect) = (Rng::new(cols as u64), Effect::default());
+            let mut quiet = 0;
+            for _ in 0..400 {
+                if game.play_random(&mut rng, &mut effect).is_none() {
+                    break;
+                }
+                quiet += !effect.is_capture() as u32;
+                let kept = key_of(&game.pos, game.history.halves);
+                assert_eq!(kept, repetition_key(&game.pos), "4x{cols}");
+            }
+            assert!(quiet > 100, "4x{cols}: quiet plies were played");
+        }
     }
 
     #[test]
