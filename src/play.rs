@@ -428,6 +428,8 @@ impl History {
 
     /// How often `pos`, the last remembered position, occurs among the remembered
     /// ones, compared exactly. They are re-derived by replaying the moves from the first.
+    #[cold]
+    #[inline(never)]
     fn occurrences(&self, rules: &Rules, pos: &Position) -> u32 {
         let first = self.first.as_ref();
         let mut at = first.expect("remember() keeps the first position").clone();
