@@ -8,7 +8,7 @@ use std::fmt;
 
 use thiserror::Error;
 
-use crate::geometry::{Pit, Side};
+use crate::geometry::{Board, Pit, Side};
 
 /// A move: a sowing (every game after Kiothi's opening) or Kiothi's opening
 /// redistribution.
@@ -108,6 +108,9 @@ pub struct Effect {
     pub nki_marked: bool,
     /// Rules broken by a move executed under [`Mode::Foul`].
     pub fouls: Vec<Illegal>,
+    /// Keep no laps, only `lap_count` and `stones_sown`: set by a caller that reads no
+    /// laps (a validation), to spare every lap its record. [`Effect::clear`] keeps it.
+    pub lap_counts_only: bool,
 }
 
 impl Effect {
@@ -140,12 +143,27 @@ impl Effect {
             .sum()
     }
 
-    /// Records a lap, keeping the detail only for the first [`LAP_DETAIL`] laps.
+    /// Records a lap, keeping the detail only for the first [`LAP_DETAIL`] laps (and
+    /// none with `lap_counts_only`).
     pub fn push_lap(&mut self, lap: Lap) {
         self.lap_count += 1;
         self.stones_sown += lap.stones as u64;
-        if self.laps.len() < LAP_DETAIL {
+        if !self.lap_counts_only && self.laps.len() < LAP_DETAIL {
             self.laps.push(lap);
+        }
+    }
+
+    /// [`Effect::push_lap`] of a lap between two pit indices of `board`, which are
+    /// turned into pits only when the lap is kept.
+    pub(crate) fn push_lap_between(&mut self, board: Board, start: usize, end: usize, stones: u32) {
+        self.lap_count += 1;
+        self.stones_sown += stones as u64;
+        if !self.lap_counts_only && self.laps.len() < LAP_DETAIL {
+            self.laps.push(Lap {
+                start: board.pit(start),
+                end: board.pit(end),
+                stones,
+            });
         }
     }
 }

@@ -6,7 +6,7 @@
 //! per ply.
 
 use crate::games;
-use crate::geometry::Side;
+use crate::geometry::{Side, MAX_PITS};
 use crate::moves::{Candidate, Effect, Illegal, Mode, Move};
 use crate::position::Position;
 use crate::rng::Rng;
@@ -136,7 +136,7 @@ impl GameState {
         }
         match games::apply(&self.rules, &mut self.pos, mv, mode, effect) {
             Ok(()) => {
-                self.after_ply(effect);
+                self.after_ply(effect, mv, mode);
                 Ok(())
             }
             Err(e) => {
@@ -155,7 +155,7 @@ impl GameState {
             return None;
         }
         let mv = games::play_random(&self.rules, &mut self.pos, rng, effect)?;
-        self.after_ply(effect);
+        self.after_ply(effect, &mv, Mode::Legal);
         Some(mv)
     }
 
@@ -200,13 +200,15 @@ impl GameState {
         })
     }
 
-    fn after_ply(&mut self, effect: &Effect) {
+    fn after_ply(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
         self.plies += 1;
         if self.rules.repeat().is_none() {
             return;
         }
         if effect.is_capture() || !effect.bonus.is_empty() {
             self.history.clear();
+        } else if self.rules.game() != Game::BaoLaKimasai {
+            self.history.moves.push((mv.clone(), mode));
         }
         self.remember();
     }
@@ -222,20 +224,45 @@ impl GameState {
             self.repetition = self.history.count_key(bao_key(&self.pos)) >= repeat;
             return;
         }
-        if self.history.push(&self.pos) >= repeat {
-            self.repetition = self.history.occurrences(&self.pos) >= repeat;
+        let (history, pos) = (&mut self.history, &self.pos);
+        let first = history.moves.is_empty();
+        if first {
+            // The first position since the last capture: the others are re-derived
+            // from it.
+            history.first = Some(pos.clone());
+        }
+        let board = pos.board();
+        let key = if board.len() <= HALF {
+            repetition_key(pos)
+        } else {
+            let changed = if !first && board.rows() == 4 {
+                // A ply that captured nothing changed only the mover's pits, on the two
+                // rows they sow round (RULES.md, "Geometry").
+                let own = board.indices_of(pos.side.opponent());
+                own.start / HALF..own.end.div_ceil(HALF)
+            } else {
+                0..2
+            };
+            for k in changed {
+                history.halves[k] = half_key(pos, k);
+            }
+            key_of(pos, history.halves)
+        };
+        debug_assert_eq!(key, repetition_key(pos), "the half keys follow the plies");
+        if history.count_key(key) >= repeat {
+            self.repetition = self.history.occurrences(&self.rules, &self.pos) >= repeat;
         }
     }
 }
 
 /// The positions since the last capture, kept compactly for the repetition rule: a
-/// table counting keys (a cheap filter run every ply) and the positions themselves, for
-/// the exact comparison made only when a key has come round `repeat` times.
+/// table counting keys (a cheap filter run every ply), and the first position with the
+/// moves played since, from which the positions themselves are re-derived for the exact
+/// comparison, made only when a key has come round `repeat` times.
 ///
 /// This runs once per ply of every playout, so it avoids a general hash map: the key
 /// costs one multiplication per four pits, the table is open-addressed and cleared in
-/// O(1) by a generation stamp, and each position is stored as its pits in one shared
-/// buffer (reserved once per game) plus a few fields.
+/// O(1) by a generation stamp, and a ply stores its move, not its position.
 #[derive(Clone, Debug, Default)]
 struct History {
     /// Open-addressed key counts; a slot belongs to the table only if its stamp is current.
@@ -243,10 +270,12 @@ struct History {
     stamp: u32,
     /// Keys in the table (of the current stamp).
     keys: usize,
-    /// The pits of every remembered position, one board after another.
-    pits: Vec<u16>,
-    /// The rest of every remembered position that the repetition rule compares.
-    rest: Vec<Rest>,
+    /// The first remembered position (none for Bao la Kimasai, whose key is exact).
+    first: Option<Position>,
+    /// The moves played from `first`, each with its mode, one per later position.
+    moves: Vec<(Move, Mode)>,
+    /// The [`half_key`]s of the last remembered position (on boards keyed by halves).
+    halves: [u64; 2],
 }
 
 #[derive(Copy, Clone, Debug, Default)]
@@ -256,66 +285,79 @@ struct Slot {
     count: u32,
 }
 
-/// A position's side to move, prisons, nki marks and phase.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-struct Rest {
-    side: Side,
-    prisons: [u16; 2],
-    nki: u64,
-    opening: bool,
-}
-
-impl Rest {
-    fn of(pos: &Position) -> Rest {
-        Rest {
-            side: pos.side,
-            prisons: pos.prisons,
-            nki: pos.nki,
-            opening: pos.opening,
-        }
-    }
-}
-
 /// Bao la Kimasai's exact position key: one bit per occupied pit (its 48 pits) and the
-/// side to move in the top bit. Pits hold 0 or 1 stone, so four pits are gathered into
-/// four bits by one multiplication.
+/// side to move above them. Pits hold 0 or 1 stone, so four pits are gathered into four
+/// bits by one multiplication, and shifted in below the bits before: a chain the
+/// compiler keeps in scalar code (OR-ing each nibble in at its own place was vectorised
+/// into emulated 64-bit multiplications and variable shifts, half again as costly).
 fn bao_key(pos: &Position) -> u64 {
     const ONES: u64 = 0x0001_0001_0001_0001;
     const GATHER: u64 = 1 << 48 | 1 << 33 | 1 << 18 | 1 << 3;
-    let mut bits = (pos.side as u64) << 63;
-    for (k, w) in pos.board_pits().chunks_exact(4).enumerate() {
+    let mut bits = pos.side as u64;
+    for w in pos.board_pits().chunks_exact(4) {
         let word = w[0] as u64 | (w[1] as u64) << 16 | (w[2] as u64) << 32 | (w[3] as u64) << 48;
-        bits |= (((word & ONES).wrapping_mul(GATHER) >> 48) & 0xf) << (4 * k);
+        bits = bits << 4 | ((word & ONES).wrapping_mul(GATHER) >> 48) & 0xf;
     }
     bits
 }
 
 /// A 64-bit key of what the repetition rule compares. Equal positions have equal keys;
-/// unequal ones rarely do, and the exact comparison settles it when they do. Four pits
-/// make one word, mixed in by one multiplication (cheaper per ply than
-/// [`Position::key`]'s longer chain), in four independent lanes: one chain of
-/// multiplications waited on each before, a third of a 4×36 Nsolo validation.
+/// unequal ones rarely do, and the exact comparison settles it when they do. A board of
+/// more than [`HALF`] pits is keyed by halves (see [`HALF`]), a smaller one whole.
 fn repetition_key(pos: &Position) -> u64 {
-    const K: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mix = |h: u64, word: u64| (h ^ word).wrapping_mul(K).rotate_left(23);
-    let word =
-        |w: &[u16]| w[0] as u64 | (w[1] as u64) << 16 | (w[2] as u64) << 32 | (w[3] as u64) << 48;
+    if pos.board().len() > HALF {
+        key_of(pos, [half_key(pos, 0), half_key(pos, 1)])
+    } else {
+        key_of(pos, [lanes_key(pos.board_pits(), 1), 0])
+    }
+}
+
+/// [`repetition_key`] from the keys of the pits: of the two halves of the pit array, or
+/// of the whole board and zero.
+fn key_of(pos: &Position, pits: [u64; 2]) -> u64 {
     let rest = pos.side as u64
         ^ (pos.opening as u64) << 1
         ^ (pos.prisons[0] as u64) << 2
         ^ (pos.prisons[1] as u64) << 18;
-    let h = (rest ^ pos.nki.rotate_left(34)).wrapping_mul(K);
-    let mut lanes = [h, h ^ 1, h ^ 2, h ^ 3];
-    let pits = pos.board_pits();
+    let h = (rest ^ pos.nki.rotate_left(34)).wrapping_mul(KEY_FACTOR) ^ pits[0] ^ pits[1];
+    // Spread the high bits down: the table indexes by the low ones.
+    h ^ h >> 29
+}
+
+const KEY_FACTOR: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// Half the pit array. A board of more pits is keyed in two halves of this fixed size
+/// (so that the loops unroll): on the widest board, 4×36, a half is one seat's two rows,
+/// so a ply that captured nothing (which changed only the mover's pits) needs only one
+/// half hashed anew, half of what a key of the whole board costs every ply.
+const HALF: usize = MAX_PITS / 2;
+
+/// The key of half `k` (0 or 1) of the pit array.
+fn half_key(pos: &Position, k: usize) -> u64 {
+    let half: &[u16; HALF] = (pos.pits[k * HALF..][..HALF].try_into()).expect("a half");
+    lanes_key(half, k as u64 + 2)
+}
+
+/// A 64-bit key of `pits`, seeded by `part`. Four pits make one word, mixed in by one
+/// multiplication (cheaper per ply than [`Position::key`]'s longer chain), in four
+/// independent lanes: one chain of multiplications waited on each before, a third of a
+/// 4×36 Nsolo validation.
+#[inline(always)]
+fn lanes_key(pits: &[u16], part: u64) -> u64 {
+    let mix = |h: u64, word: u64| (h ^ word).wrapping_mul(KEY_FACTOR).rotate_left(23);
+    let word =
+        |w: &[u16]| w[0] as u64 | (w[1] as u64) << 16 | (w[2] as u64) << 32 | (w[3] as u64) << 48;
+    let seed = part.wrapping_mul(KEY_FACTOR);
+    let mut lanes = [seed, seed ^ 1, seed ^ 2, seed ^ 3];
     let blocks = pits.chunks_exact(16);
-    let rest_pits = blocks.remainder();
+    let rest = blocks.remainder();
     for block in blocks {
         for (lane, w) in lanes.iter_mut().zip(block.chunks_exact(4)) {
             *lane = mix(*lane, word(w));
         }
     }
     let mut h = lanes.into_iter().fold(0, mix);
-    let words = rest_pits.chunks_exact(4);
+    let words = rest.chunks_exact(4);
     let tail = words.remainder();
     for w in words {
         h = mix(h, word(w));
@@ -323,8 +365,7 @@ fn repetition_key(pos: &Position) -> u64 {
     for &s in tail {
         h = mix(h, s as u64);
     }
-    // Spread the high bits down: the table indexes by the low ones.
-    h ^ h >> 29
+    h
 }
 
 impl History {
@@ -339,23 +380,10 @@ impl History {
             self.stamp = 1;
         }
         self.keys = 0;
-        self.pits.clear();
-        self.rest.clear();
+        self.moves.clear();
     }
 
-    /// Remembers a position; returns how often its key has now been seen.
-    fn push(&mut self, pos: &Position) -> u32 {
-        if self.rest.capacity() == 0 {
-            // Room for a typical game at once, instead of growing it ply by ply.
-            self.rest.reserve(Self::FIRST_SLOTS);
-            self.pits
-                .reserve(Self::FIRST_SLOTS * pos.board_pits().len());
-        }
-        self.pits.extend_from_slice(pos.board_pits());
-        self.rest.push(Rest::of(pos));
-        self.count_key(repetition_key(pos))
-    }
-
+    #[inline]
     fn count_key(&mut self, key: u64) -> u32 {
         if self.stamp == 0 {
             self.stamp = 1;
@@ -385,6 +413,9 @@ impl History {
         }
     }
 
+    // Rare (a few times a game): kept out of `count_key`, which runs every ply.
+    #[cold]
+    #[inline(never)]
     fn grow(&mut self) {
         let size = (2 * self.slots.len()).max(Self::FIRST_SLOTS);
         let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
@@ -397,15 +428,21 @@ impl History {
         }
     }
 
-    /// How often the position occurs among the remembered ones, compared exactly.
-    fn occurrences(&self, pos: &Position) -> u32 {
-        let pits = pos.board_pits();
-        let rest = Rest::of(pos);
-        let boards = self.pits.chunks_exact(pits.len().max(1));
-        boards
-            .zip(&self.rest)
-            .filter(|&(b, r)| b == pits && *r == rest)
-            .count() as u32
+    /// How often `pos`, the last remembered position, occurs among the remembered
+    /// ones, compared exactly. They are re-derived by replaying the moves from the first.
+    #[cold]
+    #[inline(never)]
+    fn occurrences(&self, rules: &Rules, pos: &Position) -> u32 {
+        let first = self.first.as_ref();
+        let mut at = first.expect("remember() keeps the first position").clone();
+        let mut count = at.same_for_repetition(pos) as u32;
+        let mut effect = Effect::default();
+        for (mv, mode) in &self.moves {
+            let replayed = games::apply(rules, &mut at, mv, *mode, &mut effect);
+            debug_assert!(replayed.is_ok(), "a move replays as it was played");
+            count += at.same_for_repetition(pos) as u32;
+        }
+        count
     }
 }
 
@@ -438,7 +475,7 @@ mod tests {
     /// Moves the game to `pos` as if a ply had been played with `effect`.
     fn reach(game: &mut GameState, pos: &Position, effect: &Effect) {
         game.pos = pos.clone();
-        game.after_ply(effect);
+        game.after_ply(effect, &Move::Sow(Default::default()), Mode::Legal);
     }
 
     #[test]
@@ -490,16 +527,64 @@ mod tests {
 
     #[test]
     fn equal_keys_of_different_positions_are_not_a_repetition() {
-        // Force a key collision: count the start's key again without its position.
-        let mut game = bao(2);
-        let mut other = game.pos.clone();
-        other.side = Side::North;
-        game.history.count_key(repetition_key(&other));
-        reach(&mut game, &other, &quiet());
+        // Nsolo keeps no positions, only keys and moves: force a collision by counting
+        // the key of the position a quiet move leads to, before the move is played.
+        let rules = Rules::new(Game::Nsolo, None, "repeat=2").unwrap();
+        let mut game = GameState::start(rules);
+        let quiet = (game.legal_moves().into_iter())
+            .find(|c| !c.captures)
+            .expect("a quiet first move");
+        let mut after = game.clone();
+        after.play(&quiet.mv, Mode::Legal).unwrap();
+        game.history.count_key(repetition_key(after.position()));
+        game.play(&quiet.mv, Mode::Legal).unwrap();
+        assert_eq!(game.history.moves.len(), 1, "the move was remembered");
         assert!(
             !game.repetition,
             "the key came round twice, the position only once"
         );
+    }
+
+    /// Boards over `HALF` pits keep their key by halves, hashing anew only the halves a
+    /// ply changed: on 4×36 one seat's half, on 4×20 to 4×35 one or both.
+    #[test]
+    fn the_key_kept_by_halves_is_the_key_of_the_position() {
+        for cols in [19, 24, 35, 36] {
+            let board = crate::Board::new(4, cols);
+            let rules = Rules::new(Game::Nsolo, board, "bonus=none").unwrap();
+            let mut game = GameState::start(rules);
+            let (mut rng, mut effect) = (Rng::new(cols as u64), Effect::default());
+            let mut quiet = 0;
+            for _ in 0..400 {
+                if game.play_random(&mut rng, &mut effect).is_none() {
+                    break;
+                }
+                quiet += !effect.is_capture() as u32;
+                let kept = key_of(&game.pos, game.history.halves);
+                assert_eq!(kept, repetition_key(&game.pos), "4x{cols}");
+            }
+            assert!(quiet > 100, "4x{cols}: quiet plies were played");
+        }
+    }
+
+    /// Bao la Kimasai's key is exact: every pit and the side to move have a bit of
+    /// their own.
+    #[test]
+    fn bao_keys_tell_every_pit_and_the_side_apart() {
+        let start = bao(2).pos;
+        let mut keys = vec![bao_key(&start)];
+        for i in 0..start.board().len() {
+            let mut pos = start.clone();
+            pos.pits[i] ^= 1;
+            keys.push(bao_key(&pos));
+        }
+        let mut other = start.clone();
+        other.side = Side::North;
+        keys.push(bao_key(&other));
+        let n = keys.len();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), n, "two positions share a key");
     }
 
     #[test]

@@ -289,8 +289,14 @@ impl From<Illegal> for PlyError {
     }
 }
 
-/// Reads a ply as a move of the game, in the position it is played in.
-fn move_of(rules: &Rules, pos: &Position, syntax: &PlySyntax) -> Result<Move, PlyError> {
+/// Reads a ply as a move of the game, in the position it is played in, into `mv`. The
+/// bonus list of the move `mv` held is reused: a replay reads a move every ply.
+fn read_move(
+    rules: &Rules,
+    pos: &Position,
+    syntax: &PlySyntax,
+    mv: &mut Move,
+) -> Result<(), PlyError> {
     let game = rules.game();
     match syntax {
         PlySyntax::Redistribution(r) => {
@@ -310,10 +316,11 @@ fn move_of(rules: &Rules, pos: &Position, syntax: &PlySyntax) -> Result<Move, Pl
                 .iter()
                 .map(|f| Ok((pit_on_board(rules, f.pit)?, f.stones)))
                 .collect::<Result<Vec<_>, Illegal>>()?;
-            Ok(Move::Redistribute(Redistribution {
+            *mv = Move::Redistribute(Redistribution {
                 emptied: [pit_on_board(rules, a)?, pit_on_board(rules, b)?],
                 placed,
-            }))
+            });
+            Ok(())
         }
         PlySyntax::Sowing(s) => {
             let from = pit_on_board(rules, s.from)?;
@@ -345,7 +352,11 @@ fn move_of(rules: &Rules, pos: &Position, syntax: &PlySyntax) -> Result<Move, Pl
                     ));
                 }
             }
-            let mut bonus = Vec::new();
+            let mut bonus = match std::mem::replace(mv, Move::Sow(Sowing::default())) {
+                Move::Sow(sowing) => sowing.bonus,
+                Move::Redistribute(_) => Vec::new(),
+            };
+            bonus.clear();
             if let Some(list) = &s.capture {
                 match game {
                     Game::Tsoro | Game::Nsolo => {}
@@ -368,12 +379,13 @@ fn move_of(rules: &Rules, pos: &Position, syntax: &PlySyntax) -> Result<Move, Pl
                     });
                 }
             }
-            Ok(Move::Sow(Sowing {
+            *mv = Move::Sow(Sowing {
                 from: Some(from),
                 lift: s.lift,
                 stop,
                 bonus,
-            }))
+            });
+            Ok(())
         }
     }
 }
@@ -476,14 +488,28 @@ pub(crate) fn step(
     diagnostics: &mut Vec<Diagnostic>,
     failed: &mut bool,
 ) -> Option<PlyTrace> {
+    let mut mv = Move::Sow(Sowing::default());
+    step_into(state, input, &mut mv, effect, options, diagnostics, failed)
+}
+
+/// [`step`] reading the move into `mv`, which a replay keeps from ply to ply.
+fn step_into(
+    state: &mut GameState,
+    input: &PlyInput<'_>,
+    mv: &mut Move,
+    effect: &mut Effect,
+    options: &ReplayOptions,
+    diagnostics: &mut Vec<Diagnostic>,
+    failed: &mut bool,
+) -> Option<PlyTrace> {
     let number = input.number;
     let syntax = input.syntax;
     let span = input.span;
     let side = state.position().side;
     let has_x = matches!(syntax, PlySyntax::Sowing(s) if s.capture.is_some());
     let foul = input.commands.iter().any(|c| c.name == "foul");
-    let mv = match move_of(state.rules(), state.position(), syntax) {
-        Ok(mv) => mv,
+    match read_move(state.rules(), state.position(), syntax, mv) {
+        Ok(()) => {}
         Err(PlyError::Form(message)) => {
             diagnostics.push(Diagnostic::error(
                 code::PLY_FORM,
@@ -499,9 +525,9 @@ pub(crate) fn step(
             *failed = true;
             return None;
         }
-    };
+    }
     let mode = if foul { Mode::Foul } else { Mode::Legal };
-    if let Err(e) = state.play_into(&mv, mode, effect) {
+    if let Err(e) = state.play_into(mv, mode, effect) {
         diagnostics.push(illegal(state, number, span, syntax, &e, has_x, options));
         *failed = true;
         return None;
@@ -599,7 +625,7 @@ pub(crate) fn step(
         side,
         span,
         text: syntax.to_string(),
-        mv,
+        mv: mv.clone(),
         effect: kept,
         after: options.keep_positions.then(|| after.clone()),
         foul,
@@ -820,13 +846,18 @@ pub(crate) fn replay_from(
     options: &ReplayOptions,
     trace: &mut Trace,
 ) {
-    let mut effect = Effect::default();
+    let mut effect = Effect {
+        lap_counts_only: !options.keep_laps,
+        ..Effect::default()
+    };
     let mut failed = false;
+    let mut mv = Move::Sow(Sowing::default());
     for input in inputs {
         let before = state.plies();
-        let ply = step(
+        let ply = step_into(
             state,
             input,
+            &mut mv,
             &mut effect,
             options,
             &mut trace.diagnostics,

@@ -10,7 +10,7 @@
 //! buffers, whatever the number of laps.
 
 use crate::geometry::Board;
-use crate::moves::{Effect, Illegal, Lap};
+use crate::moves::{Effect, Illegal};
 
 /// A lap that ended in an occupied pit: the decision point of a relay.
 #[derive(Copy, Clone, Debug)]
@@ -112,11 +112,7 @@ pub(crate) fn relay_sow(
             pits[circuit[end_place] as usize] += 1;
         }
         let end_pit = circuit[end_place] as usize;
-        effect.push_lap(Lap {
-            start: board.pit(start_pit),
-            end: board.pit(end_pit),
-            stones: stones as u32,
-        });
+        effect.push_lap_between(board, start_pit, end_pit, stones as u32);
         if pits[end_pit] == 1 {
             return Ok(SowEnd {
                 pit: end_pit,
@@ -213,6 +209,42 @@ mod tests {
         assert_eq!(&pits[..4], &[0, 1, 1, 0]);
         assert_eq!(effect.lap_count, 1);
         assert_eq!(effect.stones_sown, 2);
+    }
+
+    #[test]
+    fn lap_counts_only_counts_the_laps_it_does_not_keep() {
+        let board = Board::new(4, 2).unwrap(); // circuit a1 a2 b2 b1
+        let c = circuit(board);
+        let sow = |effect: &mut Effect| {
+            let mut pits = vec![0u16; board.len()];
+            pits[0] = 5;
+            relay_sow(
+                &mut pits,
+                board,
+                &c,
+                0,
+                5,
+                effect,
+                true,
+                u64::MAX,
+                |_, _| Ok(Next::Relay),
+            )
+            .unwrap()
+        };
+        let mut kept = Effect::default();
+        let mut counted = Effect {
+            lap_counts_only: true,
+            ..Effect::default()
+        };
+        assert_eq!(sow(&mut kept), sow(&mut counted));
+        assert_eq!(kept.laps.len(), 3);
+        assert!(counted.laps.is_empty());
+        assert_eq!(
+            (counted.lap_count, counted.stones_sown),
+            (kept.lap_count, kept.stones_sown)
+        );
+        counted.clear();
+        assert!(counted.lap_counts_only, "clear keeps the setting");
     }
 
     #[test]

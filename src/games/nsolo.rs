@@ -289,9 +289,10 @@ fn bonus_due(rules: &Rules, pits: &Pits, side: Side, captured: u16) -> Due {
     if captured == 0 {
         return Due::Nothing;
     }
-    let left: u32 = (rules.circuit(side.opponent()).iter())
-        .map(|&p| pits[p as usize] as u32)
-        .sum();
+    // The opponent's side is its two rows, one run of the pit array: summed in order,
+    // which vectorises, not through the circuit's indirection.
+    let opponent = &pits[rules.board().indices_of(side.opponent())];
+    let left: u32 = opponent.iter().map(|&s| s as u32).sum();
     let bonus = match rules.options() {
         Options::Nsolo(o) => o.bonus,
         _ => NsoloBonus::None,
