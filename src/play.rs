@@ -81,8 +81,9 @@ impl Outcome {
 pub struct GameState {
     rules: Rules,
     pos: Position,
-    /// Positions since the last capture (earlier ones cannot recur: stones only leave),
-    /// for the repetition rule. The current position is the last entry.
+    /// What the repetition rule needs of the positions since the last capture (earlier
+    /// ones cannot recur: stones only leave): their keys, the first of them and the moves
+    /// played since.
     history: History,
     /// Set when a repetition draw has occurred.
     repetition: bool,
@@ -433,13 +434,20 @@ impl History {
     #[cold]
     #[inline(never)]
     fn occurrences(&self, rules: &Rules, pos: &Position) -> u32 {
-        let first = self.first.as_ref();
-        let mut at = first.expect("remember() keeps the first position").clone();
+        // `remember` keeps the first position whenever it starts the moves afresh.
+        let Some(first) = self.first.as_ref() else {
+            return 1;
+        };
+        let mut at = first.clone();
         let mut count = at.same_for_repetition(pos) as u32;
         let mut effect = Effect::default();
         for (mv, mode) in &self.moves {
-            let replayed = games::apply(rules, &mut at, mv, *mode, &mut effect);
-            debug_assert!(replayed.is_ok(), "a move replays as it was played");
+            // A move replays as it was played (applying is deterministic); were one not
+            // to, the positions after it are unknown and are not counted.
+            if games::apply(rules, &mut at, mv, *mode, &mut effect).is_err() {
+                debug_assert!(false, "a move replays as it was played");
+                break;
+            }
             count += at.same_for_repetition(pos) as u32;
         }
         count

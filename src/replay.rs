@@ -620,6 +620,8 @@ fn step_into(
     if !options.keep_laps {
         kept.laps = Vec::new();
     }
+    // The replay's own setting, not part of what the ply did.
+    kept.lap_counts_only = false;
     Some(PlyTrace {
         number,
         side,

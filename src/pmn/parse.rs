@@ -11,8 +11,11 @@
 //! - a ply, `FROM[:n][-END[#k]][x[P[:n],...]]` or `P,P>Q:n,...` (`ply` and the parsers
 //!   it is built from, over the bytes of one token, with a small `Copy` error type
 //!   turned into our messages only when a problem is reported);
-//! - a tag line `[Name "value"]` with its `\"` and `\\` escapes (`tag_line`);
-//! - a command `[%name args]` inside a comment (`command`).
+//! - a tag line `[Name "value"]` with its `\"` and `\\` escapes (`tag_line`).
+//!
+//! Two small readers are by hand, for speed: a command `[%name args]` inside a comment
+//! (`command`, a split at whitespace), and the usual plies, which the scanner's fast
+//! lane reads (below).
 //!
 //! The scanner that walks the move text (`Scanner::read_moves`: tokens, comments,
 //! NAGs, move numbers, results, variations, and the tag section's resumption at the
@@ -24,10 +27,13 @@
 //! - It never fails: after a problem it resumes (at the next tag line, or by stopping
 //!   the move text with what was read kept), which is control flow around the grammar,
 //!   not grammar.
-//! - It is the hot loop of the reader: it dispatches on one byte, follows lines and
-//!   columns incrementally as it goes (spans cost no rescan) and hands each token to
-//!   the nom parsers. With combinators (`alt` over every token kind) every token would
-//!   build and drop an error per kind tried, in the reader's hottest loop.
+//! - It is the hot loop of the reader: it dispatches on one byte and follows lines and
+//!   columns incrementally as it goes (spans cost no rescan). Its fast lane
+//!   (`read_usual_tokens`) reads the usual tokens, spaces, move numbers and plies of
+//!   plain pits, straight into their slots; every other token, and every token with a
+//!   problem, goes to the general loop, which hands plies to the nom parsers. With
+//!   combinators (`alt` over every token kind) every token would build and drop an
+//!   error per kind tried, in the reader's hottest loop.
 
 use std::collections::HashMap;
 
@@ -1163,7 +1169,7 @@ fn check_move_number(problems: &mut Vec<Problem>, number: MoveNumber, index: u64
 }
 
 // ---------------------------------------------------------------------------------
-// The tag line and the commands in comments, in nom combinators over `&str`.
+// The tag line, in nom combinators over its bytes, and the commands in comments.
 
 /// What went wrong in a tag line, and where (`rest` is the line from there).
 #[derive(Clone, Copy)]
