@@ -341,7 +341,13 @@ impl<'a> Scanner<'a> {
         let open = self.pos;
         let end_of_line = self.line_end(open);
         let line = &self.text[open..end_of_line];
-        let parsed = tag_line(line.as_bytes()).map_err(|e| match e {
+        // The usual tag line is told by a glance at its bytes; the grammar reads the rest
+        // and reports every problem.
+        let parsed = match usual_tag_line(line.as_bytes()) {
+            Some(found) => Ok((&line.as_bytes()[line.len()..], found)),
+            None => tag_line(line.as_bytes()),
+        };
+        let parsed = parsed.map_err(|e| match e {
             nom::Err::Failure(e) | nom::Err::Error(e) => e,
             // Complete parsers never ask for more; were one to, it is a problem.
             nom::Err::Incomplete(_) => TagError {
@@ -1288,6 +1294,23 @@ fn tag_line(line: &[u8]) -> TagResult<'_, (&[u8], &[u8])> {
     Ok((rest, found))
 }
 
+/// The usual tag line, `[Name "value"]` with one space, no escape and nothing after the
+/// `]` but spaces: its name and value, as [`tag_line`] reads them. `None` for anything
+/// else, which [`tag_line`] reads or reports.
+#[inline]
+fn usual_tag_line(line: &[u8]) -> Option<(&[u8], &[u8])> {
+    let rest = line.strip_prefix(b"[")?;
+    let name_len = rest
+        .iter()
+        .position(|&b| !(b.is_ascii_alphanumeric() || b == b'_'))?;
+    let (name, rest) = rest.split_at(name_len);
+    let rest = rest.strip_prefix(b" \"")?;
+    let value_len = memchr::memchr2(b'"', b'\\', rest)?;
+    let (value, rest) = rest.split_at(value_len);
+    let rest = rest.strip_prefix(b"\"]")?;
+    (!name.is_empty() && rest.iter().all(|&b| is_space(b))).then_some((name, value))
+}
+
 /// A command's name and arguments.
 type CommandWords<'a> = (&'a str, Vec<String>);
 
@@ -1850,6 +1873,38 @@ mod tests {
             .map(|p| format!("{:?} {}", p.code, p.message))
             .collect();
         (elements, problems)
+    }
+
+    #[test]
+    fn the_usual_tag_line_reads_as_the_grammar_does() {
+        let lines = [
+            "[Game \"Tsoro\"]",
+            "[Date \"2002.02.??\"]\r",
+            "[Site \"Muto\u{e9}ko\"] \t",
+            "[Event \"\"]",
+            "[Set_Up2 \"1\"]",
+            "[Site \"a\\\\b\"]",
+            "[Site \"a\\\"b\"]",
+            "[ Round \"1\"]",
+            "[Round  \"1\"]",
+            "[Round\t\"1\"]",
+            "[Round \"1\" ]",
+            "[Round \"1\"] x",
+            "[Round \"1\"",
+            "[Round \"1]",
+            "[ \"1\"]",
+            "[\"1\"]",
+            "[Round]",
+        ];
+        let mut usual = 0;
+        for line in lines {
+            let grammar = tag_line(line.as_bytes()).ok().map(|(_, found)| found);
+            if let Some(found) = usual_tag_line(line.as_bytes()) {
+                usual += 1;
+                assert_eq!(Some(found), grammar, "{line}");
+            }
+        }
+        assert_eq!(usual, 5, "the usual lines are read by a glance");
     }
 
     #[test]
