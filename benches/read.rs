@@ -171,7 +171,7 @@ fn record(rng: &mut Rng, n: u64) -> Record {
         if rng.chance(3) {
             moves.push(Element::Comment(Comment {
                 kind: CommentKind::Brace,
-                text: format!("[%stones {} {}]", rng.below(60), rng.below(60)),
+                text: format!("[%stones {} {}]", rng.below(60), rng.below(60)).into(),
                 commands: Vec::new(),
                 span: Span::default(),
             }));

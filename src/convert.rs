@@ -269,8 +269,8 @@ fn normalise_tags(record: &mut Record, rules: &Rules) {
     });
     for tag in &mut record.tags {
         match tag.name.as_ref() {
-            "Board" => tag.value = board.to_string(),
-            "Rules" => tag.value = options.clone(),
+            "Board" => tag.value = board.to_string().into(),
+            "Rules" => tag.value = options.as_str().into(),
             _ => {}
         }
     }
@@ -544,14 +544,14 @@ fn comments(note: String, text: &str) -> Vec<Element> {
         .collect();
     let mut out = vec![Element::Comment(Comment {
         kind: CommentKind::Brace,
-        text: note.replace("[%", "[ %"),
+        text: note.replace("[%", "[ %").into(),
         commands: vec![],
         span: Span::default(),
     })];
     for line in text.lines() {
         out.push(Element::Comment(Comment {
             kind: CommentKind::Line,
-            text: line.trim_end_matches('\r').replace("[%", "[ %"),
+            text: line.trim_end_matches('\r').replace("[%", "[ %").into(),
             commands: vec![],
             span: Span::default(),
         }));

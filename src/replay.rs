@@ -657,7 +657,7 @@ fn check_stones(game: Game, after: &Position, number: u32, cmd: &Command) -> Opt
             cmd.span,
             format!(
                 "[%stones] takes two counts, South's and North's, e.g. [%stones 40 35]; found [%stones {}]",
-                cmd.args.join(" ")
+                cmd.args.as_str()
             ),
         ));
     };

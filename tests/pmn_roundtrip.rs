@@ -106,7 +106,7 @@ fn brace_comment() -> impl Strategy<Value = Element> {
                     text,
                     Some(Command {
                         name: name.into(),
-                        args,
+                        args: Args::from_words(&args).expect("words"),
                         span: Span::default(),
                     }),
                 )
@@ -121,7 +121,7 @@ fn brace_comment() -> impl Strategy<Value = Element> {
         }
         Element::Comment(Comment {
             kind: CommentKind::Brace,
-            text,
+            text: text.into(),
             commands,
             span: Span::default(),
         })
@@ -132,7 +132,7 @@ fn line_comment() -> impl Strategy<Value = Element> {
     "[ a-zA-Z0-9.,:!?(){}é-]{0,20}".prop_map(|text| {
         Element::Comment(Comment {
             kind: CommentKind::Line,
-            text,
+            text: text.into(),
             commands: Vec::new(),
             span: Span::default(),
         })
@@ -321,12 +321,9 @@ fn main_line_plies_carry_the_comments_after_them() {
     assert_eq!(plies[0].ply.to_string(), "a3");
     let commands: Vec<_> = plies[0]
         .commands()
-        .map(|c| (c.name.as_ref(), c.args.clone()))
+        .map(|c| (c.name.as_ref(), c.args.iter().collect::<Vec<_>>()))
         .collect();
-    assert_eq!(
-        commands,
-        vec![("stones", vec!["40".to_string(), "35".to_string()])]
-    );
+    assert_eq!(commands, vec![("stones", vec!["40", "35"])]);
     assert_eq!(plies[0].nags().collect::<Vec<_>>(), vec![2]);
     assert_eq!(plies[1].ply.span.line, 4);
     assert_eq!(plies[1].ply.span.column, 40);

@@ -7,6 +7,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use compact_str::CompactString;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -45,7 +46,8 @@ pub struct Tag {
     /// Tag name, e.g. `Game`.
     pub name: Cow<'static, str>,
     /// Tag value with escapes resolved (`\"` is stored as `"`).
-    pub value: String,
+    #[schemars(with = "String")]
+    pub value: CompactString,
     /// The whole tag, `[` to `]`.
     #[serde(skip)]
     #[schemars(skip)]
@@ -79,7 +81,7 @@ impl Tag {
     ];
 
     /// A tag without spans, e.g. one built by a converter.
-    pub fn new(name: impl Into<Cow<'static, str>>, value: impl Into<String>) -> Tag {
+    pub fn new(name: impl Into<Cow<'static, str>>, value: impl Into<CompactString>) -> Tag {
         Tag {
             name: name.into(),
             value: value.into(),
@@ -508,7 +510,8 @@ pub struct Comment {
     pub kind: CommentKind,
     /// The text exactly as written, without the braces or the `;` (and, for a line
     /// comment, without the line ending).
-    pub text: String,
+    #[schemars(with = "String")]
+    pub text: CompactString,
     /// The commands inside, in order. Derived from `text`; the writer ignores it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub commands: Vec<Command>,
@@ -536,8 +539,8 @@ pub struct Command {
     /// The name after `%`, e.g. `stones`.
     pub name: Cow<'static, str>,
     /// The arguments, split at whitespace.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub args: Vec<String>,
+    #[serde(default, skip_serializing_if = "Args::is_empty")]
+    pub args: Args,
     /// `[` to `]`.
     #[serde(skip)]
     #[schemars(skip)]
@@ -554,6 +557,121 @@ impl Command {
             Some(&known) => Cow::Borrowed(known),
             None => Cow::Owned(name.to_string()),
         }
+    }
+}
+
+/// The arguments of a command: words, none empty and none holding whitespace (PMN
+/// splits a command at whitespace, so no other word can be written).
+// Kept as one string, the words joined by single spaces: a command then costs one
+// allocation, not one for its list and one for each word (comments with commands were
+// the most costly elements to read). The words cannot hold a space, so nothing is lost.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Args(CompactString);
+
+impl Args {
+    /// No arguments.
+    pub const fn new() -> Args {
+        Args(CompactString::const_new(""))
+    }
+
+    /// The words of `text` split at whitespace, as PMN splits a command.
+    pub fn split(text: &str) -> Args {
+        let text = text.trim();
+        // Usually the words are ASCII already joined by single spaces, and taken whole.
+        let mut after_space = false;
+        let joined_already = text.bytes().all(|b| {
+            let ok = (b > b' ' && b.is_ascii()) || (b == b' ' && !after_space);
+            after_space = b == b' ';
+            ok
+        });
+        if joined_already {
+            return Args(CompactString::from(text));
+        }
+        let mut joined = CompactString::with_capacity(text.len());
+        for word in text.split_whitespace() {
+            if !joined.is_empty() {
+                joined.push(' ');
+            }
+            joined.push_str(word);
+        }
+        Args(joined)
+    }
+
+    /// The words in order.
+    pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
+        self.0.split(' ').filter(|w| !w.is_empty())
+    }
+
+    /// How many words there are.
+    pub fn len(&self) -> usize {
+        if self.0.is_empty() {
+            0
+        } else {
+            1 + memchr::memchr_iter(b' ', self.0.as_bytes()).count()
+        }
+    }
+
+    /// Whether there is no argument.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The words joined by single spaces, as a command's arguments are written.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Arguments from words, each of which must be a word (not empty, no whitespace).
+    pub fn from_words<S: AsRef<str>>(words: impl IntoIterator<Item = S>) -> Result<Args, NotAWord> {
+        let mut joined = CompactString::default();
+        for word in words {
+            let word = word.as_ref();
+            if word.is_empty() || word.contains(char::is_whitespace) {
+                return Err(NotAWord(word.to_string()));
+            }
+            if !joined.is_empty() {
+                joined.push(' ');
+            }
+            joined.push_str(word);
+        }
+        Ok(Args(joined))
+    }
+}
+
+/// A word that cannot be a command's argument: empty, or holding whitespace.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("a command argument must be a word without whitespace; found {0:?}")]
+pub struct NotAWord(pub String);
+
+impl fmt::Debug for Args {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl Serialize for Args {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for Args {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Args, D::Error> {
+        Args::from_words(Vec::<String>::deserialize(d)?).map_err(serde::de::Error::custom)
+    }
+}
+
+impl JsonSchema for Args {
+    fn is_referenceable() -> bool {
+        <Vec<String>>::is_referenceable()
+    }
+
+    fn schema_name() -> String {
+        <Vec<String>>::schema_name()
+    }
+
+    fn json_schema(gen: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
+        <Vec<String>>::json_schema(gen)
     }
 }
 
@@ -863,6 +981,53 @@ mod tests {
             assert_eq!(back, pushed);
         }
         assert_ne!(BonusPits::from(pits(2)), BonusPits::from(pits(3)));
+    }
+
+    #[test]
+    fn args_split_as_split_whitespace_does() {
+        let texts = [
+            "",
+            "   ",
+            "40 35",
+            " 40 35 ",
+            "40  35",
+            "40\t35\n",
+            "a\u{0b}b",
+            "é 1",
+            "x\u{a0}y\u{2003}z",
+            "[%foul",
+            "1 2 3 4 5 6 7 8 9 10 11 12 13",
+        ];
+        for text in texts {
+            let args = Args::split(text);
+            let words: Vec<&str> = text.split_whitespace().collect();
+            assert_eq!(args.iter().collect::<Vec<_>>(), words, "{text:?}");
+            assert_eq!(args.len(), words.len(), "{text:?}");
+            assert_eq!(args.is_empty(), words.is_empty(), "{text:?}");
+            assert_eq!(args.as_str(), words.join(" "), "{text:?}");
+            assert_eq!(format!("{args:?}"), format!("{words:?}"));
+            assert_eq!(
+                serde_json::to_string(&args).unwrap(),
+                serde_json::to_string(&words).unwrap()
+            );
+            let back: Args = serde_json::from_str(&serde_json::to_string(&words).unwrap()).unwrap();
+            assert_eq!(back, args);
+            assert_eq!(Args::from_words(&words), Ok(args));
+        }
+    }
+
+    #[test]
+    fn args_are_words_or_refused() {
+        // A command is split at whitespace, so no argument can be empty or hold any.
+        for word in ["", "a b", "a\tb", "x\u{a0}"] {
+            assert_eq!(
+                Args::from_words(["1", word]),
+                Err(NotAWord(word.to_string()))
+            );
+            let json = serde_json::to_string(&["1", word]).unwrap();
+            let error = serde_json::from_str::<Args>(&json).unwrap_err().to_string();
+            assert!(error.contains("without whitespace"), "{error}");
+        }
     }
 
     #[test]

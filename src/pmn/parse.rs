@@ -46,6 +46,8 @@ use nom::multi::{fold_many0, many0_count, separated_list1};
 use nom::sequence::{preceded, terminated};
 use nom::{IResult, Offset, Parser};
 
+use compact_str::CompactString;
+
 use super::ast::*;
 use super::problem::{Problem, ProblemCode};
 
@@ -236,9 +238,9 @@ impl<'a> Scanner<'a> {
     /// Follows lines over text consumed other than by `skip_space` or ASCII tokens.
     fn track(&mut self, from: usize, to: usize) {
         let seg = &self.bytes[from..to];
-        match seg.iter().rposition(|&b| b == b'\n') {
+        match memchr::memrchr(b'\n', seg) {
             Some(last) => {
-                self.line += seg.iter().filter(|&&b| b == b'\n').count() as u32;
+                self.line += count_bytes(seg, |b| b == b'\n') as u32;
                 self.line_start = from + last + 1;
                 self.line_wide = !self.bytes[self.line_start..to].is_ascii();
             }
@@ -422,19 +424,24 @@ impl<'a> Scanner<'a> {
                 return Err(());
             }
         };
-        let value = if raw.contains('\\') {
-            let mut v = String::with_capacity(raw.len());
-            let mut chars = raw.chars();
-            while let Some(c) = chars.next() {
-                if c == '\\' {
-                    v.extend(chars.next());
-                } else {
-                    v.push(c);
+        // `\"` and `\\` (the grammar allows no other escape) stand for the character after
+        // the backslash: the runs between escapes are copied whole.
+        let value = match memchr::memchr(b'\\', raw.as_bytes()) {
+            None => CompactString::from(raw),
+            Some(first) => {
+                let mut value = CompactString::with_capacity(raw.len());
+                let mut rest = raw;
+                let mut at = Some(first);
+                while let Some(i) = at {
+                    value.push_str(&rest[..i]);
+                    let escaped = rest.get(i + 1..i + 2).unwrap_or_default();
+                    value.push_str(escaped);
+                    rest = rest.get(i + 2..).unwrap_or_default();
+                    at = memchr::memchr(b'\\', rest.as_bytes());
                 }
+                value.push_str(rest);
+                value
             }
-            v
-        } else {
-            raw.to_string()
         };
         let value_start = self.text.offset(raw);
         let value_end = value_start + raw.len();
@@ -745,7 +752,7 @@ impl<'a> Scanner<'a> {
         let text = if self.has_cr && text.contains("\r\n") {
             lf_breaks(text)
         } else {
-            text.to_string()
+            CompactString::from(text)
         };
         Comment {
             kind,
@@ -1080,8 +1087,8 @@ impl<'a> Scanner<'a> {
 /// Text with LF line breaks: every carriage return before a line feed belongs to the
 /// line break and goes (all of them, as for a line comment's end: `\r\r\n` becoming
 /// `\r\n` would not read back the same).
-fn lf_breaks(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
+fn lf_breaks(text: &str) -> CompactString {
+    let mut out = CompactString::with_capacity(text.len());
     let mut crs = 0;
     for c in text.chars() {
         match c {
@@ -1312,41 +1319,24 @@ fn usual_tag_line(line: &[u8]) -> Option<(&[u8], &[u8])> {
 }
 
 /// A command's name and arguments.
-type CommandWords<'a> = (&'a str, Vec<String>);
+type CommandWords<'a> = (&'a str, Args);
 
 /// A command `[%name arg arg ...]` at the start of `text`: its name and its arguments
 /// (nothing for `[%]`), and its length; `None` when `]` does not close it. Words are
-/// split at any whitespace, as `str::split_whitespace` does. (By hand rather than in
-/// combinators: most comments hold one, and this runs once a comment.)
+/// split at any whitespace, as `str::split_whitespace` does. A word runs to whitespace
+/// or `]`, so the first `]` closes the command. (By hand rather than in combinators:
+/// most comments hold one, and this runs once a comment.)
 fn command(text: &str) -> Option<(usize, Option<CommandWords<'_>>)> {
     let rest = text.strip_prefix("[%")?;
-    let space_end = |at: usize| rest.len() - rest[at..].trim_start().len();
-    let word_end = |at: usize| {
-        rest[at..]
-            .find(|c: char| c.is_whitespace() || c == ']')
-            .map_or(rest.len(), |i| at + i)
-    };
-    let name_start = space_end(0);
-    let name_end = word_end(name_start);
-    let mut end = name_end;
-    let words = if name_end > name_start {
-        let mut args = Vec::new();
-        loop {
-            let start = space_end(end);
-            let word = word_end(start);
-            if word == start {
-                break;
-            }
-            args.push(rest[start..word].to_string());
-            end = word;
-        }
-        Some((&rest[name_start..name_end], args))
-    } else {
-        end = 0;
-        None
-    };
-    let close = space_end(end);
-    (rest[close..].starts_with(']')).then_some((2 + close + 1, words))
+    let close = memchr::memchr(b']', rest.as_bytes())?;
+    let inside = &rest[..close];
+    let len = 2 + close + 1;
+    let inside = inside.trim_start();
+    let words = (!inside.is_empty()).then(|| {
+        let name_end = inside.find(char::is_whitespace).unwrap_or(inside.len());
+        (&inside[..name_end], Args::split(&inside[name_end..]))
+    });
+    Some((len, words))
 }
 
 // ---------------------------------------------------------------------------------
@@ -2009,7 +1999,7 @@ mod tests {
             .map(|cmd| {
                 (
                     cmd.name.to_string(),
-                    cmd.args.clone(),
+                    cmd.args.iter().map(String::from).collect(),
                     cmd.span.start,
                     cmd.span.column,
                 )
