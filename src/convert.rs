@@ -67,8 +67,8 @@ use crate::error::CommandError;
 use crate::geometry::{Pit, Side};
 use crate::moves::Move;
 use crate::pmn::{
-    self, Comment, CommentKind, Element, ParsedGame, Problem, ProblemCode, Record, Span, Tag,
-    Variation,
+    self, decode, Comment, CommentKind, Element, ParsedGame, Problem, ProblemCode, Record, Span,
+    Tag, Variation,
 };
 use crate::replay::{replay, rules_of, ReplayOptions, Trace};
 use crate::rules::{Game, Rules};
@@ -659,7 +659,34 @@ fn read_input(
     input.open()?.read_to_end(&mut bytes)?;
     Ok(match from {
         ConvertFrom::Relative => read_relative(&bytes, options),
-        ConvertFrom::Ludii => read_ludii(&String::from_utf8_lossy(&bytes), options),
+        ConvertFrom::Ludii => {
+            // Decoded as PMN files are (a byte-order mark, UTF-16, Latin-1 for lines that
+            // are not UTF-8): tags and comments are kept verbatim, so no byte may be
+            // replaced.
+            let (text, encoding, latin1) = decode::decode(&bytes);
+            if latin1 {
+                let body = &bytes[encoding.bom_len()..];
+                let bad = std::str::from_utf8(body)
+                    .err()
+                    .map_or(body.len(), |e| e.valid_up_to());
+                let before = &body[..bad];
+                let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+                let line_start = before
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map_or(0, |i| i + 1);
+                let column = 1 + String::from_utf8_lossy(&before[line_start..])
+                    .chars()
+                    .count();
+                let _ = writeln!(
+                    io::stderr(),
+                    "sow: {}:{line}:{column}: warning: byte {:#04x} is not UTF-8; lines that are not UTF-8 are read as Latin-1",
+                    input.name(),
+                    body.get(bad).copied().unwrap_or_default()
+                );
+            }
+            read_ludii(&text, options)
+        }
         ConvertFrom::Json => {
             // JSON is UTF-8; other bytes would be replaced, and the records altered.
             let text = String::from_utf8(bytes).map_err(|e| {

@@ -457,6 +457,35 @@ fn the_command_line_reads_relative_records_back() {
     assert_eq!(String::from_utf8(back.stdout).unwrap(), direct);
 }
 
+#[test]
+fn a_ludii_list_in_latin1_keeps_its_bytes_and_is_warned_of() {
+    // `ú` in Latin-1 (0xFA), after a UTF-8 byte-order mark: decoded as PMN files are.
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("latin1.txt");
+    std::fs::write(
+        &list,
+        b"\xef\xbb\xbf// [Game \"Nsolo\"]\n// [South \"Mpho Ndlov\xfa\"]\n",
+    )
+    .unwrap();
+    let out = Command::cargo_bin("sow")
+        .unwrap()
+        .args(["convert", "--from", "ludii", "--to", "pmn"])
+        .arg(&list)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let pmn = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        pmn.starts_with("[Game \"Nsolo\"]\n[South \"Mpho Ndlov\u{fa}\"]\n"),
+        "{pmn}"
+    );
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("latin1.txt:2:22: warning: byte 0xfa is not UTF-8"),
+        "{stderr}"
+    );
+}
+
 // Games the reader could not read whole (review of `sow convert`): every byte of a game
 // that its record does not hold ends up verbatim in comments, the output reads back to
 // itself, and every output form carries the kept text.
