@@ -108,6 +108,10 @@ pub struct Effect {
     pub nki_marked: bool,
     /// Rules broken by a move executed under [`Mode::Foul`].
     pub fouls: Vec<Illegal>,
+    /// What the sowing added to the linear key of the pits ([`crate::sowing::PIT_KEYS`]),
+    /// on the boards keyed so (see [`crate::sowing::KEYED_ABOVE`]); zero on the others.
+    /// The repetition key follows the plies by it (captures and bonus are listed above).
+    pub(crate) sown_key: u64,
     /// Keep no laps, only `lap_count` and `stones_sown`: set by a caller that reads no
     /// laps (a validation), to spare every lap its record. [`Effect::clear`] keeps it.
     pub lap_counts_only: bool,
@@ -119,6 +123,7 @@ impl Effect {
         self.laps.clear();
         self.lap_count = 0;
         self.stones_sown = 0;
+        self.sown_key = 0;
         self.end = None;
         self.stopped_at_head = false;
         self.captured.clear();

@@ -6,11 +6,12 @@
 //! per ply.
 
 use crate::games;
-use crate::geometry::{Side, MAX_PITS};
+use crate::geometry::Side;
 use crate::moves::{Candidate, Effect, Illegal, Mode, Move};
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::rules::{Game, Rules};
+use crate::sowing::{pits_key, KEYED_ABOVE, PIT_KEYS};
 
 /// How a game ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -88,6 +89,9 @@ pub struct GameState {
     /// Set when a repetition draw has occurred.
     repetition: bool,
     plies: u32,
+    /// The linear key of the pits ([`pits_key`]), on the boards keyed so (more than
+    /// [`KEYED_ABOVE`] pits), followed ply by ply from each effect.
+    pits_key: u64,
 }
 
 impl GameState {
@@ -98,7 +102,11 @@ impl GameState {
             history: History::default(),
             repetition: false,
             plies: 0,
+            pits_key: 0,
         };
+        if state.pos.board().len() > KEYED_ABOVE {
+            state.pits_key = pits_key(state.pos.board_pits());
+        }
         state.remember();
         state
     }
@@ -206,6 +214,16 @@ impl GameState {
         if self.rules.repeat().is_none() {
             return;
         }
+        let board = self.pos.board();
+        if board.len() > KEYED_ABOVE {
+            // The sowing's change, then the stones the capture and the bonus took.
+            let mut key = self.pits_key.wrapping_add(effect.sown_key);
+            for &(pit, stones) in effect.captured.iter().chain(&effect.bonus) {
+                let weight = PIT_KEYS[board.index(pit)];
+                key = key.wrapping_sub((stones as u64).wrapping_mul(weight));
+            }
+            self.pits_key = key;
+        }
         if effect.is_capture() || !effect.bonus.is_empty() {
             self.history.clear();
         } else if self.rules.game() != Game::BaoLaKimasai {
@@ -226,30 +244,17 @@ impl GameState {
             return;
         }
         let (history, pos) = (&mut self.history, &self.pos);
-        let first = history.moves.is_empty();
-        if first {
+        if history.moves.is_empty() {
             // The first position since the last capture: the others are re-derived
             // from it.
             history.first = Some(pos.clone());
         }
-        let board = pos.board();
-        let key = if board.len() <= HALF {
+        let key = if pos.board().len() <= KEYED_ABOVE {
             repetition_key(pos)
         } else {
-            let changed = if !first && board.rows() == 4 {
-                // A ply that captured nothing changed only the mover's pits, on the two
-                // rows they sow round (RULES.md, "Geometry").
-                let own = board.indices_of(pos.side.opponent());
-                own.start / HALF..own.end.div_ceil(HALF)
-            } else {
-                0..2
-            };
-            for k in changed {
-                history.halves[k] = half_key(pos, k);
-            }
-            key_of(pos, history.halves)
+            key_of(pos, self.pits_key)
         };
-        debug_assert_eq!(key, repetition_key(pos), "the half keys follow the plies");
+        debug_assert_eq!(key, repetition_key(pos), "the linear key follows the plies");
         if history.count_key(key) >= repeat {
             self.repetition = self.history.occurrences(&self.rules, &self.pos) >= repeat;
         }
@@ -275,8 +280,6 @@ struct History {
     first: Option<Position>,
     /// The moves played from `first`, each with its mode, one per later position.
     moves: Vec<(Move, Mode)>,
-    /// The [`half_key`]s of the last remembered position (on boards keyed by halves).
-    halves: [u64; 2],
 }
 
 #[derive(Copy, Clone, Debug, Default)]
@@ -304,40 +307,28 @@ fn bao_key(pos: &Position) -> u64 {
 
 /// A 64-bit key of what the repetition rule compares. Equal positions have equal keys;
 /// unequal ones rarely do, and the exact comparison settles it when they do. A board of
-/// more than [`HALF`] pits is keyed by halves (see [`HALF`]), a smaller one whole.
+/// more than [`KEYED_ABOVE`] pits is keyed by the linear key of its pits, which the
+/// plies keep up to date (see [`GameState::after_ply`]), a smaller one by a hash of them.
 fn repetition_key(pos: &Position) -> u64 {
-    if pos.board().len() > HALF {
-        key_of(pos, [half_key(pos, 0), half_key(pos, 1)])
+    if pos.board().len() > KEYED_ABOVE {
+        key_of(pos, pits_key(pos.board_pits()))
     } else {
-        key_of(pos, [lanes_key(pos.board_pits(), 1), 0])
+        key_of(pos, lanes_key(pos.board_pits(), 1))
     }
 }
 
-/// [`repetition_key`] from the keys of the pits: of the two halves of the pit array, or
-/// of the whole board and zero.
-fn key_of(pos: &Position, pits: [u64; 2]) -> u64 {
+/// [`repetition_key`] from the key of the pits.
+fn key_of(pos: &Position, pits: u64) -> u64 {
     let rest = pos.side as u64
         ^ (pos.opening as u64) << 1
         ^ (pos.prisons[0] as u64) << 2
         ^ (pos.prisons[1] as u64) << 18;
-    let h = (rest ^ pos.nki.rotate_left(34)).wrapping_mul(KEY_FACTOR) ^ pits[0] ^ pits[1];
+    let h = (rest ^ pos.nki.rotate_left(34)).wrapping_mul(KEY_FACTOR) ^ pits;
     // Spread the high bits down: the table indexes by the low ones.
     h ^ h >> 29
 }
 
 const KEY_FACTOR: u64 = 0x9e37_79b9_7f4a_7c15;
-
-/// Half the pit array. A board of more pits is keyed in two halves of this fixed size
-/// (so that the loops unroll): on the widest board, 4×36, a half is one seat's two rows,
-/// so a ply that captured nothing (which changed only the mover's pits) needs only one
-/// half hashed anew, half of what a key of the whole board costs every ply.
-const HALF: usize = MAX_PITS / 2;
-
-/// The key of half `k` (0 or 1) of the pit array.
-fn half_key(pos: &Position, k: usize) -> u64 {
-    let half: &[u16; HALF] = (pos.pits[k * HALF..][..HALF].try_into()).expect("a half");
-    lanes_key(half, k as u64 + 2)
-}
 
 /// A 64-bit key of `pits`, seeded by `part`. Four pits make one word, mixed in by one
 /// multiplication (cheaper per ply than [`Position::key`]'s longer chain), in four
@@ -553,25 +544,26 @@ mod tests {
         );
     }
 
-    /// Boards over `HALF` pits keep their key by halves, hashing anew only the halves a
-    /// ply changed: on 4×36 one seat's half, on 4×20 to 4×35 one or both.
+    /// Boards over `KEYED_ABOVE` pits keep the linear key of their pits ply by ply, from
+    /// the sowing's change and the stones captured and taken as bonus.
     #[test]
-    fn the_key_kept_by_halves_is_the_key_of_the_position() {
-        for cols in [19, 24, 35, 36] {
+    fn the_key_kept_ply_by_ply_is_the_key_of_the_position() {
+        for (cols, bonus) in [(19, "none"), (24, "equal"), (35, "hole"), (36, "equal")] {
             let board = crate::Board::new(4, cols);
-            let rules = Rules::new(Game::Nsolo, board, "bonus=none").unwrap();
+            let rules = Rules::new(Game::Nsolo, board, &format!("bonus={bonus}")).unwrap();
             let mut game = GameState::start(rules);
             let (mut rng, mut effect) = (Rng::new(cols as u64), Effect::default());
-            let mut quiet = 0;
+            let (mut quiet, mut bonuses) = (0, 0);
             for _ in 0..400 {
                 if game.play_random(&mut rng, &mut effect).is_none() {
                     break;
                 }
                 quiet += !effect.is_capture() as u32;
-                let kept = key_of(&game.pos, game.history.halves);
-                assert_eq!(kept, repetition_key(&game.pos), "4x{cols}");
+                bonuses += !effect.bonus.is_empty() as u32;
+                assert_eq!(game.pits_key, pits_key(game.pos.board_pits()), "4x{cols}");
             }
             assert!(quiet > 100, "4x{cols}: quiet plies were played");
+            assert!(bonus == "none" || bonuses > 0, "4x{cols}: bonus was taken");
         }
     }
 

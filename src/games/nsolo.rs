@@ -17,7 +17,7 @@ use crate::moves::{BonusChoice, BonusTake, Candidate, Effect, Illegal, Mode, Mov
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::rules::{NsoloBonus, Options, Rules};
-use crate::sowing::{relay_sow, Next};
+use crate::sowing::{relay_sow, Next, KEYED_ABOVE};
 
 /// A seat's circuit is its two rows: at most 2 × 36 pits.
 const MAX_CIRCUIT: usize = MAX_PITS / 2;
@@ -258,6 +258,7 @@ fn sow(
         effect,
         true,
         u64::MAX,
+        rules.board().len() > KEYED_ABOVE,
         |_, _| Ok(Next::Relay),
     )?;
     effect.end = Some(rules.board().pit(end.pit));

@@ -209,6 +209,7 @@ fn sow_with_stop(
         effect,
         true,
         u64::MAX,
+        false,
         |end, _| {
             // The engine offers only occupied lap ends, the last stone included.
             debug_assert!(end.stones >= 2 && circuit[end.place] as usize == end.pit);
@@ -247,6 +248,7 @@ fn sow_with_stop(
         effect,
         false,
         max_laps,
+        false,
         |end, _| {
             if end.pit == head {
                 arrivals += 1;
@@ -490,6 +492,7 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate
             &mut effect,
             true,
             u64::MAX,
+            false,
             |end, _| {
                 if let Some(h) = heads.find(end.pit) {
                     arrivals[h] += 1;
@@ -547,6 +550,7 @@ pub(crate) fn has_legal_move(rules: &Rules, pos: &Position) -> bool {
             &mut effect,
             true,
             u64::MAX,
+            false,
             |end, _| {
                 Ok(if heads.contains(end.pit) {
                     Next::Stop
@@ -625,6 +629,7 @@ pub(crate) fn play_random(
             effect,
             true,
             u64::MAX,
+            false,
             |end, _| {
                 if let Some(h) = heads.find(end.pit) {
                     arrivals[h] += 1;
