@@ -60,8 +60,18 @@ pub(crate) fn apply(
     let side = pos.side;
     let place = check_start(rules, pos, from, mode, effect)?;
     // Sown in place; a ply that fails half-way (an endless sowing, a wrong bonus) is
-    // undone from one copy of the pits taken here.
-    let saved = pos.pits;
+    // undone. The sowing touches only the mover's two rows, so only they are copied: a
+    // window of a seat's most pits from the mover's first row, whose fixed size copies
+    // without a call to `memcpy` (a seat's rows start at most half-way along the pits,
+    // so the window stays on the array). The opponent's pits get back what the effect
+    // lists as captured and taken.
+    let own = rules.board().indices_of(side);
+    let window = &pos.pits[own.start..][..MAX_CIRCUIT];
+    let (front, back) = window.split_at(MAX_CIRCUIT / 2);
+    let saved: [[u16; MAX_CIRCUIT / 2]; 2] = [
+        front.try_into().expect("half a window"),
+        back.try_into().expect("half a window"),
+    ];
     let pits = &mut pos.pits;
     let played = (|| {
         let end = sow(rules, pits, side, place, effect)?;
@@ -76,7 +86,11 @@ pub(crate) fn apply(
             Ok(())
         }
         Err(e) => {
-            pos.pits = saved;
+            let board = rules.board();
+            pos.pits[own.clone()].copy_from_slice(&saved.as_flattened()[..own.len()]);
+            for &(pit, stones) in effect.captured.iter().chain(&effect.bonus) {
+                pos.pits[board.index(pit)] += stones;
+            }
             Err(e)
         }
     }
@@ -238,7 +252,7 @@ fn check_start(
 }
 
 /// Sows the whole pit at circuit `place`, relaying on every lap that ends in an occupied
-/// pit, and returns the pit index where the move ended (in an empty pit). An endless
+/// pit, and returns the pit where the move ended (in an empty pit). An endless
 /// sowing is an error, and `pits` must then be discarded.
 fn sow(
     rules: &Rules,
@@ -246,7 +260,7 @@ fn sow(
     side: Side,
     place: usize,
     effect: &mut Effect,
-) -> Result<usize, Illegal> {
+) -> Result<Pit, Illegal> {
     let circuit = rules.circuit(side);
     let lift = pits[circuit[place] as usize];
     let end = relay_sow(
@@ -261,15 +275,15 @@ fn sow(
         rules.board().len() > KEYED_ABOVE,
         |_, _| Ok(Next::Relay),
     )?;
-    effect.end = Some(rules.board().pit(end.pit));
-    Ok(end.pit)
+    let end = rules.board().pit(end.pit);
+    effect.end = Some(end);
+    Ok(end)
 }
 
 /// Capture: a move ending in the mover's inner row takes the stones of the opposite
 /// opponent inner pit (the outer pit behind it is safe). Returns the stones captured.
-fn capture(rules: &Rules, pits: &mut Pits, side: Side, end: usize, effect: &mut Effect) -> u16 {
+fn capture(rules: &Rules, pits: &mut Pits, side: Side, end: Pit, effect: &mut Effect) -> u16 {
     let board = rules.board();
-    let end = board.pit(end);
     if end.row != board.inner_row(side) {
         return 0;
     }
