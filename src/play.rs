@@ -6,7 +6,7 @@
 //! per ply.
 
 use crate::games;
-use crate::geometry::Side;
+use crate::geometry::{Pit, Side};
 use crate::moves::{Candidate, Effect, Illegal, Mode, Move, Sowing};
 use crate::position::Position;
 use crate::rng::Rng;
@@ -260,7 +260,7 @@ impl GameState {
         if effect.is_capture() || !effect.bonus.is_empty() {
             self.history.clear();
         } else if self.rules.game() != Game::BaoLaKimasai {
-            self.history.moves.push((mv.clone(), mode));
+            self.history.moves.push((Kept::of(mv), mode));
         }
         self.remember();
     }
@@ -315,7 +315,40 @@ struct History {
     /// The first remembered position (none for Bao la Kimasai, whose key is exact).
     first: Option<Position>,
     /// The moves played from `first`, each with its mode, one per later position.
-    moves: Vec<(Move, Mode)>,
+    moves: Vec<(Kept, Mode)>,
+}
+
+/// A move kept in the history. The moves kept are quiet plies (a capture or a bonus
+/// starts the history afresh), and a quiet ply of Nsolo, the game that keeps them, is a
+/// plain sowing from a pit (it lifts no part of it, stops at no head and takes no bonus):
+/// its pit is kept, which is cheaper every ply than a copy of the move.
+#[derive(Clone, Debug)]
+enum Kept {
+    /// A sowing from this pit, with no other choice.
+    Sowing(Pit),
+    /// Any other move.
+    Move(Box<Move>),
+}
+
+impl Kept {
+    fn of(mv: &Move) -> Kept {
+        match mv {
+            Move::Sow(Sowing {
+                from: Some(from),
+                lift: None,
+                stop: None,
+                bonus,
+            }) if bonus.is_empty() => Kept::Sowing(*from),
+            _ => Kept::Move(Box::new(mv.clone())),
+        }
+    }
+
+    fn to_move(&self) -> Move {
+        match self {
+            Kept::Sowing(from) => Move::Sow(Sowing::from(*from)),
+            Kept::Move(mv) => (**mv).clone(),
+        }
+    }
 }
 
 #[derive(Copy, Clone, Debug, Default)]
@@ -483,10 +516,11 @@ impl History {
         let mut at = first.clone();
         let mut count = at.same_for_repetition(pos) as u32;
         let mut effect = Effect::default();
-        for (mv, mode) in &self.moves {
+        for (kept, mode) in &self.moves {
             // A move replays as it was played (applying is deterministic); were one not
             // to, the positions after it are unknown and are not counted.
-            if games::apply(rules, &mut at, mv, *mode, &mut effect).is_err() {
+            let mv = kept.to_move();
+            if games::apply(rules, &mut at, &mv, *mode, &mut effect).is_err() {
                 debug_assert!(false, "a move replays as it was played");
                 break;
             }

@@ -73,13 +73,14 @@ pub(crate) fn apply(
         back.try_into().expect("half a window"),
     ];
     let pits = &mut pos.pits;
-    let played = (|| {
-        let end = sow(rules, pits, side, place, effect)?;
+    // (Not a closure called on the spot: its captures were gathered into a frame for a
+    // call every ply.)
+    let played = sow(rules, pits, side, place, effect).and_then(|end| {
         let captured = capture(rules, pits, side, end, effect);
         let due = bonus_due(rules, pits, side, captured);
         take_bonus(rules, pits, side, due, &sowing.bonus, mode, effect)?;
         Ok(captured)
-    })();
+    });
     match played {
         Ok(captured) => {
             finish(pos, captured);
