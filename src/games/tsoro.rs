@@ -156,8 +156,15 @@ pub(crate) fn apply(
     }
 
     // Played in place; a ply that fails half-way (an endless sowing, a wrong bonus) is
-    // undone from one copy taken here.
-    let saved = pos.clone();
+    // undone. The sowing touches only the mover's two rows, so only they are copied: a
+    // window of a seat's most pits from the mover's first row, whose fixed size copies
+    // without a call to `memcpy` (as a copy of the whole position did). The capture and
+    // the bonus empty the opponent's pits that the effect lists, and count the capture.
+    let own = side_range(board, mover);
+    let saved: [u16; MAX_CIRCUIT] = pos.pits[own.start..][..MAX_CIRCUIT]
+        .try_into()
+        .expect("a seat's rows start at most half-way");
+    let captures = pos.captures;
     let played = (|| {
         let end = sow_with_stop(rules, &mut pos.pits, mover, start_place, lift, stop, effect)?;
         effect.end = Some(board.pit(end.pit));
@@ -172,7 +179,11 @@ pub(crate) fn apply(
         Ok(())
     })();
     if played.is_err() {
-        *pos = saved;
+        pos.pits[own.clone()].copy_from_slice(&saved[..own.len()]);
+        for &(pit, stones) in effect.captured.iter().chain(&effect.bonus) {
+            pos.pits[board.index(pit)] += stones;
+        }
+        pos.captures = captures;
     }
     played
 }
