@@ -31,6 +31,20 @@ pub struct Sowing {
     pub bonus: Vec<BonusTake>,
 }
 
+impl Move {
+    /// The move as a sowing to fill in, made an empty sowing first if it is not one: a
+    /// replay reads every ply into one move, reusing its bonus list.
+    pub(crate) fn as_sowing_mut(&mut self) -> &mut Sowing {
+        if let Move::Redistribute(_) = self {
+            *self = Move::Sow(Sowing::default());
+        }
+        match self {
+            Move::Sow(sowing) => sowing,
+            Move::Redistribute(_) => unreachable!("made a sowing above"),
+        }
+    }
+}
+
 impl Sowing {
     /// A sowing from a pit with no further choices.
     pub fn from(pit: Pit) -> Sowing {
