@@ -89,6 +89,18 @@ struct Brent {
     lam: u64,
 }
 
+impl Brent {
+    fn new() -> Brent {
+        Brent {
+            saved: [0; MAX_CIRCUIT + 1],
+            current: [0; MAX_CIRCUIT + 1],
+            have_saved: false,
+            power: 1,
+            lam: 0,
+        }
+    }
+}
+
 /// Longest circuit: both rows of a seat on a 4×36 board (or Kiothi's 20 pits).
 const MAX_CIRCUIT: usize = 72;
 
@@ -126,8 +138,9 @@ pub(crate) fn relay_sow(
 
     // Brent's cycle detection, set up only when a sowing runs long: `saved` is the
     // tortoise, compared with every later state until `power` laps have passed, then
-    // moved up to the hare.
-    let mut brent: Option<Box<Brent>> = None;
+    // moved up to the hare. On the stack: Kiothi's sowings often run past
+    // `DETECT_AFTER` laps, and a box cost them an allocation each.
+    let mut brent: Option<Brent> = None;
 
     let mut lap: u64 = 0;
     loop {
@@ -198,15 +211,7 @@ pub(crate) fn relay_sow(
             return Err(Illegal::EndlessSowing { laps: lap });
         }
         if detect_cycles && lap >= DETECT_AFTER {
-            let b = brent.get_or_insert_with(|| {
-                Box::new(Brent {
-                    saved: [0; MAX_CIRCUIT + 1],
-                    current: [0; MAX_CIRCUIT + 1],
-                    have_saved: false,
-                    power: 1,
-                    lam: 0,
-                })
-            });
+            let b = brent.get_or_insert_with(Brent::new);
             for (slot, &p) in b.current.iter_mut().zip(circuit) {
                 *slot = pits[p as usize];
             }
