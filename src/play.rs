@@ -266,6 +266,8 @@ impl GameState {
     }
 
     /// Adds the current position to the repetition history and checks the rule.
+    // Inlined into `record`, its caller every ply: one call a ply less.
+    #[inline(always)]
     fn remember(&mut self) {
         let Some(repeat) = self.rules.repeat() else {
             return;
