@@ -88,6 +88,9 @@ pub struct GameState {
     history: History,
     /// Set when a repetition draw has occurred.
     repetition: bool,
+    /// The rules' repetition count ([`Rules::repeat`]), asked every ply: kept here, not
+    /// matched out of the options each time.
+    repeat: Option<u32>,
     plies: u32,
     /// The key of the pits, followed ply by ply from each effect (see
     /// [`GameState::follow_key`]): the linear key ([`pits_key`]) on the boards keyed so
@@ -98,11 +101,13 @@ pub struct GameState {
 
 impl GameState {
     pub fn new(rules: Rules, pos: Position) -> GameState {
+        let repeat = rules.repeat();
         let mut state = GameState {
             rules,
             pos,
             history: History::default(),
             repetition: false,
+            repeat,
             plies: 0,
             pits_key: 0,
         };
@@ -248,7 +253,7 @@ impl GameState {
 
     fn after_ply(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
         self.plies += 1;
-        if self.rules.repeat().is_none() {
+        if self.repeat.is_none() {
             return;
         }
         self.follow_key(effect, mv);
@@ -269,7 +274,7 @@ impl GameState {
     // Inlined into `record`, its caller every ply: one call a ply less.
     #[inline(always)]
     fn remember(&mut self) {
-        let Some(repeat) = self.rules.repeat() else {
+        let Some(repeat) = self.repeat else {
             return;
         };
         if self.rules.game() == Game::BaoLaKimasai {
