@@ -336,6 +336,8 @@ impl From<Illegal> for PlyError {
 
 /// Reads a ply as a move of the game, in the position it is played in, into `mv`. The
 /// bonus list of the move `mv` held is reused: a replay reads a move every ply.
+// Inlined into the replay's loop, like `step_into`, which reads every ply with it.
+#[inline(always)]
 fn read_move(
     rules: &Rules,
     pos: &Position,
