@@ -253,11 +253,21 @@ impl GameState {
         }
     }
 
+    // Inlined: the games without a repetition rule (Tsoro, Kiothi) only count the ply,
+    // and no longer pay a call for it.
+    #[inline(always)]
     fn after_ply(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
         self.plies += 1;
-        if self.repeat.is_none() {
-            return;
+        if self.repeat.is_some() {
+            self.follow_and_record(effect, mv, mode);
         }
+    }
+
+    /// What a ply leaves to the repetition rule: the key of the pits follows it, and
+    /// the history records it. (Kept out of line: inlined with `after_ply` it cost the
+    /// games that keep a history more than the call.)
+    #[inline(never)]
+    fn follow_and_record(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
         self.follow_key(effect, mv);
         self.record(effect, mv, mode);
     }
