@@ -115,14 +115,13 @@ pub(crate) fn apply(
     if lift == 0 {
         return Err(Illegal::EmptyPit { pit: from });
     }
-    let heads = HeadPits::of(rules, mover);
     let stop = match sowing.stop {
         None => None,
         Some(HeadStop { head, arrival }) => {
             if !board.contains(head) {
                 return Err(Illegal::NoSuchPit { pit: head });
             }
-            if !heads.contains(board.index(head)) {
+            if !HeadPits::of(rules, mover).contains(board.index(head)) {
                 return Err(Illegal::NotAHead {
                     pit: head,
                     side: mover,
@@ -365,8 +364,6 @@ fn take_bonus(
         breach(mode, effect, Illegal::BonusNotDue)?;
     }
     let opponent = pos.side.opponent();
-    let heads = HeadPits::of(rules, opponent);
-    let head_bonus = options(rules).head_bonus;
     for (i, take) in bonus.iter().enumerate() {
         let pit = take.pit;
         if !board.contains(pit) {
@@ -385,7 +382,7 @@ fn take_bonus(
         if let Some(n) = take.stones {
             return Err(Illegal::BonusPitPartial { pit, stones: n });
         }
-        if !head_bonus && heads.contains(board.index(pit)) {
+        if !options(rules).head_bonus && HeadPits::of(rules, opponent).contains(board.index(pit)) {
             breach(mode, effect, Illegal::BonusHead { pit })?;
         }
         effect.bonus.push((pit, stones));
