@@ -346,29 +346,7 @@ fn read_move(
 ) -> Result<(), PlyError> {
     let game = rules.game();
     match syntax {
-        PlySyntax::Redistribution(r) => {
-            if game != Game::Kiothi {
-                return Err(PlyError::Form(format!(
-                    "{game} has no opening redistribution (`P,P>Q:n`); only Kiothi does"
-                )));
-            }
-            let [a, b] = r.emptied[..] else {
-                return Err(PlyError::Form(format!(
-                    "the opening empties exactly two own pits; {} are named",
-                    r.emptied.len()
-                )));
-            };
-            let placed = r
-                .filled
-                .iter()
-                .map(|f| Ok((pit_on_board(rules, f.pit)?, f.stones)))
-                .collect::<Result<Vec<_>, Illegal>>()?;
-            *mv = Move::Redistribute(Redistribution {
-                emptied: [pit_on_board(rules, a)?, pit_on_board(rules, b)?],
-                placed,
-            });
-            Ok(())
-        }
+        PlySyntax::Redistribution(r) => read_redistribution(rules, r, mv),
         PlySyntax::Sowing(s) => {
             let from = pit_on_board(rules, s.from)?;
             if s.lift.is_some() && game != Game::Kiothi {
@@ -430,6 +408,37 @@ fn read_move(
             Ok(())
         }
     }
+}
+
+/// [`read_move`] of Kiothi's opening redistribution (two plies a game): kept out of the
+/// replay's loop, into which `read_move` is inlined, and its vector sized at once.
+#[inline(never)]
+fn read_redistribution(
+    rules: &Rules,
+    r: &crate::pmn::Redistribution,
+    mv: &mut Move,
+) -> Result<(), PlyError> {
+    let game = rules.game();
+    if game != Game::Kiothi {
+        return Err(PlyError::Form(format!(
+            "{game} has no opening redistribution (`P,P>Q:n`); only Kiothi does"
+        )));
+    }
+    let [a, b] = r.emptied[..] else {
+        return Err(PlyError::Form(format!(
+            "the opening empties exactly two own pits; {} are named",
+            r.emptied.len()
+        )));
+    };
+    let mut placed = Vec::with_capacity(r.filled.len());
+    for f in &r.filled {
+        placed.push((pit_on_board(rules, f.pit)?, f.stones));
+    }
+    *mv = Move::Redistribute(Redistribution {
+        emptied: [pit_on_board(rules, a)?, pit_on_board(rules, b)?],
+        placed,
+    });
+    Ok(())
 }
 
 /// The diagnostic code of an illegal move.
