@@ -31,6 +31,20 @@ pub struct Sowing {
     pub bonus: Vec<BonusTake>,
 }
 
+impl Move {
+    /// The move as a sowing to fill in, made an empty sowing first if it is not one: a
+    /// replay reads every ply into one move, reusing its bonus list.
+    pub(crate) fn as_sowing_mut(&mut self) -> &mut Sowing {
+        if let Move::Redistribute(_) = self {
+            *self = Move::Sow(Sowing::default());
+        }
+        match self {
+            Move::Sow(sowing) => sowing,
+            Move::Redistribute(_) => unreachable!("made a sowing above"),
+        }
+    }
+}
+
 impl Sowing {
     /// A sowing from a pit with no further choices.
     pub fn from(pit: Pit) -> Sowing {
@@ -108,6 +122,10 @@ pub struct Effect {
     pub nki_marked: bool,
     /// Rules broken by a move executed under [`Mode::Foul`].
     pub fouls: Vec<Illegal>,
+    /// What the sowing added to the linear key of the pits ([`crate::sowing::PIT_KEYS`]),
+    /// on the boards keyed so (see [`crate::sowing::KEYED_ABOVE`]); zero on the others.
+    /// The repetition key follows the plies by it (captures and bonus are listed above).
+    pub(crate) sown_key: u64,
     /// Keep no laps, only `lap_count` and `stones_sown`: set by a caller that reads no
     /// laps (a validation), to spare every lap its record. [`Effect::clear`] keeps it.
     pub lap_counts_only: bool,
@@ -119,6 +137,7 @@ impl Effect {
         self.laps.clear();
         self.lap_count = 0;
         self.stones_sown = 0;
+        self.sown_key = 0;
         self.end = None;
         self.stopped_at_head = false;
         self.captured.clear();

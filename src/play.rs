@@ -5,12 +5,15 @@
 //! fails or when the outcome is asked for, so replaying a record costs one application
 //! per ply.
 
+use std::cell::Cell;
+
 use crate::games;
-use crate::geometry::{Side, MAX_PITS};
-use crate::moves::{Candidate, Effect, Illegal, Mode, Move};
+use crate::geometry::{Pit, Side};
+use crate::moves::{Candidate, Effect, Illegal, Mode, Move, Sowing};
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::rules::{Game, Rules};
+use crate::sowing::{pits_key, KEYED_ABOVE, PIT_KEYS};
 
 /// How a game ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -87,18 +90,34 @@ pub struct GameState {
     history: History,
     /// Set when a repetition draw has occurred.
     repetition: bool,
+    /// The rules' repetition count ([`Rules::repeat`]), asked every ply: kept here, not
+    /// matched out of the options each time.
+    repeat: Option<u32>,
     plies: u32,
+    /// The key of the pits, followed ply by ply from each effect (see
+    /// [`GameState::follow_key`]): the linear key ([`pits_key`]) on the boards keyed so
+    /// (more than [`KEYED_ABOVE`] pits), Bao la Kimasai's bits of the occupied pits
+    /// ([`bao_pits_key`]); zero on the others.
+    pits_key: u64,
 }
 
 impl GameState {
     pub fn new(rules: Rules, pos: Position) -> GameState {
+        let repeat = rules.repeat();
         let mut state = GameState {
             rules,
             pos,
             history: History::default(),
             repetition: false,
+            repeat,
             plies: 0,
+            pits_key: 0,
         };
+        if state.rules.game() == Game::BaoLaKimasai {
+            state.pits_key = bao_pits_key(state.pos.board_pits());
+        } else if state.pos.board().len() > KEYED_ABOVE {
+            state.pits_key = pits_key(state.pos.board_pits());
+        }
         state.remember();
         state
     }
@@ -201,55 +220,96 @@ impl GameState {
         })
     }
 
+    /// Brings the key of the pits up to date with the ply `mv` just applied, which did
+    /// `effect`, where hashing every pit anew would cost more.
+    #[inline]
+    fn follow_key(&mut self, effect: &Effect, mv: &Move) {
+        let board = self.pos.board();
+        if self.rules.game() == Game::BaoLaKimasai {
+            // A step moves the single stone of its pit into the next pit, which was
+            // empty; a capture empties pits (a pit's bit is its stones' lowest bit).
+            let mut bits = self.pits_key;
+            if let (
+                Move::Sow(Sowing {
+                    from: Some(from), ..
+                }),
+                Some(end),
+            ) = (mv, effect.end)
+            {
+                bits ^= bao_bit(board, board.index(*from)) ^ bao_bit(board, board.index(end));
+            }
+            for &(pit, stones) in &effect.captured {
+                bits ^= bao_bit(board, board.index(pit)) * (stones & 1) as u64;
+            }
+            self.pits_key = bits;
+        } else if board.len() > KEYED_ABOVE {
+            // The sowing's change, then the stones the capture and the bonus took.
+            let mut key = self.pits_key.wrapping_add(effect.sown_key);
+            for &(pit, stones) in effect.captured.iter().chain(&effect.bonus) {
+                let weight = PIT_KEYS[board.index(pit)];
+                key = key.wrapping_sub((stones as u64).wrapping_mul(weight));
+            }
+            self.pits_key = key;
+        }
+    }
+
+    // Inlined: the games without a repetition rule (Tsoro, Kiothi) only count the ply,
+    // and no longer pay a call for it.
+    #[inline(always)]
     fn after_ply(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
         self.plies += 1;
-        if self.rules.repeat().is_none() {
-            return;
+        if self.repeat.is_some() {
+            self.follow_and_record(effect, mv, mode);
         }
+    }
+
+    /// What a ply leaves to the repetition rule: the key of the pits follows it, and
+    /// the history records it. (Kept out of line: inlined with `after_ply` it cost the
+    /// games that keep a history more than the call.)
+    #[inline(never)]
+    fn follow_and_record(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
+        self.follow_key(effect, mv);
+        self.record(effect, mv, mode);
+    }
+
+    /// Keeps what the repetition rule needs of a ply, whose position is then remembered.
+    fn record(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
         if effect.is_capture() || !effect.bonus.is_empty() {
             self.history.clear();
         } else if self.rules.game() != Game::BaoLaKimasai {
-            self.history.moves.push((mv.clone(), mode));
+            self.history.moves.push((Kept::of(mv), mode));
         }
         self.remember();
     }
 
     /// Adds the current position to the repetition history and checks the rule.
+    // Inlined into `record`, its caller every ply: one call a ply less.
+    #[inline(always)]
     fn remember(&mut self) {
-        let Some(repeat) = self.rules.repeat() else {
+        let Some(repeat) = self.repeat else {
             return;
         };
         if self.rules.game() == Game::BaoLaKimasai {
             // No pit ever holds more than one stone: the occupied pits and the side to
             // move fit in one word, an exact key, so no position needs storing.
-            self.repetition = self.history.count_key(bao_key(&self.pos)) >= repeat;
+            let pos = &self.pos;
+            let key = self.pits_key | (pos.side as u64) << pos.board().len();
+            debug_assert_eq!(key, bao_key(pos), "the bits follow the plies");
+            self.repetition = self.history.count_key(key) >= repeat;
             return;
         }
         let (history, pos) = (&mut self.history, &self.pos);
-        let first = history.moves.is_empty();
-        if first {
+        if history.moves.is_empty() {
             // The first position since the last capture: the others are re-derived
             // from it.
             history.first = Some(pos.clone());
         }
-        let board = pos.board();
-        let key = if board.len() <= HALF {
+        let key = if pos.board().len() <= KEYED_ABOVE {
             repetition_key(pos)
         } else {
-            let changed = if !first && board.rows() == 4 {
-                // A ply that captured nothing changed only the mover's pits, on the two
-                // rows they sow round (RULES.md, "Geometry").
-                let own = board.indices_of(pos.side.opponent());
-                own.start / HALF..own.end.div_ceil(HALF)
-            } else {
-                0..2
-            };
-            for k in changed {
-                history.halves[k] = half_key(pos, k);
-            }
-            key_of(pos, history.halves)
+            key_of(pos, self.pits_key)
         };
-        debug_assert_eq!(key, repetition_key(pos), "the half keys follow the plies");
+        debug_assert_eq!(key, repetition_key(pos), "the linear key follows the plies");
         if history.count_key(key) >= repeat {
             self.repetition = self.history.occurrences(&self.rules, &self.pos) >= repeat;
         }
@@ -274,9 +334,58 @@ struct History {
     /// The first remembered position (none for Bao la Kimasai, whose key is exact).
     first: Option<Position>,
     /// The moves played from `first`, each with its mode, one per later position.
-    moves: Vec<(Move, Mode)>,
-    /// The [`half_key`]s of the last remembered position (on boards keyed by halves).
-    halves: [u64; 2],
+    moves: Vec<(Kept, Mode)>,
+}
+
+/// A move kept in the history. The moves kept are quiet plies (a capture or a bonus
+/// starts the history afresh), and a quiet ply of Nsolo, the game that keeps them, is a
+/// plain sowing from a pit (it lifts no part of it, stops at no head and takes no bonus):
+/// its pit is kept, which is cheaper every ply than a copy of the move.
+#[derive(Clone, Debug)]
+enum Kept {
+    /// A sowing from this pit, with no other choice.
+    Sowing(Pit),
+    /// Any other move.
+    Move(Box<Move>),
+}
+
+impl Kept {
+    fn of(mv: &Move) -> Kept {
+        match mv {
+            Move::Sow(Sowing {
+                from: Some(from),
+                lift: None,
+                stop: None,
+                bonus,
+            }) if bonus.is_empty() => Kept::Sowing(*from),
+            _ => Kept::Move(Box::new(mv.clone())),
+        }
+    }
+
+    fn to_move(&self) -> Move {
+        match self {
+            Kept::Sowing(from) => Move::Sow(Sowing::from(*from)),
+            Kept::Move(mv) => (**mv).clone(),
+        }
+    }
+}
+
+thread_local! {
+    /// The key table of the last game the thread dropped, with its stamp, for the next
+    /// game to take up: a validation replays game after game on each thread, and each
+    /// allocated, cleared and grew a table of its own (a long Nsolo 4x36 game to
+    /// thousands of slots, 19 instructions a ply).
+    static SPARE: Cell<Option<(Vec<Slot>, u32)>> = const { Cell::new(None) };
+}
+
+impl Drop for History {
+    fn drop(&mut self) {
+        if !self.slots.is_empty() {
+            let table = (std::mem::take(&mut self.slots), self.stamp);
+            // While the thread exits the spare may be gone: the table is then freed.
+            let _ = SPARE.try_with(|spare| spare.set(Some(table)));
+        }
+    }
 }
 
 #[derive(Copy, Clone, Debug, Default)]
@@ -292,52 +401,52 @@ struct Slot {
 /// compiler keeps in scalar code (OR-ing each nibble in at its own place was vectorised
 /// into emulated 64-bit multiplications and variable shifts, half again as costly).
 fn bao_key(pos: &Position) -> u64 {
+    bao_pits_key(pos.board_pits()) | (pos.side as u64) << pos.board().len()
+}
+
+/// The bits of the occupied pits in [`bao_key`]: four pits to a nibble, the first four
+/// highest, a pit's bit the lowest of its stones.
+fn bao_pits_key(pits: &[u16]) -> u64 {
     const ONES: u64 = 0x0001_0001_0001_0001;
     const GATHER: u64 = 1 << 48 | 1 << 33 | 1 << 18 | 1 << 3;
-    let mut bits = pos.side as u64;
-    for w in pos.board_pits().chunks_exact(4) {
+    let mut bits = 0;
+    for w in pits.chunks_exact(4) {
         let word = w[0] as u64 | (w[1] as u64) << 16 | (w[2] as u64) << 32 | (w[3] as u64) << 48;
         bits = bits << 4 | ((word & ONES).wrapping_mul(GATHER) >> 48) & 0xf;
     }
     bits
 }
 
+/// The bit of pit index `index` in [`bao_pits_key`].
+fn bao_bit(board: crate::Board, index: usize) -> u64 {
+    let nibbles = board.len() / 4;
+    1 << (4 * (nibbles - 1 - index / 4) + index % 4)
+}
+
 /// A 64-bit key of what the repetition rule compares. Equal positions have equal keys;
 /// unequal ones rarely do, and the exact comparison settles it when they do. A board of
-/// more than [`HALF`] pits is keyed by halves (see [`HALF`]), a smaller one whole.
+/// more than [`KEYED_ABOVE`] pits is keyed by the linear key of its pits, which the
+/// plies keep up to date (see [`GameState::after_ply`]), a smaller one by a hash of them.
 fn repetition_key(pos: &Position) -> u64 {
-    if pos.board().len() > HALF {
-        key_of(pos, [half_key(pos, 0), half_key(pos, 1)])
+    if pos.board().len() > KEYED_ABOVE {
+        key_of(pos, pits_key(pos.board_pits()))
     } else {
-        key_of(pos, [lanes_key(pos.board_pits(), 1), 0])
+        key_of(pos, lanes_key(pos.board_pits(), 1))
     }
 }
 
-/// [`repetition_key`] from the keys of the pits: of the two halves of the pit array, or
-/// of the whole board and zero.
-fn key_of(pos: &Position, pits: [u64; 2]) -> u64 {
+/// [`repetition_key`] from the key of the pits.
+fn key_of(pos: &Position, pits: u64) -> u64 {
     let rest = pos.side as u64
         ^ (pos.opening as u64) << 1
         ^ (pos.prisons[0] as u64) << 2
         ^ (pos.prisons[1] as u64) << 18;
-    let h = (rest ^ pos.nki.rotate_left(34)).wrapping_mul(KEY_FACTOR) ^ pits[0] ^ pits[1];
+    let h = (rest ^ pos.nki.rotate_left(34)).wrapping_mul(KEY_FACTOR) ^ pits;
     // Spread the high bits down: the table indexes by the low ones.
     h ^ h >> 29
 }
 
 const KEY_FACTOR: u64 = 0x9e37_79b9_7f4a_7c15;
-
-/// Half the pit array. A board of more pits is keyed in two halves of this fixed size
-/// (so that the loops unroll): on the widest board, 4×36, a half is one seat's two rows,
-/// so a ply that captured nothing (which changed only the mover's pits) needs only one
-/// half hashed anew, half of what a key of the whole board costs every ply.
-const HALF: usize = MAX_PITS / 2;
-
-/// The key of half `k` (0 or 1) of the pit array.
-fn half_key(pos: &Position, k: usize) -> u64 {
-    let half: &[u16; HALF] = (pos.pits[k * HALF..][..HALF].try_into()).expect("a half");
-    lanes_key(half, k as u64 + 2)
-}
 
 /// A 64-bit key of `pits`, seeded by `part`. Four pits make one word, mixed in by one
 /// multiplication (cheaper per ply than [`Position::key`]'s longer chain), in four
@@ -370,10 +479,18 @@ fn lanes_key(pits: &[u16], part: u64) -> u64 {
 }
 
 impl History {
-    const FIRST_SLOTS: usize = 256;
+    // A thread's first table (its later games take up the last one's, see `SPARE`):
+    // 128 slots (2 KiB) hold the 64 keys of most stretches between captures.
+    const FIRST_SLOTS: usize = 128;
 
     /// Forgets every position (after a capture: none of them can recur).
     fn clear(&mut self) {
+        self.forget_keys();
+        self.moves.clear();
+    }
+
+    /// Empties the key table by moving on to a new stamp.
+    fn forget_keys(&mut self) {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             // Stamps wrapped: old slots could look current, so wipe them once.
@@ -381,7 +498,6 @@ impl History {
             self.stamp = 1;
         }
         self.keys = 0;
-        self.moves.clear();
     }
 
     #[inline]
@@ -418,6 +534,16 @@ impl History {
     #[cold]
     #[inline(never)]
     fn grow(&mut self) {
+        if self.slots.is_empty() {
+            if let Some((slots, stamp)) = SPARE.try_with(Cell::take).ok().flatten() {
+                // The table the thread's last game left: a new stamp forgets its keys,
+                // and it is as large as that game needed.
+                self.slots = slots;
+                self.stamp = stamp;
+                self.forget_keys();
+                return;
+            }
+        }
         let size = (2 * self.slots.len()).max(Self::FIRST_SLOTS);
         let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
         let stamp = self.stamp;
@@ -441,10 +567,11 @@ impl History {
         let mut at = first.clone();
         let mut count = at.same_for_repetition(pos) as u32;
         let mut effect = Effect::default();
-        for (mv, mode) in &self.moves {
+        for (kept, mode) in &self.moves {
             // A move replays as it was played (applying is deterministic); were one not
             // to, the positions after it are unknown and are not counted.
-            if games::apply(rules, &mut at, mv, *mode, &mut effect).is_err() {
+            let mv = kept.to_move();
+            if games::apply(rules, &mut at, &mv, *mode, &mut effect).is_err() {
                 debug_assert!(false, "a move replays as it was played");
                 break;
             }
@@ -480,10 +607,13 @@ mod tests {
         effect
     }
 
-    /// Moves the game to `pos` as if a ply had been played with `effect`.
+    /// Moves the game to `pos` as if a ply had been played with `effect` (whose pits
+    /// need not be those that changed: the key of the pits is taken anew).
     fn reach(game: &mut GameState, pos: &Position, effect: &Effect) {
         game.pos = pos.clone();
-        game.after_ply(effect, &Move::Sow(Default::default()), Mode::Legal);
+        game.pits_key = bao_pits_key(pos.board_pits());
+        game.plies += 1;
+        game.record(effect, &Move::Sow(Default::default()), Mode::Legal);
     }
 
     #[test]
@@ -553,26 +683,49 @@ mod tests {
         );
     }
 
-    /// Boards over `HALF` pits keep their key by halves, hashing anew only the halves a
-    /// ply changed: on 4×36 one seat's half, on 4×20 to 4×35 one or both.
+    /// Boards over `KEYED_ABOVE` pits keep the linear key of their pits ply by ply, from
+    /// the sowing's change and the stones captured and taken as bonus.
     #[test]
-    fn the_key_kept_by_halves_is_the_key_of_the_position() {
-        for cols in [19, 24, 35, 36] {
+    fn the_key_kept_ply_by_ply_is_the_key_of_the_position() {
+        for (cols, bonus) in [(19, "none"), (24, "equal"), (35, "hole"), (36, "equal")] {
             let board = crate::Board::new(4, cols);
-            let rules = Rules::new(Game::Nsolo, board, "bonus=none").unwrap();
+            let rules = Rules::new(Game::Nsolo, board, &format!("bonus={bonus}")).unwrap();
             let mut game = GameState::start(rules);
             let (mut rng, mut effect) = (Rng::new(cols as u64), Effect::default());
-            let mut quiet = 0;
+            let (mut quiet, mut bonuses) = (0, 0);
             for _ in 0..400 {
                 if game.play_random(&mut rng, &mut effect).is_none() {
                     break;
                 }
                 quiet += !effect.is_capture() as u32;
-                let kept = key_of(&game.pos, game.history.halves);
-                assert_eq!(kept, repetition_key(&game.pos), "4x{cols}");
+                bonuses += !effect.bonus.is_empty() as u32;
+                assert_eq!(game.pits_key, pits_key(game.pos.board_pits()), "4x{cols}");
             }
             assert!(quiet > 100, "4x{cols}: quiet plies were played");
+            assert!(bonus == "none" || bonuses > 0, "4x{cols}: bonus was taken");
         }
+    }
+
+    /// Bao la Kimasai keeps the bits of its occupied pits ply by ply, from the step and
+    /// the stones captured.
+    #[test]
+    fn the_bao_bits_kept_ply_by_ply_are_those_of_the_position() {
+        let rules = Rules::new(Game::BaoLaKimasai, None, "").unwrap();
+        let (mut captures, mut plies) = (0, 0);
+        for seed in 0..20 {
+            let mut game = GameState::start(rules.clone());
+            let (mut rng, mut effect) = (Rng::new(seed), Effect::default());
+            while game.play_random(&mut rng, &mut effect).is_some() {
+                plies += 1;
+                captures += effect.is_capture() as u32;
+                let bits = bao_pits_key(game.pos.board_pits());
+                assert_eq!(game.pits_key, bits, "seed {seed}, ply {}", game.plies);
+            }
+        }
+        assert!(
+            plies > 1000 && captures > 50,
+            "{plies} plies, {captures} captures"
+        );
     }
 
     /// Bao la Kimasai's key is exact: every pit and the side to move have a bit of
@@ -605,5 +758,21 @@ mod tests {
         }
         history.clear();
         assert_eq!(history.count_key(0), 1);
+    }
+
+    /// A game takes up the key table the thread's last game left, without its keys.
+    #[test]
+    fn the_next_game_takes_up_the_table_empty() {
+        let mut history = History::default();
+        for key in 0..1000u64 {
+            history.count_key(key);
+        }
+        let size = history.slots.len();
+        drop(history);
+        let mut next = History::default();
+        for key in 0..1000u64 {
+            assert_eq!(next.count_key(key), 1, "a key of the game before");
+        }
+        assert_eq!(next.slots.len(), size, "the table was taken up");
     }
 }

@@ -8,6 +8,8 @@
 //!
 //! After the first error in a game the replay stops: the position is then unknown.
 
+use std::cell::RefCell;
+
 use crate::diagnostic::{code, Diagnostic};
 use crate::games;
 use crate::geometry::{Pit, Side};
@@ -242,6 +244,49 @@ pub fn rules_of(record: &Record, overrides: &[(String, String)]) -> Result<Rules
     })
 }
 
+/// What a rule set is built from: a record's `Game`, `Board` and `Rules` tags and the
+/// overrides.
+struct RulesSource {
+    tags: [Option<String>; 3],
+    overrides: Vec<(String, String)>,
+}
+
+impl RulesSource {
+    fn tags(record: &Record) -> [Option<&str>; 3] {
+        ["Game", "Board", "Rules"].map(|name| record.tag(name))
+    }
+
+    fn is(&self, tags: [Option<&str>; 3], overrides: &[(String, String)]) -> bool {
+        self.tags.iter().zip(tags).all(|(a, b)| a.as_deref() == b) && self.overrides == overrides
+    }
+}
+
+/// [`rules_of`], reusing the last rule set this thread built when the record's tags and
+/// the overrides are those it was built from (they alone decide it). The games of a
+/// corpus mostly share their tags, and building a rule set (its option text joined and
+/// parsed, its circuits laid out) cost as much as the plies of a short game.
+#[allow(clippy::result_large_err)]
+fn rules_of_cached(record: &Record, overrides: &[(String, String)]) -> Result<Rules, Diagnostic> {
+    thread_local! {
+        static LAST: RefCell<Option<(RulesSource, Rules)>> = const { RefCell::new(None) };
+    }
+    let tags = RulesSource::tags(record);
+    LAST.with_borrow_mut(|last| {
+        if let Some((source, rules)) = last {
+            if source.is(tags, overrides) {
+                return Ok(rules.clone());
+            }
+        }
+        let rules = rules_of(record, overrides)?;
+        let source = RulesSource {
+            tags: tags.map(|t| t.map(str::to_string)),
+            overrides: overrides.to_vec(),
+        };
+        *last = Some((source, rules.clone()));
+        Ok(rules)
+    })
+}
+
 /// The start position of a record: its `SetUp`/`Position`, else the game's layout.
 #[allow(clippy::result_large_err)]
 pub fn start_of(record: &Record, rules: &Rules) -> Result<Position, Diagnostic> {
@@ -291,6 +336,8 @@ impl From<Illegal> for PlyError {
 
 /// Reads a ply as a move of the game, in the position it is played in, into `mv`. The
 /// bonus list of the move `mv` held is reused: a replay reads a move every ply.
+// Inlined into the replay's loop, like `step_into`, which reads every ply with it.
+#[inline(always)]
 fn read_move(
     rules: &Rules,
     pos: &Position,
@@ -299,29 +346,7 @@ fn read_move(
 ) -> Result<(), PlyError> {
     let game = rules.game();
     match syntax {
-        PlySyntax::Redistribution(r) => {
-            if game != Game::Kiothi {
-                return Err(PlyError::Form(format!(
-                    "{game} has no opening redistribution (`P,P>Q:n`); only Kiothi does"
-                )));
-            }
-            let [a, b] = r.emptied[..] else {
-                return Err(PlyError::Form(format!(
-                    "the opening empties exactly two own pits; {} are named",
-                    r.emptied.len()
-                )));
-            };
-            let placed = r
-                .filled
-                .iter()
-                .map(|f| Ok((pit_on_board(rules, f.pit)?, f.stones)))
-                .collect::<Result<Vec<_>, Illegal>>()?;
-            *mv = Move::Redistribute(Redistribution {
-                emptied: [pit_on_board(rules, a)?, pit_on_board(rules, b)?],
-                placed,
-            });
-            Ok(())
-        }
+        PlySyntax::Redistribution(r) => read_redistribution(rules, r, mv),
         PlySyntax::Sowing(s) => {
             let from = pit_on_board(rules, s.from)?;
             if s.lift.is_some() && game != Game::Kiothi {
@@ -352,11 +377,9 @@ fn read_move(
                     ));
                 }
             }
-            let mut bonus = match std::mem::replace(mv, Move::Sow(Sowing::default())) {
-                Move::Sow(sowing) => sowing.bonus,
-                Move::Redistribute(_) => Vec::new(),
-            };
-            bonus.clear();
+            // Filled in place: the move and its bonus list are reused from ply to ply.
+            let sowing = mv.as_sowing_mut();
+            sowing.bonus.clear();
             if let Some(list) = &s.capture {
                 match game {
                     Game::Tsoro | Game::Nsolo => {}
@@ -373,21 +396,49 @@ fn read_move(
                             "Tsoro bonus pits are taken whole; they have no `:n`".into(),
                         ));
                     }
-                    bonus.push(BonusTake {
+                    sowing.bonus.push(BonusTake {
                         pit: pit_on_board(rules, pc.pit)?,
                         stones: pc.count,
                     });
                 }
             }
-            *mv = Move::Sow(Sowing {
-                from: Some(from),
-                lift: s.lift,
-                stop,
-                bonus,
-            });
+            sowing.from = Some(from);
+            sowing.lift = s.lift;
+            sowing.stop = stop;
             Ok(())
         }
     }
+}
+
+/// [`read_move`] of Kiothi's opening redistribution (two plies a game): kept out of the
+/// replay's loop, into which `read_move` is inlined, and its vector sized at once.
+#[inline(never)]
+fn read_redistribution(
+    rules: &Rules,
+    r: &crate::pmn::Redistribution,
+    mv: &mut Move,
+) -> Result<(), PlyError> {
+    let game = rules.game();
+    if game != Game::Kiothi {
+        return Err(PlyError::Form(format!(
+            "{game} has no opening redistribution (`P,P>Q:n`); only Kiothi does"
+        )));
+    }
+    let [a, b] = r.emptied[..] else {
+        return Err(PlyError::Form(format!(
+            "the opening empties exactly two own pits; {} are named",
+            r.emptied.len()
+        )));
+    };
+    let mut placed = Vec::with_capacity(r.filled.len());
+    for f in &r.filled {
+        placed.push((pit_on_board(rules, f.pit)?, f.stones));
+    }
+    *mv = Move::Redistribute(Redistribution {
+        emptied: [pit_on_board(rules, a)?, pit_on_board(rules, b)?],
+        placed,
+    });
+    Ok(())
 }
 
 /// The diagnostic code of an illegal move.
@@ -493,6 +544,8 @@ pub(crate) fn step(
 }
 
 /// [`step`] reading the move into `mv`, which a replay keeps from ply to ply.
+// Inlined into the replay's loop: one call a ply less, and the frame set up once a game.
+#[inline(always)]
 fn step_into(
     state: &mut GameState,
     input: &PlyInput<'_>,
@@ -706,7 +759,7 @@ pub fn replay(parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
         declared: declared_result(record),
         ..Trace::default()
     };
-    let rules = match rules_of(record, &options.overrides) {
+    let rules = match rules_of_cached(record, &options.overrides) {
         Ok(r) => r,
         Err(d) => {
             // A missing Game tag is the reader's `missing-game-tag` already: once is enough.
@@ -975,6 +1028,38 @@ fn illegal(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The rule set kept from the game before is reused only for the same tags and
+    /// overrides: each game gets the rules of its own tags, and a bad tag its error.
+    #[test]
+    fn each_game_gets_the_rules_of_its_own_tags() {
+        let text = "[Game \"Nsolo\"]\n[Board \"4x36\"]\n[Rules \"bonus=hole\"]\n\n*\n\n\
+                    [Game \"Nsolo\"]\n[Board \"4x36\"]\n[Rules \"bonus=hole\"]\n\n*\n\n\
+                    [Game \"Nsolo\"]\n[Board \"4x36\"]\n\n*\n\n\
+                    [Game \"Nsolo\"]\n[Board \"4x36\"]\n[Rules \"bonus=many\"]\n\n*\n\n\
+                    [Game \"Tsoro\"]\n[Board \"4x36\"]\n[Rules \"bonus=hole\"]\n\n*\n";
+        let games = crate::pmn::parse_str(text);
+        let board = crate::Board::new(4, 36);
+        let hole = Rules::new(Game::Nsolo, board, "bonus=hole").unwrap();
+        let expected = [
+            Some(&hole),
+            Some(&hole),
+            Some(&Rules::new(Game::Nsolo, board, "").unwrap()),
+        ];
+        for overrides in [vec![], vec![("bonus".to_string(), "equal".to_string())]] {
+            let options = ReplayOptions::quiet(&overrides);
+            let traces: Vec<Trace> = games.iter().map(|g| replay(g, &options)).collect();
+            let rules: Vec<Option<&Rules>> = traces.iter().map(|t| t.rules.as_ref()).collect();
+            if overrides.is_empty() {
+                assert_eq!(rules[..3], expected);
+                assert_eq!(rules[3], None, "bonus=many is no option");
+            } else {
+                let equal = Rules::new(Game::Nsolo, board, "bonus=equal").unwrap();
+                assert_eq!(rules[..4], [Some(&equal); 4]);
+            }
+            assert_eq!(rules[4], None, "Tsoro is not played on 4x36");
+        }
+    }
 
     /// The one-pass main line gives what `Record::main_line` defines: every main-line
     /// ply numbered from 1, with the commands of the comments after it (not those of

@@ -211,13 +211,22 @@ pub struct Rules {
     game: Game,
     board: Board,
     options: Options,
-    /// Each seat's circuit, as pit indices in dropping order.
-    circuits: [Vec<u8>; 2],
+    // The circuits and heads are kept in arrays, not vectors: a replay clones its rule
+    // set for every game, and their allocations cost a short game dozens of
+    // instructions a ply.
+    /// Each seat's circuit, as pit indices in dropping order: the first
+    /// `circuit_len` entries.
+    circuits: [[u8; MAX_CIRCUIT]; 2],
+    circuit_len: [usize; 2],
     /// For each pit index, its place in each seat's circuit (`NOT_ON_CIRCUIT` if none).
     circuit_place: [[u8; MAX_PITS]; 2],
-    /// Tsoro's heads of each seat.
-    heads: [Vec<Pit>; 2],
+    /// Tsoro's heads of each seat: the first `head_count` entries.
+    heads: [[Pit; 2]; 2],
+    head_count: [usize; 2],
 }
+
+/// The longest circuit: a seat's two rows on the widest board (Nsolo 4×36).
+const MAX_CIRCUIT: usize = MAX_PITS / 2;
 
 /// Marks a pit that is not on a seat's circuit in [`Rules::circuit_place`].
 pub const NOT_ON_CIRCUIT: u8 = u8::MAX;
@@ -267,27 +276,34 @@ impl Rules {
             Options::Nsolo(o) => o.sow,
             _ => Direction::CounterClockwise,
         };
-        let mut circuits: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
+        let mut circuits = [[0; MAX_CIRCUIT]; 2];
+        let mut circuit_len = [0; 2];
         let mut circuit_place = [[NOT_ON_CIRCUIT; MAX_PITS]; 2];
         for side in Side::BOTH {
-            let circuit: Vec<u8> = board
-                .circuit(side, direction)
-                .into_iter()
-                .map(|p| board.index(p) as u8)
-                .collect();
+            let circuit = board.circuit(side, direction);
             for (place, &pit) in circuit.iter().enumerate() {
+                let pit = board.index(pit) as u8;
+                circuits[side.index()][place] = pit;
                 circuit_place[side.index()][pit as usize] = place as u8;
             }
-            circuits[side.index()] = circuit;
+            circuit_len[side.index()] = circuit.len();
         }
-        let heads = Side::BOTH.map(|side| heads_of(&options, board, side));
+        let mut heads = [[Pit::new(0, 1); 2]; 2];
+        let mut head_count = [0; 2];
+        for side in Side::BOTH {
+            let of_side = heads_of(&options, board, side);
+            heads[side.index()][..of_side.len()].copy_from_slice(&of_side);
+            head_count[side.index()] = of_side.len();
+        }
         Rules {
             game,
             board,
             options,
             circuits,
+            circuit_len,
             circuit_place,
             heads,
+            head_count,
         }
     }
 
@@ -305,7 +321,7 @@ impl Rules {
 
     /// A seat's circuit as pit indices, in dropping order.
     pub fn circuit(&self, side: Side) -> &[u8] {
-        &self.circuits[side.index()]
+        &self.circuits[side.index()][..self.circuit_len[side.index()]]
     }
 
     /// A pit's place in a seat's circuit, or `None` if the seat does not sow there.
@@ -329,7 +345,7 @@ impl Rules {
 
     /// Tsoro's heads of a seat (empty for other games or `heads=0`).
     pub fn heads(&self, side: Side) -> &[Pit] {
-        &self.heads[side.index()]
+        &self.heads[side.index()][..self.head_count[side.index()]]
     }
 
     /// Whether a pit is a head of either seat.

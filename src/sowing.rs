@@ -9,8 +9,39 @@
 //! states (the circuit's contents and the lap-end place), in bounded memory: two state
 //! buffers, whatever the number of laps.
 
-use crate::geometry::Board;
+use crate::geometry::{Board, MAX_PITS};
 use crate::moves::{Effect, Illegal};
+
+/// The weight of each pit index in the linear key of the pits, Σ stones × weight
+/// (wrapping): pseudo-random 64-bit words (splitmix64), so that different contents rarely
+/// share a key. A linear key follows a sowing lap by lap at the cost of an addition per
+/// stone dropped, where a hash of the pits must read every pit again.
+pub(crate) const PIT_KEYS: [u64; MAX_PITS] = {
+    let mut keys = [0; MAX_PITS];
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut i = 0;
+    while i < MAX_PITS {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        keys[i] = z ^ (z >> 31);
+        i += 1;
+    }
+    keys
+};
+
+/// Boards of more pits than this (Nsolo's 4×19 to 4×36) key their positions for the
+/// repetition rule by the linear key, kept up to date by the sowing (`keyed`): hashing
+/// their pits anew every ply costs more than an addition per stone dropped.
+pub(crate) const KEYED_ABOVE: usize = MAX_PITS / 2;
+
+/// The linear key of `pits` (see [`PIT_KEYS`]).
+pub(crate) fn pits_key(pits: &[u16]) -> u64 {
+    (pits.iter().zip(PIT_KEYS)).fold(0u64, |key, (&s, k)| {
+        key.wrapping_add((s as u64).wrapping_mul(k))
+    })
+}
 
 /// A lap that ended in an occupied pit: the decision point of a relay.
 #[derive(Copy, Clone, Debug)]
@@ -58,6 +89,18 @@ struct Brent {
     lam: u64,
 }
 
+impl Brent {
+    fn new() -> Brent {
+        Brent {
+            saved: [0; MAX_CIRCUIT + 1],
+            current: [0; MAX_CIRCUIT + 1],
+            have_saved: false,
+            power: 1,
+            lam: 0,
+        }
+    }
+}
+
 /// Longest circuit: both rows of a seat on a 4×36 board (or Kiothi's 20 pits).
 const MAX_CIRCUIT: usize = 72;
 
@@ -68,6 +111,10 @@ const MAX_CIRCUIT: usize = 72;
 /// and the pits after the lap. With `detect_cycles`, a lap-end state that recurs is
 /// reported as [`Illegal::EndlessSowing`]; the caller must then discard `pits`. Without
 /// it, `max_laps` must bound the sowing (it is reported as endless beyond that).
+///
+/// With `keyed`, the change the sowing made to the linear key of the pits is left in
+/// [`Effect::sown_key`] (for the repetition key of the big boards, which `at_occupied_end`
+/// must then leave alone).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn relay_sow(
     pits: &mut [u16],
@@ -78,6 +125,7 @@ pub(crate) fn relay_sow(
     effect: &mut Effect,
     detect_cycles: bool,
     max_laps: u64,
+    keyed: bool,
     mut at_occupied_end: impl FnMut(&LapEnd, &[u16]) -> Result<Next, Illegal>,
 ) -> Result<SowEnd, Illegal> {
     let len = circuit.len();
@@ -85,16 +133,23 @@ pub(crate) fn relay_sow(
     let mut place = start_place;
     let mut stones = lift;
     pits[circuit[place] as usize] -= lift;
+    // The key's change, kept in a register: only the returns store it.
+    let mut key = 0u64;
 
     // Brent's cycle detection, set up only when a sowing runs long: `saved` is the
     // tortoise, compared with every later state until `power` laps have passed, then
-    // moved up to the hare.
-    let mut brent: Option<Box<Brent>> = None;
+    // moved up to the hare. On the stack: Kiothi's sowings often run past
+    // `DETECT_AFTER` laps, and a box cost them an allocation each.
+    let mut brent: Option<Brent> = None;
 
     let mut lap: u64 = 0;
     loop {
         lap += 1;
         let start_pit = circuit[place] as usize;
+        if keyed {
+            // The stones just lifted from the lap's start (the first lift, or a relay).
+            key = key.wrapping_sub((stones as u64).wrapping_mul(PIT_KEYS[start_pit]));
+        }
         // Drop the stones: whole rounds first, then the rest one by one.
         let rounds = (stones as usize / len) as u16;
         let rest = stones as usize % len;
@@ -102,18 +157,36 @@ pub(crate) fn relay_sow(
             for &p in circuit {
                 pits[p as usize] += rounds;
             }
+            if keyed {
+                let round: u64 =
+                    (circuit.iter()).fold(0, |k, &p| k.wrapping_add(PIT_KEYS[p as usize]));
+                key = key.wrapping_add(round.wrapping_mul(rounds as u64));
+            }
         }
         let mut end_place = place;
-        for _ in 0..rest {
-            end_place += 1;
-            if end_place == len {
-                end_place = 0;
+        if keyed {
+            for _ in 0..rest {
+                end_place += 1;
+                if end_place == len {
+                    end_place = 0;
+                }
+                let p = circuit[end_place] as usize;
+                pits[p] += 1;
+                key = key.wrapping_add(PIT_KEYS[p]);
             }
-            pits[circuit[end_place] as usize] += 1;
+        } else {
+            for _ in 0..rest {
+                end_place += 1;
+                if end_place == len {
+                    end_place = 0;
+                }
+                pits[circuit[end_place] as usize] += 1;
+            }
         }
         let end_pit = circuit[end_place] as usize;
         effect.push_lap_between(board, start_pit, end_pit, stones as u32);
         if pits[end_pit] == 1 {
+            effect.sown_key = key;
             return Ok(SowEnd {
                 pit: end_pit,
                 place: end_place,
@@ -127,6 +200,7 @@ pub(crate) fn relay_sow(
             stones: pits[end_pit],
         };
         if at_occupied_end(&end, pits)? == Next::Stop {
+            effect.sown_key = key;
             return Ok(SowEnd {
                 pit: end_pit,
                 place: end_place,
@@ -137,15 +211,7 @@ pub(crate) fn relay_sow(
             return Err(Illegal::EndlessSowing { laps: lap });
         }
         if detect_cycles && lap >= DETECT_AFTER {
-            let b = brent.get_or_insert_with(|| {
-                Box::new(Brent {
-                    saved: [0; MAX_CIRCUIT + 1],
-                    current: [0; MAX_CIRCUIT + 1],
-                    have_saved: false,
-                    power: 1,
-                    lam: 0,
-                })
-            });
+            let b = brent.get_or_insert_with(Brent::new);
             for (slot, &p) in b.current.iter_mut().zip(circuit) {
                 *slot = pits[p as usize];
             }
@@ -201,6 +267,7 @@ mod tests {
             &mut effect,
             true,
             u64::MAX,
+            false,
             |_, _| Ok(Next::Relay),
         )
         .unwrap();
@@ -227,6 +294,7 @@ mod tests {
                 effect,
                 true,
                 u64::MAX,
+                false,
                 |_, _| Ok(Next::Relay),
             )
             .unwrap()
@@ -265,6 +333,7 @@ mod tests {
             &mut effect,
             true,
             u64::MAX,
+            false,
             |_, _| Ok(Next::Relay),
         )
         .unwrap();
@@ -272,6 +341,47 @@ mod tests {
         assert!(end.in_empty);
         assert_eq!(effect.lap_count, 3);
         assert_eq!(pits.iter().sum::<u16>(), 5);
+    }
+
+    /// A keyed sowing leaves in the effect what it added to the linear key of the pits,
+    /// whole rounds included.
+    #[test]
+    fn a_keyed_sowing_follows_the_key_of_the_pits() {
+        let board = Board::new(4, 2).unwrap();
+        let c = circuit(board);
+        let mut rounds = 0;
+        for code in 0..9u32.pow(4) {
+            let mut pits = vec![0u16; board.len()];
+            let mut k = code;
+            for &p in &c {
+                pits[p as usize] = (k % 9) as u16;
+                k /= 9;
+            }
+            if pits[0] == 0 {
+                continue;
+            }
+            let before = pits_key(&pits);
+            let lift = pits[0];
+            let mut effect = Effect::default();
+            let sown = relay_sow(
+                &mut pits,
+                board,
+                &c,
+                0,
+                lift,
+                &mut effect,
+                true,
+                u64::MAX,
+                true,
+                |_, _| Ok(Next::Relay),
+            );
+            if sown.is_ok() {
+                let after = before.wrapping_add(effect.sown_key);
+                assert_eq!(after, pits_key(&pits), "{code}");
+                rounds += (lift as usize >= c.len()) as u32;
+            }
+        }
+        assert!(rounds > 0, "no sowing went round the circuit");
     }
 
     #[test]
@@ -304,6 +414,7 @@ mod tests {
                 &mut e,
                 true,
                 u64::MAX,
+                false,
                 |_, _| Ok(Next::Relay),
             );
             let bounded = relay_sow(
@@ -315,6 +426,7 @@ mod tests {
                 &mut e,
                 false,
                 100_000,
+                false,
                 |_, _| Ok(Next::Relay),
             );
             match (detected, bounded) {

@@ -235,6 +235,7 @@ fn sow(
         effect,
         true,
         max_laps,
+        false,
         |lap_end, _| {
             // The engine asks only at laps ending in an occupied pit.
             debug_assert!(lap_end.stones >= 2);

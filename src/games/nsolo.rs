@@ -17,7 +17,7 @@ use crate::moves::{BonusChoice, BonusTake, Candidate, Effect, Illegal, Mode, Mov
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::rules::{NsoloBonus, Options, Rules};
-use crate::sowing::{relay_sow, Next};
+use crate::sowing::{relay_sow, Next, KEYED_ABOVE};
 
 /// A seat's circuit is its two rows: at most 2 × 36 pits.
 const MAX_CIRCUIT: usize = MAX_PITS / 2;
@@ -60,23 +60,38 @@ pub(crate) fn apply(
     let side = pos.side;
     let place = check_start(rules, pos, from, mode, effect)?;
     // Sown in place; a ply that fails half-way (an endless sowing, a wrong bonus) is
-    // undone from one copy of the pits taken here.
-    let saved = pos.pits;
+    // undone. The sowing touches only the mover's two rows, so only they are copied: a
+    // window of a seat's most pits from the mover's first row, whose fixed size copies
+    // without a call to `memcpy` (a seat's rows start at most half-way along the pits,
+    // so the window stays on the array). The opponent's pits get back what the effect
+    // lists as captured and taken.
+    let own = rules.board().indices_of(side);
+    let window = &pos.pits[own.start..][..MAX_CIRCUIT];
+    let (front, back) = window.split_at(MAX_CIRCUIT / 2);
+    let saved: [[u16; MAX_CIRCUIT / 2]; 2] = [
+        front.try_into().expect("half a window"),
+        back.try_into().expect("half a window"),
+    ];
     let pits = &mut pos.pits;
-    let played = (|| {
-        let end = sow(rules, pits, side, place, effect)?;
+    // (Not a closure called on the spot: its captures were gathered into a frame for a
+    // call every ply.)
+    let played = sow(rules, pits, side, place, effect).and_then(|end| {
         let captured = capture(rules, pits, side, end, effect);
         let due = bonus_due(rules, pits, side, captured);
         take_bonus(rules, pits, side, due, &sowing.bonus, mode, effect)?;
         Ok(captured)
-    })();
+    });
     match played {
         Ok(captured) => {
             finish(pos, captured);
             Ok(())
         }
         Err(e) => {
-            pos.pits = saved;
+            let board = rules.board();
+            pos.pits[own.clone()].copy_from_slice(&saved.as_flattened()[..own.len()]);
+            for &(pit, stones) in effect.captured.iter().chain(&effect.bonus) {
+                pos.pits[board.index(pit)] += stones;
+            }
             Err(e)
         }
     }
@@ -238,7 +253,7 @@ fn check_start(
 }
 
 /// Sows the whole pit at circuit `place`, relaying on every lap that ends in an occupied
-/// pit, and returns the pit index where the move ended (in an empty pit). An endless
+/// pit, and returns the pit where the move ended (in an empty pit). An endless
 /// sowing is an error, and `pits` must then be discarded.
 fn sow(
     rules: &Rules,
@@ -246,7 +261,7 @@ fn sow(
     side: Side,
     place: usize,
     effect: &mut Effect,
-) -> Result<usize, Illegal> {
+) -> Result<Pit, Illegal> {
     let circuit = rules.circuit(side);
     let lift = pits[circuit[place] as usize];
     let end = relay_sow(
@@ -258,17 +273,18 @@ fn sow(
         effect,
         true,
         u64::MAX,
+        rules.board().len() > KEYED_ABOVE,
         |_, _| Ok(Next::Relay),
     )?;
-    effect.end = Some(rules.board().pit(end.pit));
-    Ok(end.pit)
+    let end = rules.board().pit(end.pit);
+    effect.end = Some(end);
+    Ok(end)
 }
 
 /// Capture: a move ending in the mover's inner row takes the stones of the opposite
 /// opponent inner pit (the outer pit behind it is safe). Returns the stones captured.
-fn capture(rules: &Rules, pits: &mut Pits, side: Side, end: usize, effect: &mut Effect) -> u16 {
+fn capture(rules: &Rules, pits: &mut Pits, side: Side, end: Pit, effect: &mut Effect) -> u16 {
     let board = rules.board();
-    let end = board.pit(end);
     if end.row != board.inner_row(side) {
         return 0;
     }

@@ -115,14 +115,13 @@ pub(crate) fn apply(
     if lift == 0 {
         return Err(Illegal::EmptyPit { pit: from });
     }
-    let heads = HeadPits::of(rules, mover);
     let stop = match sowing.stop {
         None => None,
         Some(HeadStop { head, arrival }) => {
             if !board.contains(head) {
                 return Err(Illegal::NoSuchPit { pit: head });
             }
-            if !heads.contains(board.index(head)) {
+            if !HeadPits::of(rules, mover).contains(board.index(head)) {
                 return Err(Illegal::NotAHead {
                     pit: head,
                     side: mover,
@@ -156,8 +155,15 @@ pub(crate) fn apply(
     }
 
     // Played in place; a ply that fails half-way (an endless sowing, a wrong bonus) is
-    // undone from one copy taken here.
-    let saved = pos.clone();
+    // undone. The sowing touches only the mover's two rows, so only they are copied: a
+    // window of a seat's most pits from the mover's first row, whose fixed size copies
+    // without a call to `memcpy` (as a copy of the whole position did). The capture and
+    // the bonus empty the opponent's pits that the effect lists, and count the capture.
+    let own = side_range(board, mover);
+    let saved: [u16; MAX_CIRCUIT] = pos.pits[own.start..][..MAX_CIRCUIT]
+        .try_into()
+        .expect("a seat's rows start at most half-way");
+    let captures = pos.captures;
     let played = (|| {
         let end = sow_with_stop(rules, &mut pos.pits, mover, start_place, lift, stop, effect)?;
         effect.end = Some(board.pit(end.pit));
@@ -172,7 +178,11 @@ pub(crate) fn apply(
         Ok(())
     })();
     if played.is_err() {
-        *pos = saved;
+        pos.pits[own.clone()].copy_from_slice(&saved[..own.len()]);
+        for &(pit, stones) in effect.captured.iter().chain(&effect.bonus) {
+            pos.pits[board.index(pit)] += stones;
+        }
+        pos.captures = captures;
     }
     played
 }
@@ -209,6 +219,7 @@ fn sow_with_stop(
         effect,
         true,
         u64::MAX,
+        false,
         |end, _| {
             // The engine offers only occupied lap ends, the last stone included.
             debug_assert!(end.stones >= 2 && circuit[end.place] as usize == end.pit);
@@ -247,6 +258,7 @@ fn sow_with_stop(
         effect,
         false,
         max_laps,
+        false,
         |end, _| {
             if end.pit == head {
                 arrivals += 1;
@@ -352,8 +364,6 @@ fn take_bonus(
         breach(mode, effect, Illegal::BonusNotDue)?;
     }
     let opponent = pos.side.opponent();
-    let heads = HeadPits::of(rules, opponent);
-    let head_bonus = options(rules).head_bonus;
     for (i, take) in bonus.iter().enumerate() {
         let pit = take.pit;
         if !board.contains(pit) {
@@ -372,7 +382,7 @@ fn take_bonus(
         if let Some(n) = take.stones {
             return Err(Illegal::BonusPitPartial { pit, stones: n });
         }
-        if !head_bonus && heads.contains(board.index(pit)) {
+        if !options(rules).head_bonus && HeadPits::of(rules, opponent).contains(board.index(pit)) {
             breach(mode, effect, Illegal::BonusHead { pit })?;
         }
         effect.bonus.push((pit, stones));
@@ -490,6 +500,7 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate
             &mut effect,
             true,
             u64::MAX,
+            false,
             |end, _| {
                 if let Some(h) = heads.find(end.pit) {
                     arrivals[h] += 1;
@@ -547,6 +558,7 @@ pub(crate) fn has_legal_move(rules: &Rules, pos: &Position) -> bool {
             &mut effect,
             true,
             u64::MAX,
+            false,
             |end, _| {
                 Ok(if heads.contains(end.pit) {
                     Next::Stop
@@ -625,6 +637,7 @@ pub(crate) fn play_random(
             effect,
             true,
             u64::MAX,
+            false,
             |end, _| {
                 if let Some(h) = heads.find(end.pit) {
                     arrivals[h] += 1;
