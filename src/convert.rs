@@ -675,9 +675,9 @@ fn read_input(
                     .iter()
                     .rposition(|&b| b == b'\n')
                     .map_or(0, |i| i + 1);
-                let column = 1 + String::from_utf8_lossy(&before[line_start..])
-                    .chars()
-                    .count();
+                // The whole line is read as Latin-1, a character a byte (as the reader
+                // counts such a line's columns).
+                let column = 1 + bad - line_start;
                 let _ = writeln!(
                     io::stderr(),
                     "sow: {}:{line}:{column}: warning: byte {:#04x} is not UTF-8; lines that are not UTF-8 are read as Latin-1",

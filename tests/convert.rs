@@ -459,12 +459,14 @@ fn the_command_line_reads_relative_records_back() {
 
 #[test]
 fn a_ludii_list_in_latin1_keeps_its_bytes_and_is_warned_of() {
-    // `ú` in Latin-1 (0xFA), after a UTF-8 byte-order mark: decoded as PMN files are.
+    // `ú` in Latin-1 (0xFA), after a UTF-8 byte-order mark: decoded as PMN files are, the
+    // line holding it wholly as Latin-1 (its UTF-8 `é` too: two characters), and its
+    // column counted in bytes.
     let dir = tempfile::tempdir().unwrap();
     let list = dir.path().join("latin1.txt");
     std::fs::write(
         &list,
-        b"\xef\xbb\xbf// [Game \"Nsolo\"]\n// [South \"Mpho Ndlov\xfa\"]\n",
+        b"\xef\xbb\xbf// [Game \"Nsolo\"]\n// [South \"M\xc3\xa9pho Ndlov\xfa\"]\n",
     )
     .unwrap();
     let out = Command::cargo_bin("sow")
@@ -476,12 +478,12 @@ fn a_ludii_list_in_latin1_keeps_its_bytes_and_is_warned_of() {
     assert!(out.status.success());
     let pmn = String::from_utf8(out.stdout).unwrap();
     assert!(
-        pmn.starts_with("[Game \"Nsolo\"]\n[South \"Mpho Ndlov\u{fa}\"]\n"),
+        pmn.starts_with("[Game \"Nsolo\"]\n[South \"M\u{c3}\u{a9}pho Ndlov\u{fa}\"]\n"),
         "{pmn}"
     );
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(
-        stderr.contains("latin1.txt:2:22: warning: byte 0xfa is not UTF-8"),
+        stderr.contains("latin1.txt:2:24: warning: byte 0xfa is not UTF-8"),
         "{stderr}"
     );
 }
