@@ -149,13 +149,22 @@ pub fn run(
     };
     total.files += inputs.len();
     let names: Vec<String> = inputs.iter().map(Input::name).collect();
+    // Every JSON line names its file: each name is escaped once, not once a line.
+    let json_names: Vec<String> = match format {
+        Format::Json => names.iter().map(|n| json_string(n)).collect(),
+        Format::Human { .. } => Vec::new(),
+    };
     let render = |batch: &[Work]| -> Vec<(usize, Vec<u8>, Summary)> {
         batch
             .par_iter()
             .map(|work| {
                 let (text, summary) = match work {
                     Work::Game { input, index, game } => {
-                        validate_game(&names[*input], *index, game, settings, format)
+                        let file = FileName {
+                            text: &names[*input],
+                            json: json_names.get(*input).map_or("", String::as_str),
+                        };
+                        validate_game(file, *index, game, settings, format)
                     }
                     Work::Unreadable { input, error } => {
                         unreadable(&names[*input], &error.to_string(), format)
@@ -215,14 +224,29 @@ fn unreadable(name: &str, error: &str, format: Format) -> (Vec<u8>, Summary) {
     (text, summary)
 }
 
+/// A file's name, and the same as a JSON string (quoted and escaped) when the
+/// report is JSON.
+#[derive(Clone, Copy)]
+struct FileName<'a> {
+    text: &'a str,
+    json: &'a str,
+}
+
+/// `text` as a JSON string, quoted and escaped.
+fn json_string(text: &str) -> String {
+    serde_json::to_string(text).expect("a string always serializes")
+}
+
 fn validate_game(
-    file: &str,
+    name: FileName<'_>,
     index: usize,
     game: &ParsedGame,
     settings: &Settings,
     format: Format,
 ) -> (Vec<u8>, Summary) {
-    let mut out = Vec::new();
+    let file = name.text;
+    // Room for a valid game's one JSON line, so that it is not grown byte by byte.
+    let mut out = Vec::with_capacity(192);
     // A file with no game at all: its reader problems (an empty-file warning) belong to
     // the file, and there is no game to count. Text that reads as nothing because it
     // broke at once (prose, binary junk) is a game with errors, counted as one.
@@ -256,19 +280,21 @@ fn validate_game(
         warnings: trace.warnings(),
         io_errors: 0,
     };
-    let _ = write_game(&mut out, format, file, index, &trace, verdicts);
+    let _ = write_game(&mut out, format, name, index, &trace, verdicts);
     (out, summary)
 }
 
 fn write_game(
     out: &mut Vec<u8>,
     format: Format,
-    file: &str,
+    name: FileName<'_>,
     index: usize,
     trace: &Trace,
     verdicts: Option<Vec<crate::repair::RulesVerdict>>,
 ) -> io::Result<()> {
+    let file = name.text;
     match format {
+        Format::Json if verdicts.is_none() => write_game_line(out, name.json, index, trace),
         Format::Json => {
             let obj = GameObject {
                 kind: "game",
@@ -297,6 +323,61 @@ fn write_game(
         }
     }
     Ok(())
+}
+
+/// A game's JSON line without rules verdicts, written as serde_json writes a
+/// `GameObject` (field by field, in its order), from the file's name already escaped:
+/// serde_json would escape it anew, byte by byte, for every game.
+fn write_game_line(out: &mut Vec<u8>, file_json: &str, index: usize, trace: &Trace) {
+    // The tokens are all plain ASCII (`1-0`, `0-1`, `1/2-1/2`, `*`): nothing to escape.
+    fn token(out: &mut Vec<u8>, token: Option<&str>) {
+        match token {
+            Some(t) => {
+                out.push(b'"');
+                out.extend_from_slice(t.as_bytes());
+                out.push(b'"');
+            }
+            None => out.extend_from_slice(b"null"),
+        }
+    }
+    out.extend_from_slice(b"{\"kind\":\"game\",\"file\":");
+    out.extend_from_slice(file_json.as_bytes());
+    out.extend_from_slice(b",\"game\":");
+    push_decimal(out, index as u64);
+    out.extend_from_slice(b",\"plies\":");
+    push_decimal(out, trace.plies_written as u64);
+    out.extend_from_slice(if trace.is_valid() {
+        b",\"valid\":true,\"result\":"
+    } else {
+        b",\"valid\":false,\"result\":"
+    });
+    token(out, trace.declared.map(|r| r.as_str()));
+    out.extend_from_slice(b",\"outcome\":");
+    token(out, trace.outcome.map(|o| o.result_token()));
+    out.extend_from_slice(b",\"errors\":");
+    push_decimal(out, trace.errors() as u64);
+    out.extend_from_slice(b",\"warnings\":");
+    push_decimal(out, trace.warnings() as u64);
+    if let Some(ply) = trace.first_error_ply() {
+        out.extend_from_slice(b",\"first_error_ply\":");
+        push_decimal(out, ply.into());
+    }
+    out.extend_from_slice(b"}\n");
+}
+
+/// `n` in decimal, as serde_json writes an integer.
+fn push_decimal(out: &mut Vec<u8>, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
 }
 
 /// A control character a terminal would act on: all but tab and line feed, and a
@@ -523,5 +604,65 @@ pub fn exit_status(summary: &Summary) -> i32 {
         1
     } else {
         0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The hand-written game line is the one serde_json writes for a `GameObject`:
+    /// valid games, games with errors, declared results and none, odd file names.
+    #[test]
+    fn game_line_is_serde_jsons() {
+        let mut text = String::new();
+        for dir in ["records/examples", "records/flawed"] {
+            let mut paths: Vec<_> = std::fs::read_dir(dir)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|e| e == "pmn"))
+                .collect();
+            paths.sort();
+            for p in paths {
+                text.push_str(&std::fs::read_to_string(p).unwrap());
+                text.push('\n');
+            }
+        }
+        let games = crate::pmn::parse_str(&text);
+        assert!(games.len() > 10);
+        let options = ReplayOptions::default();
+        for file in ["a.pmn", "dir/\"quoted\"\\ é\u{1}.pmn"] {
+            let json = json_string(file);
+            for (index, game) in games.iter().enumerate() {
+                let trace = replay(game, &options);
+                let mut ours = Vec::new();
+                write_game_line(&mut ours, &json, index, &trace);
+                let obj = GameObject {
+                    kind: "game",
+                    file,
+                    game: index,
+                    plies: trace.plies_written,
+                    valid: trace.is_valid(),
+                    result: trace.declared.map(|r| r.as_str()),
+                    outcome: trace.outcome.map(|o| o.result_token()),
+                    errors: trace.errors(),
+                    warnings: trace.warnings(),
+                    first_error_ply: trace.first_error_ply(),
+                    rules: None,
+                };
+                let mut theirs = serde_json::to_vec(&obj).unwrap();
+                theirs.push(b'\n');
+                assert_eq!(String::from_utf8(ours), String::from_utf8(theirs));
+            }
+        }
+    }
+
+    #[test]
+    fn decimals_as_serde_json_writes_them() {
+        for n in [0, 1, 9, 10, 99, 100, 12345, u32::MAX as u64, u64::MAX] {
+            let mut ours = Vec::new();
+            push_decimal(&mut ours, n);
+            assert_eq!(ours, serde_json::to_vec(&n).unwrap());
+        }
     }
 }

@@ -305,19 +305,27 @@ fn bonus_due(rules: &Rules, pits: &Pits, side: Side, captured: u16) -> Due {
     if captured == 0 {
         return Due::Nothing;
     }
-    // The opponent's side is its two rows, one run of the pit array: summed in order,
-    // which vectorises, not through the circuit's indirection.
+    // The opponent's side is its two rows, one run of the pit array: read in order,
+    // not through the circuit's indirection.
     let opponent = &pits[rules.board().indices_of(side.opponent())];
-    let left: u32 = opponent.iter().map(|&s| s as u32).sum();
     let bonus = match rules.options() {
         Options::Nsolo(o) => o.bonus,
         _ => NsoloBonus::None,
     };
     match bonus {
-        _ if left == 0 => Due::Nothing,
-        NsoloBonus::Equal => Due::Stones(left.min(captured as u32)),
-        NsoloBonus::Hole => Due::Hole,
-        NsoloBonus::None => Due::Nothing,
+        NsoloBonus::Equal => {
+            // Summed in order, which vectorises.
+            let left: u32 = opponent.iter().map(|&s| s as u32).sum();
+            if left == 0 {
+                Due::Nothing
+            } else {
+                Due::Stones(left.min(captured as u32))
+            }
+        }
+        // A hole is due while the opponent has a stone: the first occupied pit settles
+        // it, where the sum read all of them.
+        NsoloBonus::Hole if opponent.iter().any(|&s| s > 0) => Due::Hole,
+        NsoloBonus::Hole | NsoloBonus::None => Due::Nothing,
     }
 }
 
