@@ -113,10 +113,13 @@ impl GameState {
             plies: 0,
             pits_key: 0,
         };
-        if state.rules.game() == Game::BaoLaKimasai {
-            state.pits_key = bao_pits_key(state.pos.board_pits());
-        } else if state.pos.board().len() > KEYED_ABOVE {
-            state.pits_key = pits_key(state.pos.board_pits());
+        // Only a game with a repetition rule follows the key (see `after_ply`).
+        if repeat.is_some() {
+            if state.rules.game() == Game::BaoLaKimasai {
+                state.pits_key = bao_pits_key(state.pos.board_pits());
+            } else if state.pos.board().len() > KEYED_ABOVE {
+                state.pits_key = pits_key(state.pos.board_pits());
+            }
         }
         state.remember();
         state
@@ -322,8 +325,10 @@ impl GameState {
 /// comparison, made only when a key has come round `repeat` times.
 ///
 /// This runs once per ply of every playout, so it avoids a general hash map: the key
-/// costs one multiplication per four pits, the table is open-addressed and cleared in
-/// O(1) by a generation stamp, and a ply stores its move, not its position.
+/// costs one multiplication per four pits (on boards of more than
+/// [`KEYED_ABOVE`] pits, nothing: the sowing keeps their linear key up), the table is
+/// open-addressed and cleared in O(1) by a generation stamp, and a ply stores its move
+/// (a quiet ply its pit), not its position.
 #[derive(Clone, Debug, Default)]
 struct History {
     /// Open-addressed key counts; a slot belongs to the table only if its stamp is current.
@@ -768,11 +773,17 @@ mod tests {
             history.count_key(key);
         }
         let size = history.slots.len();
+        let table = history.slots.as_ptr();
         drop(history);
         let mut next = History::default();
-        for key in 0..1000u64 {
+        // One key asks for a table: the one left, whole (a fresh one would be smaller,
+        // and elsewhere).
+        assert_eq!(next.count_key(0), 1, "a key of the game before");
+        assert_eq!(next.slots.len(), size, "the table was taken up");
+        assert_eq!(next.slots.as_ptr(), table, "the very table");
+        for key in 1..1000u64 {
             assert_eq!(next.count_key(key), 1, "a key of the game before");
         }
-        assert_eq!(next.slots.len(), size, "the table was taken up");
+        assert_eq!(next.slots.len(), size);
     }
 }

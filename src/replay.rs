@@ -1059,6 +1059,13 @@ mod tests {
             }
             assert_eq!(rules[4], None, "Tsoro is not played on 4x36");
         }
+        // One record under other overrides in turn: the overrides are part of the key.
+        let equal = Rules::new(Game::Nsolo, board, "bonus=equal").unwrap();
+        let overridden = vec![("bonus".to_string(), "equal".to_string())];
+        for (overrides, want) in [(vec![], &hole), (overridden, &equal), (vec![], &hole)] {
+            let trace = replay(&games[0], &ReplayOptions::quiet(&overrides));
+            assert_eq!(trace.rules.as_ref(), Some(want));
+        }
     }
 
     /// The one-pass main line gives what `Record::main_line` defines: every main-line

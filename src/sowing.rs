@@ -31,9 +31,11 @@ pub(crate) const PIT_KEYS: [u64; MAX_PITS] = {
     keys
 };
 
-/// Boards of more pits than this (Nsolo's 4×19 to 4×36) key their positions for the
-/// repetition rule by the linear key, kept up to date by the sowing (`keyed`): hashing
-/// their pits anew every ply costs more than an addition per stone dropped.
+/// Boards of more pits than this key their positions for the repetition rule by the
+/// linear key, kept up to date by the sowing (`keyed`): hashing their pits anew every
+/// ply costs more than an addition per stone dropped. Of the games with a repetition
+/// rule, only Nsolo has such boards (4×19 to 4×36); Tsoro's 4×21 has no repetition rule,
+/// and no key.
 pub(crate) const KEYED_ABOVE: usize = MAX_PITS / 2;
 
 /// The linear key of `pits` (see [`PIT_KEYS`]).

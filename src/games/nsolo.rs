@@ -22,8 +22,8 @@ use crate::sowing::{relay_sow, Next, KEYED_ABOVE};
 /// A seat's circuit is its two rows: at most 2 × 36 pits.
 const MAX_CIRCUIT: usize = MAX_PITS / 2;
 
-/// The stones of every pit, indexed like [`Position::pits`]. `apply` works on a copy, so
-/// that an illegal move leaves the position as it was.
+/// The stones of every pit, indexed like [`Position::pits`]. `apply` sows in place and
+/// undoes a ply that fails, so that an illegal move leaves the position as it was.
 type Pits = [u16; MAX_PITS];
 
 /// The bonus a capture earns (RULES.md's ruling on the bonus).

@@ -31,7 +31,7 @@ fn options(rules: &Rules) -> &TsoroOptions {
     }
 }
 
-/// A seat's heads as pit indices (`Rules::heads` allocates; this is for the hot loop).
+/// A seat's heads as pit indices (`Rules::heads` gives `Pit`s, each to be indexed).
 #[derive(Copy, Clone)]
 struct HeadPits {
     pits: [usize; 2],
