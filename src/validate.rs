@@ -88,6 +88,29 @@ struct GameObject<'a> {
     rules: Option<Vec<crate::repair::RulesVerdict>>,
 }
 
+impl<'a> GameObject<'a> {
+    fn of(
+        file: &'a str,
+        index: usize,
+        trace: &Trace,
+        rules: Option<Vec<crate::repair::RulesVerdict>>,
+    ) -> GameObject<'a> {
+        GameObject {
+            kind: "game",
+            file,
+            game: index,
+            plies: trace.plies_written,
+            valid: trace.is_valid(),
+            result: trace.declared.map(|r| r.as_str()),
+            outcome: trace.outcome.map(|o| o.result_token()),
+            errors: trace.errors(),
+            warnings: trace.warnings(),
+            first_error_ply: trace.first_error_ply(),
+            rules,
+        }
+    }
+}
+
 /// A diagnostic's JSON object.
 #[derive(Serialize)]
 struct DiagnosticObject<'a> {
@@ -296,19 +319,7 @@ fn write_game(
     match format {
         Format::Json if verdicts.is_none() => write_game_line(out, name.json, index, trace),
         Format::Json => {
-            let obj = GameObject {
-                kind: "game",
-                file,
-                game: index,
-                plies: trace.plies_written,
-                valid: trace.is_valid(),
-                result: trace.declared.map(|r| r.as_str()),
-                outcome: trace.outcome.map(|o| o.result_token()),
-                errors: trace.errors(),
-                warnings: trace.warnings(),
-                first_error_ply: trace.first_error_ply(),
-                rules: verdicts,
-            };
+            let obj = GameObject::of(file, index, trace, verdicts);
             serde_json::to_writer(&mut *out, &obj)?;
             out.push(b'\n');
         }
@@ -637,19 +648,7 @@ mod tests {
                 let trace = replay(game, &options);
                 let mut ours = Vec::new();
                 write_game_line(&mut ours, &json, index, &trace);
-                let obj = GameObject {
-                    kind: "game",
-                    file,
-                    game: index,
-                    plies: trace.plies_written,
-                    valid: trace.is_valid(),
-                    result: trace.declared.map(|r| r.as_str()),
-                    outcome: trace.outcome.map(|o| o.result_token()),
-                    errors: trace.errors(),
-                    warnings: trace.warnings(),
-                    first_error_ply: trace.first_error_ply(),
-                    rules: None,
-                };
+                let obj = GameObject::of(file, index, &trace, None);
                 let mut theirs = serde_json::to_vec(&obj).unwrap();
                 theirs.push(b'\n');
                 assert_eq!(String::from_utf8(ours), String::from_utf8(theirs));
