@@ -345,6 +345,20 @@ mod tests {
         assert_eq!(pits.iter().sum::<u16>(), 5);
     }
 
+    /// Every filling of the circuit `c` of `board` with 0 to `most - 1` stones a pit
+    /// whose first pit (the start) is not empty, numbered.
+    fn starts(board: Board, c: &[u8], most: u32) -> impl Iterator<Item = (u32, Vec<u16>)> + '_ {
+        (0..most.pow(c.len() as u32)).filter_map(move |code| {
+            let mut pits = vec![0u16; board.len()];
+            let mut k = code;
+            for &p in c {
+                pits[p as usize] = (k % most) as u16;
+                k /= most;
+            }
+            (pits[0] > 0).then_some((code, pits))
+        })
+    }
+
     /// A keyed sowing leaves in the effect what it added to the linear key of the pits,
     /// whole rounds included.
     #[test]
@@ -352,16 +366,7 @@ mod tests {
         let board = Board::new(4, 2).unwrap();
         let c = circuit(board);
         let mut rounds = 0;
-        for code in 0..9u32.pow(4) {
-            let mut pits = vec![0u16; board.len()];
-            let mut k = code;
-            for &p in &c {
-                pits[p as usize] = (k % 9) as u16;
-                k /= 9;
-            }
-            if pits[0] == 0 {
-                continue;
-            }
+        for (code, mut pits) in starts(board, &c, 9) {
             let before = pits_key(&pits);
             let lift = pits[0];
             let mut effect = Effect::default();
@@ -394,16 +399,7 @@ mod tests {
         let board = Board::new(4, 2).unwrap();
         let c = circuit(board);
         let mut endless = 0;
-        for code in 0..6u32.pow(4) {
-            let mut pits = vec![0u16; board.len()];
-            let mut k = code;
-            for &p in &c {
-                pits[p as usize] = (k % 6) as u16;
-                k /= 6;
-            }
-            if pits[0] == 0 {
-                continue;
-            }
+        for (_, pits) in starts(board, &c, 6) {
             let lift = pits[0];
             let (mut a, mut b) = (pits.clone(), pits.clone());
             let mut e = Effect::default();

@@ -33,6 +33,24 @@ pub(crate) fn breach(mode: Mode, effect: &mut Effect, rule: Illegal) -> Result<(
     }
 }
 
+/// Undoes a failed ply of a game whose sowing touches only the mover's rows (Tsoro,
+/// Nsolo): those rows (the pit range `own`) get back their stones from `saved`, and the
+/// opponent's pits the stones the effect lists as captured and taken as bonus (always
+/// the opponent's: taking from another pit is never a foul, so never executed).
+pub(crate) fn undo_sowing(
+    rules: &Rules,
+    pits: &mut [u16],
+    own: std::ops::Range<usize>,
+    saved: &[u16],
+    effect: &Effect,
+) {
+    let board = rules.board();
+    pits[own.clone()].copy_from_slice(&saved[..own.len()]);
+    for &(pit, stones) in effect.captured.iter().chain(&effect.bonus) {
+        pits[board.index(pit)] += stones;
+    }
+}
+
 /// Applies a move to a position under a rule set. On `Err` the position is unchanged.
 pub fn apply(
     rules: &Rules,

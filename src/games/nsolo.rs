@@ -11,7 +11,7 @@
 //! The end of the game and the repetition draw are [`crate::play::GameState`]'s; this
 //! module only says which moves exist (`has_legal_move`).
 
-use super::{any_multiple, breach};
+use super::{any_multiple, breach, undo_sowing};
 use crate::geometry::{Pit, Side, MAX_PITS};
 use crate::moves::{BonusChoice, BonusTake, Candidate, Effect, Illegal, Mode, Move, Sowing};
 use crate::position::Position;
@@ -87,11 +87,7 @@ pub(crate) fn apply(
             Ok(())
         }
         Err(e) => {
-            let board = rules.board();
-            pos.pits[own.clone()].copy_from_slice(&saved.as_flattened()[..own.len()]);
-            for &(pit, stones) in effect.captured.iter().chain(&effect.bonus) {
-                pos.pits[board.index(pit)] += stones;
-            }
+            undo_sowing(rules, &mut pos.pits, own, saved.as_flattened(), effect);
             Err(e)
         }
     }

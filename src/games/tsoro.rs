@@ -11,7 +11,7 @@
 //! returned move's bonus list on a capture): the playout benchmark runs it in its hot
 //! loop.
 
-use super::{any_multiple, breach};
+use super::{any_multiple, breach, undo_sowing};
 use crate::geometry::{Board, Side, MAX_PITS};
 use crate::moves::{
     BonusChoice, BonusTake, Candidate, Effect, HeadStop, Illegal, Mode, Move, Sowing,
@@ -178,10 +178,7 @@ pub(crate) fn apply(
         Ok(())
     })();
     if played.is_err() {
-        pos.pits[own.clone()].copy_from_slice(&saved[..own.len()]);
-        for &(pit, stones) in effect.captured.iter().chain(&effect.bonus) {
-            pos.pits[board.index(pit)] += stones;
-        }
+        undo_sowing(rules, &mut pos.pits, own, &saved, effect);
         pos.captures = captures;
     }
     played
