@@ -36,6 +36,7 @@
 //!   error per kind tried, in the reader's hottest loop.
 
 use std::collections::HashMap;
+use std::ops::Range;
 
 use nom::branch::alt;
 use nom::bytes::complete::{take_till1, take_while, take_while1};
@@ -341,15 +342,46 @@ impl<'a> Scanner<'a> {
 
     fn read_tag(&mut self) -> Result<(), ()> {
         let open = self.pos;
+        // The usual tag line is read in one pass over its bytes; the grammar reads the
+        // rest and reports every problem.
+        let (name, raw, value, close, end_of_line) = match usual_tag_line(&self.bytes[open..]) {
+            Some(tag) => {
+                let text = &self.text[open..];
+                let raw = &text[tag.value];
+                // No escape: the value is as written.
+                let value = CompactString::from(raw);
+                let (close, end) = (open + tag.close, open + tag.line_len);
+                (&text[tag.name], raw, value, close, end)
+            }
+            None => {
+                let (name, raw, close, end) = self.tag_by_grammar(open)?;
+                (name, raw, unescape(raw), close, end)
+            }
+        };
+        let value_start = self.text.offset(raw);
+        let value_end = value_start + raw.len();
+        let span = self.span(open, close);
+        let value_span = self.span(value_start, value_end);
+        // Built in its slot, as elements are (see `push_element`): its spans were
+        // written field by field, and a copy of them stalled.
+        push_element(&mut self.record.tags, || Tag {
+            name: Tag::name_of(name),
+            value,
+            span,
+            value_span,
+        });
+        self.pos = end_of_line;
+        self.line_wide = true;
+        Ok(())
+    }
+
+    /// A tag line the fast lane does not read, by the grammar: its name, its value as
+    /// written, where it closes (past its `]`) and where its line ends. A problem is
+    /// reported, and is `Err`.
+    fn tag_by_grammar(&mut self, open: usize) -> Result<(&'a str, &'a str, usize, usize), ()> {
         let end_of_line = self.line_end(open);
         let line = &self.text[open..end_of_line];
-        // The usual tag line is told by a glance at its bytes; the grammar reads the rest
-        // and reports every problem.
-        let parsed = match usual_tag_line(line.as_bytes()) {
-            Some(found) => Ok((&line.as_bytes()[line.len()..], found)),
-            None => tag_line(line.as_bytes()),
-        };
-        let parsed = parsed.map_err(|e| match e {
+        let parsed = tag_line(line.as_bytes()).map_err(|e| match e {
             nom::Err::Failure(e) | nom::Err::Error(e) => e,
             // Complete parsers never ask for more; were one to, it is a problem.
             nom::Err::Incomplete(_) => TagError {
@@ -424,41 +456,8 @@ impl<'a> Scanner<'a> {
                 return Err(());
             }
         };
-        // `\"` and `\\` (the grammar allows no other escape) stand for the character after
-        // the backslash: the runs between escapes are copied whole.
-        let value = match memchr::memchr(b'\\', raw.as_bytes()) {
-            None => CompactString::from(raw),
-            Some(first) => {
-                let mut value = CompactString::with_capacity(raw.len());
-                let mut rest = raw;
-                let mut at = Some(first);
-                while let Some(i) = at {
-                    value.push_str(&rest[..i]);
-                    let escaped = rest.get(i + 1..i + 2).unwrap_or_default();
-                    value.push_str(escaped);
-                    rest = rest.get(i + 2..).unwrap_or_default();
-                    at = memchr::memchr(b'\\', rest.as_bytes());
-                }
-                value.push_str(rest);
-                value
-            }
-        };
-        let value_start = self.text.offset(raw);
-        let value_end = value_start + raw.len();
         let close = memchr::memrchr(b']', line.as_bytes()).map_or(end_of_line, |i| open + i + 1);
-        let span = self.span(open, close);
-        let value_span = self.span(value_start, value_end);
-        // Built in its slot, as elements are (see `push_element`): its spans were
-        // written field by field, and a copy of them stalled.
-        push_element(&mut self.record.tags, || Tag {
-            name: Tag::name_of(name),
-            value,
-            span,
-            value_span,
-        });
-        self.pos = end_of_line;
-        self.line_wide = true;
-        Ok(())
+        Ok((name, raw, close, end_of_line))
     }
 
     fn check_tags(&mut self) {
@@ -1239,6 +1238,27 @@ fn need<'a, O>(
     }
 }
 
+/// A tag value as written, with its escapes resolved: `\"` and `\\` (the grammar allows
+/// no other escape) stand for the character after the backslash. The runs between
+/// escapes are copied whole.
+fn unescape(raw: &str) -> CompactString {
+    let Some(first) = memchr::memchr(b'\\', raw.as_bytes()) else {
+        return CompactString::from(raw);
+    };
+    let mut value = CompactString::with_capacity(raw.len());
+    let mut rest = raw;
+    let mut at = Some(first);
+    while let Some(i) = at {
+        value.push_str(&rest[..i]);
+        let escaped = rest.get(i + 1..i + 2).unwrap_or_default();
+        value.push_str(escaped);
+        rest = rest.get(i + 2..).unwrap_or_default();
+        at = memchr::memchr(b'\\', rest.as_bytes());
+    }
+    value.push_str(rest);
+    value
+}
+
 /// The character after a backslash in a tag value: `"` or `\`.
 fn escaped(rest: &[u8]) -> TagResult<'_, char> {
     one_of("\"\\").parse(rest).map_err(|_: nom::Err<TagError>| {
@@ -1301,21 +1321,64 @@ fn tag_line(line: &[u8]) -> TagResult<'_, (&[u8], &[u8])> {
     Ok((rest, found))
 }
 
-/// The usual tag line, `[Name "value"]` with one space, no escape and nothing after the
-/// `]` but spaces: its name and value, as [`tag_line`] reads them. `None` for anything
-/// else, which [`tag_line`] reads or reports.
+/// Where the parts of a usual tag line are, counted from its `[`.
+struct UsualTag {
+    name: Range<usize>,
+    value: Range<usize>,
+    /// Just past the `]`.
+    close: usize,
+    /// The line's length, up to its line feed or the end of the text.
+    line_len: usize,
+}
+
+/// The usual tag line at the start of `text`, `[Name "value"]` with one space, no escape
+/// and nothing after the `]` but spaces: where its name and value are, as [`tag_line`]
+/// reads them, found in one pass over its bytes (a search for each part cost more on
+/// lines this short). `None` for anything else, which [`tag_line`] reads or reports.
 #[inline]
-fn usual_tag_line(line: &[u8]) -> Option<(&[u8], &[u8])> {
-    let rest = line.strip_prefix(b"[")?;
-    let name_len = rest
-        .iter()
-        .position(|&b| !(b.is_ascii_alphanumeric() || b == b'_'))?;
-    let (name, rest) = rest.split_at(name_len);
-    let rest = rest.strip_prefix(b" \"")?;
-    let value_len = memchr::memchr2(b'"', b'\\', rest)?;
-    let (value, rest) = rest.split_at(value_len);
-    let rest = rest.strip_prefix(b"\"]")?;
-    (!name.is_empty() && rest.iter().all(|&b| is_space(b))).then_some((name, value))
+fn usual_tag_line(text: &[u8]) -> Option<UsualTag> {
+    let b = |i: usize| text.get(i).copied();
+    if b(0) != Some(b'[') {
+        return None;
+    }
+    let mut p = 1;
+    while b(p).is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_') {
+        p += 1;
+    }
+    let name = 1..p;
+    if name.is_empty() || b(p) != Some(b' ') || b(p + 1) != Some(b'"') {
+        return None;
+    }
+    p += 2;
+    let start = p;
+    loop {
+        match b(p)? {
+            b'"' => break,
+            b'\\' | b'\n' => return None,
+            _ => p += 1,
+        }
+    }
+    let value = start..p;
+    if b(p + 1) != Some(b']') {
+        return None;
+    }
+    let close = p + 2;
+    p = close;
+    while let Some(c) = b(p) {
+        if c == b'\n' {
+            break;
+        }
+        if !is_space(c) {
+            return None;
+        }
+        p += 1;
+    }
+    Some(UsualTag {
+        name,
+        value,
+        close,
+        line_len: p,
+    })
 }
 
 /// A command's name and arguments.
@@ -1885,16 +1948,24 @@ mod tests {
             "[ \"1\"]",
             "[\"1\"]",
             "[Round]",
+            // The fast lane reads the text to the end of the tag's line only.
+            "[Game \"Nsolo\"]\n[Board \"4x8\"]",
+            "[Game \"Nsolo\"] \r\n1. a1",
+            "[Game \"Ns\nolo\"]",
         ];
         let mut usual = 0;
-        for line in lines {
+        for text in lines {
+            let line = text.split('\n').next().unwrap_or_default();
             let grammar = tag_line(line.as_bytes()).ok().map(|(_, found)| found);
-            if let Some(found) = usual_tag_line(line.as_bytes()) {
+            if let Some(tag) = usual_tag_line(text.as_bytes()) {
                 usual += 1;
-                assert_eq!(Some(found), grammar, "{line}");
+                let found = (&line.as_bytes()[tag.name], &line.as_bytes()[tag.value]);
+                assert_eq!(Some(found), grammar, "{text}");
+                assert_eq!(tag.line_len, line.len(), "{text}");
+                assert_eq!(tag.close, line.rfind(']').map_or(0, |i| i + 1), "{text}");
             }
         }
-        assert_eq!(usual, 5, "the usual lines are read by a glance");
+        assert_eq!(usual, 7, "the usual lines are read in one pass");
     }
 
     #[test]
