@@ -224,12 +224,24 @@ impl BonusPits {
     }
 
     /// Appends a pit.
+    // Inlined: the reader pushes every bonus pit it reads, nearly always into the room
+    // kept inline, and the call cost more than the push.
+    #[inline]
     pub fn push(&mut self, pit: PitCount) {
         match &mut self.0 {
             BonusRepr::Inline { len, pits } if (*len as usize) < pits.len() => {
                 pits[*len as usize] = pit;
                 *len += 1;
             }
+            _ => self.push_spilled(pit),
+        }
+    }
+
+    /// [`BonusPits::push`] past the room kept inline.
+    #[cold]
+    #[inline(never)]
+    fn push_spilled(&mut self, pit: PitCount) {
+        match &mut self.0 {
             BonusRepr::Inline { len, pits } => {
                 let mut heap = Vec::with_capacity(2 * pits.len());
                 heap.extend_from_slice(&pits[..*len as usize]);

@@ -1351,12 +1351,10 @@ fn usual_tag_line(text: &[u8]) -> Option<UsualTag> {
     }
     p += 2;
     let start = p;
-    loop {
-        match b(p)? {
-            b'"' => break,
-            b'\\' | b'\n' => return None,
-            _ => p += 1,
-        }
+    // The one search of the line: values run long (a `Source` tag).
+    p += memchr::memchr3(b'"', b'\\', b'\n', text.get(start..)?)?;
+    if b(p) != Some(b'"') {
+        return None;
     }
     let value = start..p;
     if b(p + 1) != Some(b']') {
