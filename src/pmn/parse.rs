@@ -944,6 +944,11 @@ impl<'a> Scanner<'a> {
         let (mut pos, mut line, mut line_start) = (self.pos, self.line, self.line_start);
         let frame = stack.last_mut().expect("a line");
         while let Some(&b) = bytes.get(pos) {
+            // The space between tokens, nearly always one ` `, is told without a look-up.
+            if b == b' ' {
+                pos += 1;
+                continue;
+            }
             if is_space(b) {
                 if b == b'\n' {
                     line += 1;
