@@ -93,11 +93,22 @@ impl Tag {
     /// The name as a shared `&'static str` when it is one PMN.md lists, else owned: the
     /// reader names most tags without an allocation each.
     pub fn name_of(name: &str) -> Cow<'static, str> {
-        match Self::KNOWN_NAMES.iter().find(|&&known| known == name) {
+        match Self::KNOWN_NAMES
+            .iter()
+            .find(|&&known| same_name(known, name))
+        {
             Some(&known) => Cow::Borrowed(known),
             None => Cow::Owned(name.to_string()),
         }
     }
+}
+
+/// Whether two names are the same, told apart by their length and first byte before
+/// their bytes are compared: names of the same length (`Event`, `Board`, `Round`) are
+/// the rule, and each comparison of them was a call.
+#[inline]
+pub(crate) fn same_name(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
 }
 
 /// One item of move text.

@@ -468,7 +468,7 @@ impl<'a> Scanner<'a> {
             let first = if tags.len() <= 32 {
                 tags[..i]
                     .iter()
-                    .find(|t| t.name == tag.name)
+                    .find(|t| same_name(&t.name, &tag.name))
                     .map(|t| t.span)
             } else {
                 seen.get(tag.name.as_ref()).copied()
