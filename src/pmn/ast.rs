@@ -834,7 +834,7 @@ impl Record {
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags
             .iter()
-            .find(|t| t.name == name)
+            .find(|t| same_name(&t.name, name))
             .map(|t| t.value.as_str())
     }
 

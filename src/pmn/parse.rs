@@ -637,7 +637,12 @@ impl<'a> Scanner<'a> {
         let main = stack.pop().expect("the main line");
         self.record.moves = main.elements;
         self.record.result = Some(ResultToken { result, span });
-        if let Some(tag) = self.record.tags.iter().find(|t| t.name == "Result") {
+        if let Some(tag) = self
+            .record
+            .tags
+            .iter()
+            .find(|t| same_name(&t.name, "Result"))
+        {
             if tag.value != result.as_str() {
                 let message = format!(
                     "the result `{}` does not agree with the Result tag \"{}\" (line {})",
