@@ -91,8 +91,11 @@ pub struct GameState {
     /// Set when a repetition draw has occurred.
     repetition: bool,
     /// The rules' repetition count ([`Rules::repeat`]), asked every ply: kept here, not
-    /// matched out of the options each time.
-    repeat: Option<u32>,
+    /// matched out of the options each time (0 without a repetition rule).
+    repeat: u32,
+    /// How positions are keyed for the repetition rule, settled once a game from the
+    /// game and the board, which every ply asked before.
+    keying: Keying,
     plies: u32,
     /// The key of the pits, followed ply by ply from each effect (see
     /// [`GameState::follow_key`]): the linear key ([`pits_key`]) on the boards keyed so
@@ -104,23 +107,28 @@ pub struct GameState {
 impl GameState {
     pub fn new(rules: Rules, pos: Position) -> GameState {
         let repeat = rules.repeat();
+        // Only a game with a repetition rule follows the key (see `after_ply`).
+        let keying = match repeat {
+            None => Keying::None,
+            Some(_) if rules.game() == Game::BaoLaKimasai => Keying::Bao,
+            Some(_) if pos.board().len() > KEYED_ABOVE => Keying::Linear,
+            Some(_) => Keying::Hashed,
+        };
+        let pits_key = match keying {
+            Keying::Bao => bao_pits_key(pos.board_pits()),
+            Keying::Linear => pits_key(pos.board_pits()),
+            Keying::None | Keying::Hashed => 0,
+        };
         let mut state = GameState {
             rules,
             pos,
             history: History::default(),
             repetition: false,
-            repeat,
+            repeat: repeat.unwrap_or(0),
+            keying,
             plies: 0,
-            pits_key: 0,
+            pits_key,
         };
-        // Only a game with a repetition rule follows the key (see `after_ply`).
-        if repeat.is_some() {
-            if state.rules.game() == Game::BaoLaKimasai {
-                state.pits_key = bao_pits_key(state.pos.board_pits());
-            } else if state.pos.board().len() > KEYED_ABOVE {
-                state.pits_key = pits_key(state.pos.board_pits());
-            }
-        }
         state.remember();
         state
     }
@@ -228,7 +236,7 @@ impl GameState {
     #[inline]
     fn follow_key(&mut self, effect: &Effect, mv: &Move) {
         let board = self.pos.board();
-        if self.rules.game() == Game::BaoLaKimasai {
+        if self.keying == Keying::Bao {
             // A step moves the single stone of its pit into the next pit, which was
             // empty; a capture empties pits (a pit's bit is its stones' lowest bit).
             let mut bits = self.pits_key;
@@ -245,10 +253,10 @@ impl GameState {
                 bits ^= bao_bit(board, board.index(pit)) * (stones & 1) as u64;
             }
             self.pits_key = bits;
-        } else if board.len() > KEYED_ABOVE {
+        } else if self.keying == Keying::Linear {
             // The sowing's change, then the stones the capture and the bonus took.
             let mut key = self.pits_key.wrapping_add(effect.sown_key);
-            for &(pit, stones) in effect.captured.iter().chain(&effect.bonus) {
+            for &(pit, stones) in (effect.captured.iter()).chain(&effect.bonus) {
                 let weight = PIT_KEYS[board.index(pit)];
                 key = key.wrapping_sub((stones as u64).wrapping_mul(weight));
             }
@@ -261,7 +269,7 @@ impl GameState {
     #[inline(always)]
     fn after_ply(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
         self.plies += 1;
-        if self.repeat.is_some() {
+        if self.keying != Keying::None {
             self.follow_and_record(effect, mv, mode);
         }
     }
@@ -279,7 +287,7 @@ impl GameState {
     fn record(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
         if effect.is_capture() || !effect.bonus.is_empty() {
             self.history.clear();
-        } else if self.rules.game() != Game::BaoLaKimasai {
+        } else if self.keying != Keying::Bao {
             self.history.moves.push((Kept::of(mv), mode));
         }
         self.remember();
@@ -289,34 +297,44 @@ impl GameState {
     // Inlined into `record`, its caller every ply: one call a ply less.
     #[inline(always)]
     fn remember(&mut self) {
-        let Some(repeat) = self.repeat else {
-            return;
-        };
-        if self.rules.game() == Game::BaoLaKimasai {
-            // No pit ever holds more than one stone: the occupied pits and the side to
-            // move fit in one word, an exact key, so no position needs storing.
-            let pos = &self.pos;
-            let key = self.pits_key | (pos.side as u64) << pos.board().len();
-            debug_assert_eq!(key, bao_key(pos), "the bits follow the plies");
-            self.repetition = self.history.count_key(key) >= repeat;
-            return;
-        }
+        let repeat = self.repeat;
         let (history, pos) = (&mut self.history, &self.pos);
+        let key = match self.keying {
+            Keying::None => return,
+            Keying::Bao => {
+                // No pit ever holds more than one stone: the occupied pits and the side
+                // to move fit in one word, an exact key, so no position needs storing.
+                let key = self.pits_key | (pos.side as u64) << pos.board().len();
+                debug_assert_eq!(key, bao_key(pos), "the bits follow the plies");
+                self.repetition = history.count_key(key) >= repeat;
+                return;
+            }
+            Keying::Linear => key_of(pos, self.pits_key),
+            Keying::Hashed => key_of(pos, lanes_key(pos.board_pits(), 1)),
+        };
         if history.moves.is_empty() {
             // The first position since the last capture: the others are re-derived
             // from it.
             history.first = Some(pos.clone());
         }
-        let key = if pos.board().len() <= KEYED_ABOVE {
-            repetition_key(pos)
-        } else {
-            key_of(pos, self.pits_key)
-        };
         debug_assert_eq!(key, repetition_key(pos), "the linear key follows the plies");
         if history.count_key(key) >= repeat {
             self.repetition = self.history.occurrences(&self.rules, &self.pos) >= repeat;
         }
     }
+}
+
+/// How a game keys its positions for the repetition rule (see [`GameState::pits_key`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Keying {
+    /// No repetition rule: no key, no history.
+    None,
+    /// Bao la Kimasai: the bits of its occupied pits, an exact key.
+    Bao,
+    /// Boards of more than [`KEYED_ABOVE`] pits: the linear key the sowing keeps up.
+    Linear,
+    /// The other boards: a hash of their pits, ply by ply.
+    Hashed,
 }
 
 /// The positions since the last capture, kept compactly for the repetition rule: a
