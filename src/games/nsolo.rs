@@ -286,6 +286,8 @@ fn sow(
 
 /// Capture: a move ending in the mover's inner row takes the stones of the opposite
 /// opponent inner pit (the outer pit behind it is safe). Returns the stones captured.
+// Inlined into `apply`: most plies end outside the inner row, and the call cost more.
+#[inline(always)]
 fn capture(rules: &Rules, pits: &mut Pits, side: Side, end: Pit, effect: &mut Effect) -> u16 {
     let board = rules.board();
     if end.row != board.inner_row(side) {
