@@ -288,7 +288,7 @@ impl GameState {
         if effect.is_capture() || !effect.bonus.is_empty() {
             self.history.clear();
         } else if self.keying != Keying::Bao {
-            self.history.moves.push((Kept::of(mv), mode));
+            self.history.keep(mv, mode);
         }
         self.remember();
     }
@@ -358,37 +358,29 @@ struct History {
     first: Option<Position>,
     /// The moves played from `first`, each with its mode, one per later position.
     moves: Vec<(Kept, Mode)>,
+    /// The moves of `moves` that are not a plain sowing, in order ([`Kept::Move`]).
+    others: Vec<Move>,
 }
 
 /// A move kept in the history. The moves kept are quiet plies (a capture or a bonus
 /// starts the history afresh), and a quiet ply of Nsolo, the game that keeps them, is a
 /// plain sowing from a pit (it lifts no part of it, stops at no head and takes no bonus):
-/// its pit is kept, which is cheaper every ply than a copy of the move.
-#[derive(Clone, Debug)]
+/// its pit is kept, which is cheaper every ply than a copy of the move. Any other move
+/// is kept aside, in [`History::others`], so that a kept move owns nothing: forgetting
+/// the moves after a capture no longer visits each to drop it.
+#[derive(Copy, Clone, Debug)]
 enum Kept {
     /// A sowing from this pit, with no other choice.
     Sowing(Pit),
-    /// Any other move.
-    Move(Box<Move>),
+    /// Any other move: its index in [`History::others`].
+    Move(u32),
 }
 
 impl Kept {
-    fn of(mv: &Move) -> Kept {
-        match mv {
-            Move::Sow(Sowing {
-                from: Some(from),
-                lift: None,
-                stop: None,
-                bonus,
-            }) if bonus.is_empty() => Kept::Sowing(*from),
-            _ => Kept::Move(Box::new(mv.clone())),
-        }
-    }
-
-    fn to_move(&self) -> Move {
+    fn to_move(self, others: &[Move]) -> Move {
         match self {
-            Kept::Sowing(from) => Move::Sow(Sowing::from(*from)),
-            Kept::Move(mv) => (**mv).clone(),
+            Kept::Sowing(from) => Move::Sow(Sowing::from(from)),
+            Kept::Move(i) => others[i as usize].clone(),
         }
     }
 }
@@ -510,6 +502,24 @@ impl History {
     fn clear(&mut self) {
         self.forget_keys();
         self.moves.clear();
+        self.others.clear();
+    }
+
+    /// Keeps a move played from the last position remembered.
+    fn keep(&mut self, mv: &Move, mode: Mode) {
+        let kept = match mv {
+            Move::Sow(Sowing {
+                from: Some(from),
+                lift: None,
+                stop: None,
+                bonus,
+            }) if bonus.is_empty() => Kept::Sowing(*from),
+            _ => {
+                self.others.push(mv.clone());
+                Kept::Move(self.others.len() as u32 - 1)
+            }
+        };
+        self.moves.push((kept, mode));
     }
 
     /// Empties the key table by moving on to a new stamp.
@@ -590,11 +600,11 @@ impl History {
         let mut at = first.clone();
         let mut count = at.same_for_repetition(pos) as u32;
         let mut effect = Effect::default();
-        for (kept, mode) in &self.moves {
+        for &(kept, mode) in &self.moves {
             // A move replays as it was played (applying is deterministic); were one not
             // to, the positions after it are unknown and are not counted.
-            let mv = kept.to_move();
-            if games::apply(rules, &mut at, &mv, *mode, &mut effect).is_err() {
+            let mv = kept.to_move(&self.others);
+            if games::apply(rules, &mut at, &mv, mode, &mut effect).is_err() {
                 debug_assert!(false, "a move replays as it was played");
                 break;
             }
