@@ -206,7 +206,10 @@ fn play(
     } else {
         None
     };
-    take_bonus(rules, pos, required, bonus, mode, effect)?;
+    // A ply that captured nothing and names no bonus owes none and takes none.
+    if required.is_some() || !bonus.is_empty() {
+        take_bonus(rules, pos, required, bonus, mode, effect)?;
+    }
     pos.side = mover.opponent();
     Ok(())
 }
