@@ -262,14 +262,31 @@ fn sow_with_stop(
     else {
         return first;
     };
-    let d = *d;
-    // The always-relay sowing cycles (its lap-end state recurred at lap D = `d`), but the
-    // player's stop may still come in a later round of the cycle. A cycle is at most D
-    // laps long and the state at lap D is on it, so if the cycle passes the occupied head
-    // at all, the k-th arrival comes within D * (k + 1) laps; and if no arrival comes in
-    // the D laps after lap D, the cycle never passes it. Re-run without detection,
-    // bounded so, from the original pits.
     *pits = original;
+    sow_to_late_stop(rules, pits, mover, start_place, lift, (head, k), *d, effect)
+}
+
+/// [`sow_with_stop`] again, from the original `pits`, when the always-relay sowing
+/// cycles (its lap-end state recurred at lap D = `d`) but the player's stop may still
+/// come in a later round of the cycle. A cycle is at most D laps long and the state at
+/// lap D is on it, so if the cycle passes the occupied head at all, the k-th arrival
+/// comes within D * (k + 1) laps; and if no arrival comes in the D laps after lap D, the
+/// cycle never passes it. Re-run without detection, bounded so.
+// Out of line: a stop at a head of an endless sowing is rare, and with this second
+// sowing inlined the first was not.
+#[allow(clippy::too_many_arguments)]
+#[cold]
+#[inline(never)]
+fn sow_to_late_stop(
+    rules: &Rules,
+    pits: &mut [u16; MAX_PITS],
+    mover: Side,
+    start_place: usize,
+    lift: u16,
+    (head, k): (usize, u32),
+    d: u64,
+    effect: &mut Effect,
+) -> Result<SowEnd, Illegal> {
     effect.laps.clear();
     effect.lap_count = 0;
     effect.stones_sown = 0;
@@ -278,8 +295,8 @@ fn sow_with_stop(
     let mut seen_after_d = false;
     relay_sow(
         pits,
-        board,
-        circuit,
+        rules.board(),
+        rules.circuit(mover),
         start_place,
         lift,
         effect,
