@@ -390,15 +390,30 @@ thread_local! {
     /// game to take up: a validation replays game after game on each thread, and each
     /// allocated, cleared and grew a table of its own (a long Nsolo 4x36 game to
     /// thousands of slots, 19 instructions a ply).
-    static SPARE: Cell<Option<(Vec<Slot>, u32)>> = const { Cell::new(None) };
+    static SPARE: Cell<Option<Spare>> = const { Cell::new(None) };
+}
+
+/// What a game's history leaves to the thread's next game (see [`SPARE`]): its key table
+/// with its stamp, and its list of moves, emptied. The list, too, grew game after game
+/// (a dozen growths of a short Nsolo game, 14 instructions a ply).
+struct Spare {
+    slots: Vec<Slot>,
+    stamp: u32,
+    moves: Vec<(Kept, Mode)>,
 }
 
 impl Drop for History {
     fn drop(&mut self) {
         if !self.slots.is_empty() {
-            let table = (std::mem::take(&mut self.slots), self.stamp);
+            let mut moves = std::mem::take(&mut self.moves);
+            moves.clear();
+            let spare = Spare {
+                slots: std::mem::take(&mut self.slots),
+                stamp: self.stamp,
+                moves,
+            };
             // While the thread exits the spare may be gone: the table is then freed.
-            let _ = SPARE.try_with(|spare| spare.set(Some(table)));
+            let _ = SPARE.try_with(|cell| cell.set(Some(spare)));
         }
     }
 }
@@ -568,12 +583,16 @@ impl History {
     #[inline(never)]
     fn grow(&mut self) {
         if self.slots.is_empty() {
-            if let Some((slots, stamp)) = SPARE.try_with(Cell::take).ok().flatten() {
+            if let Some(spare) = SPARE.try_with(Cell::take).ok().flatten() {
                 // The table the thread's last game left: a new stamp forgets its keys,
-                // and it is as large as that game needed.
-                self.slots = slots;
-                self.stamp = stamp;
+                // and it is as large as that game needed. So is its list of moves (the
+                // first position's, taken up before any move is kept).
+                self.slots = spare.slots;
+                self.stamp = spare.stamp;
                 self.forget_keys();
+                if self.moves.is_empty() {
+                    self.moves = spare.moves;
+                }
                 return;
             }
         }
@@ -800,8 +819,12 @@ mod tests {
         for key in 0..1000u64 {
             history.count_key(key);
         }
+        for _ in 0..100 {
+            history.keep(&Move::Sow(Sowing::from(Pit::new(0, 1))), Mode::Legal);
+        }
         let size = history.slots.len();
         let table = history.slots.as_ptr();
+        let moves = history.moves.capacity();
         drop(history);
         let mut next = History::default();
         // One key asks for a table: the one left, whole (a fresh one would be smaller,
@@ -809,6 +832,12 @@ mod tests {
         assert_eq!(next.count_key(0), 1, "a key of the game before");
         assert_eq!(next.slots.len(), size, "the table was taken up");
         assert_eq!(next.slots.as_ptr(), table, "the very table");
+        assert!(next.moves.is_empty(), "no move of the game before");
+        assert_eq!(
+            next.moves.capacity(),
+            moves,
+            "the list of moves was taken up"
+        );
         for key in 1..1000u64 {
             assert_eq!(next.count_key(key), 1, "a key of the game before");
         }
