@@ -8,7 +8,7 @@
 //!
 //! After the first error in a game the replay stops: the position is then unknown.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use crate::diagnostic::{code, Diagnostic};
 use crate::games;
@@ -969,6 +969,13 @@ pub(crate) fn replay_from(
     replay_plies(state, inputs, record, cut_short, options, trace);
 }
 
+thread_local! {
+    /// The effect and move buffers of the thread's last replay, for the next to take up:
+    /// a validation replays game after game on each thread, and each grew the lists of
+    /// its own (captures, bonus, nki marks cleared), a few allocations a game.
+    static PLY_BUFFERS: Cell<Option<(Effect, Move)>> = const { Cell::new(None) };
+}
+
 /// [`replay_from`] of plies given one by one, owned (read from the record as the replay
 /// goes, see [`MainLine`]) or borrowed (a list of them).
 fn replay_plies<'a, P: std::borrow::Borrow<PlyInput<'a>>>(
@@ -979,12 +986,12 @@ fn replay_plies<'a, P: std::borrow::Borrow<PlyInput<'a>>>(
     options: &ReplayOptions,
     trace: &mut Trace,
 ) {
-    let mut effect = Effect {
-        lap_counts_only: !options.keep_laps,
-        ..Effect::default()
-    };
+    // The effect and the move are filled ply by ply; their lists are those the thread's
+    // last replay grew.
+    let (mut effect, mut mv) = (PLY_BUFFERS.try_with(Cell::take).ok().flatten())
+        .unwrap_or_else(|| (Effect::default(), Move::Sow(Sowing::default())));
+    effect.lap_counts_only = !options.keep_laps;
     let mut failed = false;
-    let mut mv = Move::Sow(Sowing::default());
     for input in inputs {
         let before = state.plies();
         let ply = step_into(
@@ -1006,6 +1013,8 @@ fn replay_plies<'a, P: std::borrow::Borrow<PlyInput<'a>>>(
             break;
         }
     }
+    // While the thread exits the buffers may be gone: they are then freed.
+    let _ = PLY_BUFFERS.try_with(|buffers| buffers.set(Some((effect, mv))));
     trace.last = Some(state.position().clone());
     if failed || cut_short {
         return;
