@@ -247,10 +247,10 @@ impl GameState {
                 Some(end),
             ) = (mv, effect.end)
             {
-                bits ^= bao_bit(board, board.index(*from)) ^ bao_bit(board, board.index(end));
+                bits ^= bao_bit(board.index(*from)) ^ bao_bit(board.index(end));
             }
             for &(pit, stones) in &effect.captured {
-                bits ^= bao_bit(board, board.index(pit)) * (stones & 1) as u64;
+                bits ^= bao_bit(board.index(pit)) * (stones & 1) as u64;
             }
             self.pits_key = bits;
         } else if self.keying == Keying::Linear {
@@ -426,31 +426,21 @@ struct Slot {
 }
 
 /// Bao la Kimasai's exact position key: one bit per occupied pit (its 48 pits) and the
-/// side to move above them. Pits hold 0 or 1 stone, so four pits are gathered into four
-/// bits by one multiplication, and shifted in below the bits before: a chain the
-/// compiler keeps in scalar code (OR-ing each nibble in at its own place was vectorised
-/// into emulated 64-bit multiplications and variable shifts, half again as costly).
+/// side to move above them. Pits hold 0 or 1 stone.
 fn bao_key(pos: &Position) -> u64 {
     bao_pits_key(pos.board_pits()) | (pos.side as u64) << pos.board().len()
 }
 
-/// The bits of the occupied pits in [`bao_key`]: four pits to a nibble, the first four
-/// highest, a pit's bit the lowest of its stones.
+/// The bits of the occupied pits in [`bao_key`]: bit i is pit index i, a pit's bit the
+/// lowest of its stones. (Taken once a game: the plies follow it by [`bao_bit`].)
 fn bao_pits_key(pits: &[u16]) -> u64 {
-    const ONES: u64 = 0x0001_0001_0001_0001;
-    const GATHER: u64 = 1 << 48 | 1 << 33 | 1 << 18 | 1 << 3;
-    let mut bits = 0;
-    for w in pits.chunks_exact(4) {
-        let word = w[0] as u64 | (w[1] as u64) << 16 | (w[2] as u64) << 32 | (w[3] as u64) << 48;
-        bits = bits << 4 | ((word & ONES).wrapping_mul(GATHER) >> 48) & 0xf;
-    }
-    bits
+    (pits.iter().enumerate()).fold(0, |bits, (i, &s)| bits | ((s & 1) as u64) << i)
 }
 
-/// The bit of pit index `index` in [`bao_pits_key`].
-fn bao_bit(board: crate::Board, index: usize) -> u64 {
-    let nibbles = board.len() / 4;
-    1 << (4 * (nibbles - 1 - index / 4) + index % 4)
+/// The bit of pit index `index` in [`bao_pits_key`]: the index itself, where a layout of
+/// four pits to a nibble, the first four highest, cost every ply's pits some arithmetic.
+fn bao_bit(index: usize) -> u64 {
+    1 << index
 }
 
 /// A 64-bit key of what the repetition rule compares. Equal positions have equal keys;
