@@ -102,6 +102,11 @@ pub struct GameState {
     /// (more than [`KEYED_ABOVE`] pits), Bao la Kimasai's bits of the occupied pits
     /// ([`bao_pits_key`]); zero on the others.
     pits_key: u64,
+    /// With the linear key, the rest of the repetition key ([`rest_key`]) for each side
+    /// to move, taken once a game: the linear key is Nsolo's alone (no other game with a
+    /// repetition rule has boards of more than [`KEYED_ABOVE`] pits), and Nsolo changes
+    /// no prison, nki mark or opening, which every ply read before.
+    rest_keys: [u64; 2],
 }
 
 impl GameState {
@@ -119,6 +124,7 @@ impl GameState {
             Keying::Linear => pits_key(pos.board_pits()),
             Keying::None | Keying::Hashed => 0,
         };
+        let rest_keys = Side::BOTH.map(|side| rest_key(&pos, side));
         let mut state = GameState {
             rules,
             pos,
@@ -128,6 +134,7 @@ impl GameState {
             keying,
             plies: 0,
             pits_key,
+            rest_keys,
         };
         state.remember();
         state
@@ -309,7 +316,7 @@ impl GameState {
                 self.repetition = history.count_key(key) >= repeat;
                 return;
             }
-            Keying::Linear => key_of(pos, self.pits_key),
+            Keying::Linear => spread(self.rest_keys[pos.side.index()] ^ self.pits_key),
             Keying::Hashed => key_of(pos, lanes_key(pos.board_pits(), 1)),
         };
         if history.moves.is_empty() {
@@ -457,12 +464,21 @@ fn repetition_key(pos: &Position) -> u64 {
 
 /// [`repetition_key`] from the key of the pits.
 fn key_of(pos: &Position, pits: u64) -> u64 {
-    let rest = pos.side as u64
+    spread(rest_key(pos, pos.side) ^ pits)
+}
+
+/// What [`key_of`] mixes in besides the pits, with `side` to move.
+fn rest_key(pos: &Position, side: Side) -> u64 {
+    let rest = side as u64
         ^ (pos.opening as u64) << 1
         ^ (pos.prisons[0] as u64) << 2
         ^ (pos.prisons[1] as u64) << 18;
-    let h = (rest ^ pos.nki.rotate_left(34)).wrapping_mul(KEY_FACTOR) ^ pits;
-    // Spread the high bits down: the table indexes by the low ones.
+    (rest ^ pos.nki.rotate_left(34)).wrapping_mul(KEY_FACTOR)
+}
+
+/// The last step of [`key_of`]: the high bits spread down, as the table indexes by the
+/// low ones.
+fn spread(h: u64) -> u64 {
     h ^ h >> 29
 }
 
