@@ -102,10 +102,10 @@ pub struct GameState {
     /// (more than [`KEYED_ABOVE`] pits), Bao la Kimasai's bits of the occupied pits
     /// ([`bao_pits_key`]); zero on the others.
     pits_key: u64,
-    /// With the linear key, the rest of the repetition key ([`rest_key`]) for each side
-    /// to move, taken once a game: the linear key is Nsolo's alone (no other game with a
-    /// repetition rule has boards of more than [`KEYED_ABOVE`] pits), and Nsolo changes
-    /// no prison, nki mark or opening, which every ply read before.
+    /// Besides the pits, the rest of the repetition key ([`rest_key`]) for each side to
+    /// move, taken once a game: the games keyed so (not Bao la Kimasai, with its exact
+    /// key) are Nsolo's, the only other game with a repetition rule, and Nsolo changes no
+    /// prison, nki mark or opening, which every ply read before.
     rest_keys: [u64; 2],
 }
 
@@ -124,6 +124,9 @@ impl GameState {
             Keying::Linear => pits_key(pos.board_pits()),
             Keying::None | Keying::Hashed => 0,
         };
+        // Only Kiothi's plies change the prisons, nki marks or opening, and it has no
+        // repetition rule: the rest of the key is the side to move's alone.
+        debug_assert!(keying == Keying::None || rules.game() != Game::Kiothi);
         let rest_keys = Side::BOTH.map(|side| rest_key(&pos, side));
         let mut state = GameState {
             rules,
@@ -317,7 +320,9 @@ impl GameState {
                 return;
             }
             Keying::Linear => spread(self.rest_keys[pos.side.index()] ^ self.pits_key),
-            Keying::Hashed => key_of(pos, lanes_key(pos.board_pits(), 1)),
+            Keying::Hashed => {
+                spread(self.rest_keys[pos.side.index()] ^ lanes_key(pos.board_pits(), 1))
+            }
         };
         if history.moves.is_empty() {
             // The first position since the last capture: the others are re-derived
