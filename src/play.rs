@@ -91,36 +91,54 @@ pub struct GameState {
     /// Set when a repetition draw has occurred.
     repetition: bool,
     /// The rules' repetition count ([`Rules::repeat`]), asked every ply: kept here, not
-    /// matched out of the options each time.
-    repeat: Option<u32>,
+    /// matched out of the options each time (0 without a repetition rule).
+    repeat: u32,
+    /// How positions are keyed for the repetition rule, settled once a game from the
+    /// game and the board, which every ply asked before.
+    keying: Keying,
     plies: u32,
     /// The key of the pits, followed ply by ply from each effect (see
     /// [`GameState::follow_key`]): the linear key ([`pits_key`]) on the boards keyed so
     /// (more than [`KEYED_ABOVE`] pits), Bao la Kimasai's bits of the occupied pits
     /// ([`bao_pits_key`]); zero on the others.
     pits_key: u64,
+    /// Besides the pits, the rest of the repetition key ([`rest_key`]) for each side to
+    /// move, taken once a game: the games keyed so (not Bao la Kimasai, with its exact
+    /// key) are Nsolo's, the only other game with a repetition rule, and Nsolo changes no
+    /// prison, nki mark or opening, which every ply read before.
+    rest_keys: [u64; 2],
 }
 
 impl GameState {
     pub fn new(rules: Rules, pos: Position) -> GameState {
         let repeat = rules.repeat();
+        // Only a game with a repetition rule follows the key (see `after_ply`).
+        let keying = match repeat {
+            None => Keying::None,
+            Some(_) if rules.game() == Game::BaoLaKimasai => Keying::Bao,
+            Some(_) if pos.board().len() > KEYED_ABOVE => Keying::Linear,
+            Some(_) => Keying::Hashed,
+        };
+        let pits_key = match keying {
+            Keying::Bao => bao_pits_key(pos.board_pits()),
+            Keying::Linear => pits_key(pos.board_pits()),
+            Keying::None | Keying::Hashed => 0,
+        };
+        // Only Kiothi's plies change the prisons, nki marks or opening, and it has no
+        // repetition rule: the rest of the key is the side to move's alone.
+        debug_assert!(keying == Keying::None || rules.game() != Game::Kiothi);
+        let rest_keys = Side::BOTH.map(|side| rest_key(&pos, side));
         let mut state = GameState {
             rules,
             pos,
             history: History::default(),
             repetition: false,
-            repeat,
+            repeat: repeat.unwrap_or(0),
+            keying,
             plies: 0,
-            pits_key: 0,
+            pits_key,
+            rest_keys,
         };
-        // Only a game with a repetition rule follows the key (see `after_ply`).
-        if repeat.is_some() {
-            if state.rules.game() == Game::BaoLaKimasai {
-                state.pits_key = bao_pits_key(state.pos.board_pits());
-            } else if state.pos.board().len() > KEYED_ABOVE {
-                state.pits_key = pits_key(state.pos.board_pits());
-            }
-        }
         state.remember();
         state
     }
@@ -228,7 +246,7 @@ impl GameState {
     #[inline]
     fn follow_key(&mut self, effect: &Effect, mv: &Move) {
         let board = self.pos.board();
-        if self.rules.game() == Game::BaoLaKimasai {
+        if self.keying == Keying::Bao {
             // A step moves the single stone of its pit into the next pit, which was
             // empty; a capture empties pits (a pit's bit is its stones' lowest bit).
             let mut bits = self.pits_key;
@@ -239,16 +257,16 @@ impl GameState {
                 Some(end),
             ) = (mv, effect.end)
             {
-                bits ^= bao_bit(board, board.index(*from)) ^ bao_bit(board, board.index(end));
+                bits ^= bao_bit(board.index(*from)) ^ bao_bit(board.index(end));
             }
             for &(pit, stones) in &effect.captured {
-                bits ^= bao_bit(board, board.index(pit)) * (stones & 1) as u64;
+                bits ^= bao_bit(board.index(pit)) * (stones & 1) as u64;
             }
             self.pits_key = bits;
-        } else if board.len() > KEYED_ABOVE {
+        } else if self.keying == Keying::Linear {
             // The sowing's change, then the stones the capture and the bonus took.
             let mut key = self.pits_key.wrapping_add(effect.sown_key);
-            for &(pit, stones) in effect.captured.iter().chain(&effect.bonus) {
+            for &(pit, stones) in (effect.captured.iter()).chain(&effect.bonus) {
                 let weight = PIT_KEYS[board.index(pit)];
                 key = key.wrapping_sub((stones as u64).wrapping_mul(weight));
             }
@@ -261,7 +279,7 @@ impl GameState {
     #[inline(always)]
     fn after_ply(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
         self.plies += 1;
-        if self.repeat.is_some() {
+        if self.keying != Keying::None {
             self.follow_and_record(effect, mv, mode);
         }
     }
@@ -279,8 +297,8 @@ impl GameState {
     fn record(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
         if effect.is_capture() || !effect.bonus.is_empty() {
             self.history.clear();
-        } else if self.rules.game() != Game::BaoLaKimasai {
-            self.history.moves.push((Kept::of(mv), mode));
+        } else if self.keying != Keying::Bao {
+            self.history.keep(mv, mode);
         }
         self.remember();
     }
@@ -289,34 +307,46 @@ impl GameState {
     // Inlined into `record`, its caller every ply: one call a ply less.
     #[inline(always)]
     fn remember(&mut self) {
-        let Some(repeat) = self.repeat else {
-            return;
-        };
-        if self.rules.game() == Game::BaoLaKimasai {
-            // No pit ever holds more than one stone: the occupied pits and the side to
-            // move fit in one word, an exact key, so no position needs storing.
-            let pos = &self.pos;
-            let key = self.pits_key | (pos.side as u64) << pos.board().len();
-            debug_assert_eq!(key, bao_key(pos), "the bits follow the plies");
-            self.repetition = self.history.count_key(key) >= repeat;
-            return;
-        }
+        let repeat = self.repeat;
         let (history, pos) = (&mut self.history, &self.pos);
+        let key = match self.keying {
+            Keying::None => return,
+            Keying::Bao => {
+                // No pit ever holds more than one stone: the occupied pits and the side
+                // to move fit in one word, an exact key, so no position needs storing.
+                let key = self.pits_key | (pos.side as u64) << pos.board().len();
+                debug_assert_eq!(key, bao_key(pos), "the bits follow the plies");
+                self.repetition = history.count_key(key) >= repeat;
+                return;
+            }
+            Keying::Linear => spread(self.rest_keys[pos.side.index()] ^ self.pits_key),
+            Keying::Hashed => {
+                spread(self.rest_keys[pos.side.index()] ^ lanes_key(pos.board_pits(), 1))
+            }
+        };
         if history.moves.is_empty() {
             // The first position since the last capture: the others are re-derived
             // from it.
             history.first = Some(pos.clone());
         }
-        let key = if pos.board().len() <= KEYED_ABOVE {
-            repetition_key(pos)
-        } else {
-            key_of(pos, self.pits_key)
-        };
         debug_assert_eq!(key, repetition_key(pos), "the linear key follows the plies");
         if history.count_key(key) >= repeat {
             self.repetition = self.history.occurrences(&self.rules, &self.pos) >= repeat;
         }
     }
+}
+
+/// How a game keys its positions for the repetition rule (see [`GameState::pits_key`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Keying {
+    /// No repetition rule: no key, no history.
+    None,
+    /// Bao la Kimasai: the bits of its occupied pits, an exact key.
+    Bao,
+    /// Boards of more than [`KEYED_ABOVE`] pits: the linear key the sowing keeps up.
+    Linear,
+    /// The other boards: a hash of their pits, ply by ply.
+    Hashed,
 }
 
 /// The positions since the last capture, kept compactly for the repetition rule: a
@@ -340,37 +370,29 @@ struct History {
     first: Option<Position>,
     /// The moves played from `first`, each with its mode, one per later position.
     moves: Vec<(Kept, Mode)>,
+    /// The moves of `moves` that are not a plain sowing, in order ([`Kept::Move`]).
+    others: Vec<Move>,
 }
 
 /// A move kept in the history. The moves kept are quiet plies (a capture or a bonus
 /// starts the history afresh), and a quiet ply of Nsolo, the game that keeps them, is a
 /// plain sowing from a pit (it lifts no part of it, stops at no head and takes no bonus):
-/// its pit is kept, which is cheaper every ply than a copy of the move.
-#[derive(Clone, Debug)]
+/// its pit is kept, which is cheaper every ply than a copy of the move. Any other move
+/// is kept aside, in [`History::others`], so that a kept move owns nothing: forgetting
+/// the moves after a capture no longer visits each to drop it.
+#[derive(Copy, Clone, Debug)]
 enum Kept {
     /// A sowing from this pit, with no other choice.
     Sowing(Pit),
-    /// Any other move.
-    Move(Box<Move>),
+    /// Any other move: its index in [`History::others`].
+    Move(u32),
 }
 
 impl Kept {
-    fn of(mv: &Move) -> Kept {
-        match mv {
-            Move::Sow(Sowing {
-                from: Some(from),
-                lift: None,
-                stop: None,
-                bonus,
-            }) if bonus.is_empty() => Kept::Sowing(*from),
-            _ => Kept::Move(Box::new(mv.clone())),
-        }
-    }
-
-    fn to_move(&self) -> Move {
+    fn to_move(self, others: &[Move]) -> Move {
         match self {
-            Kept::Sowing(from) => Move::Sow(Sowing::from(*from)),
-            Kept::Move(mv) => (**mv).clone(),
+            Kept::Sowing(from) => Move::Sow(Sowing::from(from)),
+            Kept::Move(i) => others[i as usize].clone(),
         }
     }
 }
@@ -380,15 +402,30 @@ thread_local! {
     /// game to take up: a validation replays game after game on each thread, and each
     /// allocated, cleared and grew a table of its own (a long Nsolo 4x36 game to
     /// thousands of slots, 19 instructions a ply).
-    static SPARE: Cell<Option<(Vec<Slot>, u32)>> = const { Cell::new(None) };
+    static SPARE: Cell<Option<Spare>> = const { Cell::new(None) };
+}
+
+/// What a game's history leaves to the thread's next game (see [`SPARE`]): its key table
+/// with its stamp, and its list of moves, emptied. The list, too, grew game after game
+/// (a dozen growths of a short Nsolo game, 14 instructions a ply).
+struct Spare {
+    slots: Vec<Slot>,
+    stamp: u32,
+    moves: Vec<(Kept, Mode)>,
 }
 
 impl Drop for History {
     fn drop(&mut self) {
         if !self.slots.is_empty() {
-            let table = (std::mem::take(&mut self.slots), self.stamp);
+            let mut moves = std::mem::take(&mut self.moves);
+            moves.clear();
+            let spare = Spare {
+                slots: std::mem::take(&mut self.slots),
+                stamp: self.stamp,
+                moves,
+            };
             // While the thread exits the spare may be gone: the table is then freed.
-            let _ = SPARE.try_with(|spare| spare.set(Some(table)));
+            let _ = SPARE.try_with(|cell| cell.set(Some(spare)));
         }
     }
 }
@@ -401,31 +438,21 @@ struct Slot {
 }
 
 /// Bao la Kimasai's exact position key: one bit per occupied pit (its 48 pits) and the
-/// side to move above them. Pits hold 0 or 1 stone, so four pits are gathered into four
-/// bits by one multiplication, and shifted in below the bits before: a chain the
-/// compiler keeps in scalar code (OR-ing each nibble in at its own place was vectorised
-/// into emulated 64-bit multiplications and variable shifts, half again as costly).
+/// side to move above them. Pits hold 0 or 1 stone.
 fn bao_key(pos: &Position) -> u64 {
     bao_pits_key(pos.board_pits()) | (pos.side as u64) << pos.board().len()
 }
 
-/// The bits of the occupied pits in [`bao_key`]: four pits to a nibble, the first four
-/// highest, a pit's bit the lowest of its stones.
+/// The bits of the occupied pits in [`bao_key`]: bit i is pit index i, a pit's bit the
+/// lowest of its stones. (Taken once a game: the plies follow it by [`bao_bit`].)
 fn bao_pits_key(pits: &[u16]) -> u64 {
-    const ONES: u64 = 0x0001_0001_0001_0001;
-    const GATHER: u64 = 1 << 48 | 1 << 33 | 1 << 18 | 1 << 3;
-    let mut bits = 0;
-    for w in pits.chunks_exact(4) {
-        let word = w[0] as u64 | (w[1] as u64) << 16 | (w[2] as u64) << 32 | (w[3] as u64) << 48;
-        bits = bits << 4 | ((word & ONES).wrapping_mul(GATHER) >> 48) & 0xf;
-    }
-    bits
+    (pits.iter().enumerate()).fold(0, |bits, (i, &s)| bits | ((s & 1) as u64) << i)
 }
 
-/// The bit of pit index `index` in [`bao_pits_key`].
-fn bao_bit(board: crate::Board, index: usize) -> u64 {
-    let nibbles = board.len() / 4;
-    1 << (4 * (nibbles - 1 - index / 4) + index % 4)
+/// The bit of pit index `index` in [`bao_pits_key`]: the index itself, where a layout of
+/// four pits to a nibble, the first four highest, cost every ply's pits some arithmetic.
+fn bao_bit(index: usize) -> u64 {
+    1 << index
 }
 
 /// A 64-bit key of what the repetition rule compares. Equal positions have equal keys;
@@ -442,12 +469,21 @@ fn repetition_key(pos: &Position) -> u64 {
 
 /// [`repetition_key`] from the key of the pits.
 fn key_of(pos: &Position, pits: u64) -> u64 {
-    let rest = pos.side as u64
+    spread(rest_key(pos, pos.side) ^ pits)
+}
+
+/// What [`key_of`] mixes in besides the pits, with `side` to move.
+fn rest_key(pos: &Position, side: Side) -> u64 {
+    let rest = side as u64
         ^ (pos.opening as u64) << 1
         ^ (pos.prisons[0] as u64) << 2
         ^ (pos.prisons[1] as u64) << 18;
-    let h = (rest ^ pos.nki.rotate_left(34)).wrapping_mul(KEY_FACTOR) ^ pits;
-    // Spread the high bits down: the table indexes by the low ones.
+    (rest ^ pos.nki.rotate_left(34)).wrapping_mul(KEY_FACTOR)
+}
+
+/// The last step of [`key_of`]: the high bits spread down, as the table indexes by the
+/// low ones.
+fn spread(h: u64) -> u64 {
     h ^ h >> 29
 }
 
@@ -492,6 +528,24 @@ impl History {
     fn clear(&mut self) {
         self.forget_keys();
         self.moves.clear();
+        self.others.clear();
+    }
+
+    /// Keeps a move played from the last position remembered.
+    fn keep(&mut self, mv: &Move, mode: Mode) {
+        let kept = match mv {
+            Move::Sow(Sowing {
+                from: Some(from),
+                lift: None,
+                stop: None,
+                bonus,
+            }) if bonus.is_empty() => Kept::Sowing(*from),
+            _ => {
+                self.others.push(mv.clone());
+                Kept::Move(self.others.len() as u32 - 1)
+            }
+        };
+        self.moves.push((kept, mode));
     }
 
     /// Empties the key table by moving on to a new stamp.
@@ -540,12 +594,16 @@ impl History {
     #[inline(never)]
     fn grow(&mut self) {
         if self.slots.is_empty() {
-            if let Some((slots, stamp)) = SPARE.try_with(Cell::take).ok().flatten() {
+            if let Some(spare) = SPARE.try_with(Cell::take).ok().flatten() {
                 // The table the thread's last game left: a new stamp forgets its keys,
-                // and it is as large as that game needed.
-                self.slots = slots;
-                self.stamp = stamp;
+                // and it is as large as that game needed. So is its list of moves (the
+                // first position's, taken up before any move is kept).
+                self.slots = spare.slots;
+                self.stamp = spare.stamp;
                 self.forget_keys();
+                if self.moves.is_empty() {
+                    self.moves = spare.moves;
+                }
                 return;
             }
         }
@@ -572,11 +630,11 @@ impl History {
         let mut at = first.clone();
         let mut count = at.same_for_repetition(pos) as u32;
         let mut effect = Effect::default();
-        for (kept, mode) in &self.moves {
+        for &(kept, mode) in &self.moves {
             // A move replays as it was played (applying is deterministic); were one not
             // to, the positions after it are unknown and are not counted.
-            let mv = kept.to_move();
-            if games::apply(rules, &mut at, &mv, *mode, &mut effect).is_err() {
+            let mv = kept.to_move(&self.others);
+            if games::apply(rules, &mut at, &mv, mode, &mut effect).is_err() {
                 debug_assert!(false, "a move replays as it was played");
                 break;
             }
@@ -772,8 +830,12 @@ mod tests {
         for key in 0..1000u64 {
             history.count_key(key);
         }
+        for _ in 0..100 {
+            history.keep(&Move::Sow(Sowing::from(Pit::new(0, 1))), Mode::Legal);
+        }
         let size = history.slots.len();
         let table = history.slots.as_ptr();
+        let moves = history.moves.capacity();
         drop(history);
         let mut next = History::default();
         // One key asks for a table: the one left, whole (a fresh one would be smaller,
@@ -781,6 +843,12 @@ mod tests {
         assert_eq!(next.count_key(0), 1, "a key of the game before");
         assert_eq!(next.slots.len(), size, "the table was taken up");
         assert_eq!(next.slots.as_ptr(), table, "the very table");
+        assert!(next.moves.is_empty(), "no move of the game before");
+        assert_eq!(
+            next.moves.capacity(),
+            moves,
+            "the list of moves was taken up"
+        );
         for key in 1..1000u64 {
             assert_eq!(next.count_key(key), 1, "a key of the game before");
         }

@@ -8,7 +8,7 @@
 //!
 //! After the first error in a game the replay stops: the position is then unknown.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use crate::diagnostic::{code, Diagnostic};
 use crate::games;
@@ -504,27 +504,73 @@ pub struct PlyInput<'a> {
 
 impl<'a> PlyInput<'a> {
     /// The main-line plies of a record: what [`Record::main_line`] gives, in one pass
-    /// over the move text (this runs for every game a validation reads).
+    /// over the move text.
     pub fn main_line(record: &'a Record) -> Vec<PlyInput<'a>> {
-        let mut plies: Vec<PlyInput<'a>> = Vec::with_capacity(record.moves.len());
-        for element in &record.moves {
+        MainLine::of(record).collect()
+    }
+}
+
+/// The main-line plies of a record, each read when the replay comes to it (see
+/// [`PlyInput::main_line`]): a replay reads every ply once, in order, and a list of them
+/// built first cost every ply a write and a read of its input.
+struct MainLine<'a> {
+    elements: std::slice::Iter<'a, Element>,
+    /// The next ply, met where the comments after the last one ended.
+    next: Option<&'a crate::pmn::Ply>,
+    number: u32,
+}
+
+impl<'a> MainLine<'a> {
+    fn of(record: &'a Record) -> MainLine<'a> {
+        let mut elements = record.moves.iter();
+        // Comments before the first ply follow no ply: they are passed over here.
+        let next = elements.find_map(|e| match e {
+            Element::Ply(ply) => Some(ply),
+            _ => None,
+        });
+        MainLine {
+            elements,
+            next,
+            number: 0,
+        }
+    }
+}
+
+impl MainLine<'_> {
+    /// The plies not read yet.
+    fn left(self) -> usize {
+        let rest = self.elements.filter(|e| matches!(e, Element::Ply(_)));
+        self.next.is_some() as usize + rest.count()
+    }
+}
+
+impl<'a> Iterator for MainLine<'a> {
+    type Item = PlyInput<'a>;
+
+    // Inlined into the replay's loop, which reads every ply with it.
+    #[inline(always)]
+    fn next(&mut self) -> Option<PlyInput<'a>> {
+        let ply = self.next.take()?;
+        // The commands of the comments up to the next ply, which is kept for the next
+        // call: each element is read once.
+        let mut commands = Vec::new();
+        for element in self.elements.by_ref() {
             match element {
-                Element::Ply(ply) => plies.push(PlyInput {
-                    number: plies.len() as u32 + 1,
-                    syntax: &ply.syntax,
-                    span: ply.span,
-                    commands: Vec::new(),
-                }),
-                Element::Comment(comment) => {
-                    // Comments before the first ply follow no ply.
-                    if let Some(last) = plies.last_mut() {
-                        last.commands.extend(comment.commands.iter());
-                    }
+                Element::Ply(next) => {
+                    self.next = Some(next);
+                    break;
                 }
+                Element::Comment(comment) => commands.extend(comment.commands.iter()),
                 Element::MoveNumber(_) | Element::Nag(_) | Element::Variation(_) => {}
             }
         }
-        plies
+        self.number += 1;
+        Some(PlyInput {
+            number: self.number,
+            syntax: &ply.syntax,
+            span: ply.span,
+            commands,
+        })
     }
 }
 
@@ -745,17 +791,24 @@ fn check_stones(game: Game, after: &Position, number: u32, cmd: &Command) -> Opt
 /// Replays one parsed game.
 pub fn replay(parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
     let record = &parsed.record;
-    let inputs = PlyInput::main_line(record);
     // PMN.md: a Result problem comes after any problem in the plies, so the reader's
     // (the Result tag against the token) waits for the replay.
     let (result_problems, problems): (Vec<_>, Vec<_>) =
         (parsed.problems.iter()).partition(|p| p.code == ProblemCode::ResultMismatch);
+    // The plies are listed for the reader's problems only; the replay reads them as it
+    // goes.
+    let inputs = match problems.is_empty() {
+        true => Vec::new(),
+        false => PlyInput::main_line(record),
+    };
+    // The plies written are counted by the replay that reads them all; a replay that
+    // does not start counts them here.
     let mut trace = Trace {
         diagnostics: problems
             .into_iter()
             .map(|p| reader_diagnostic(p, &inputs))
             .collect(),
-        plies_written: inputs.len(),
+        plies_written: 0,
         declared: declared_result(record),
         ..Trace::default()
     };
@@ -769,6 +822,7 @@ pub fn replay(parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
                 trace.diagnostics.push(d);
             }
             (trace.diagnostics).extend(result_problems.into_iter().map(Diagnostic::from_problem));
+            trace.plies_written = plies_in(record);
             return trace;
         }
     };
@@ -778,6 +832,7 @@ pub fn replay(parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
             trace.diagnostics.push(d);
             (trace.diagnostics).extend(result_problems.into_iter().map(Diagnostic::from_problem));
             trace.rules = Some(rules);
+            trace.plies_written = plies_in(record);
             return trace;
         }
     };
@@ -820,20 +875,23 @@ pub fn replay(parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
     trace.start = Some(start.clone());
     if start_failed {
         trace.last = Some(start);
+        trace.plies_written = plies_in(record);
         trace
             .diagnostics
             .extend(result_problems.into_iter().map(Diagnostic::from_problem));
         return trace;
     }
     let mut state = GameState::new(rules, start);
-    replay_from(
+    let mut plies = MainLine::of(record);
+    replay_plies(
         &mut state,
-        &inputs,
+        plies.by_ref(),
         record,
         cut_short(parsed),
         options,
         &mut trace,
     );
+    trace.plies_written = plies.number as usize + plies.left();
     let ply = Some(trace.played as u32).filter(|&n| n > 0);
     for p in result_problems {
         let mut d = Diagnostic::from_problem(p);
@@ -841,6 +899,13 @@ pub fn replay(parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
         trace.diagnostics.push(d);
     }
     trace
+}
+
+/// The plies of a record's main line.
+fn plies_in(record: &Record) -> usize {
+    (record.moves.iter())
+        .filter(|e| matches!(e, Element::Ply(_)))
+        .count()
 }
 
 /// Whether the reader may have left part of the main line unread: an error other than
@@ -901,17 +966,37 @@ pub(crate) fn replay_from(
     options: &ReplayOptions,
     trace: &mut Trace,
 ) {
-    let mut effect = Effect {
-        lap_counts_only: !options.keep_laps,
-        ..Effect::default()
-    };
+    replay_plies(state, inputs, record, cut_short, options, trace);
+}
+
+thread_local! {
+    /// The effect and move buffers of the thread's last replay, for the next to take up:
+    /// a validation replays game after game on each thread, and each grew the lists of
+    /// its own (captures, bonus, nki marks cleared), a few allocations a game.
+    static PLY_BUFFERS: Cell<Option<(Effect, Move)>> = const { Cell::new(None) };
+}
+
+/// [`replay_from`] of plies given one by one, owned (read from the record as the replay
+/// goes, see [`MainLine`]) or borrowed (a list of them).
+fn replay_plies<'a, P: std::borrow::Borrow<PlyInput<'a>>>(
+    state: &mut GameState,
+    inputs: impl IntoIterator<Item = P>,
+    record: &Record,
+    cut_short: bool,
+    options: &ReplayOptions,
+    trace: &mut Trace,
+) {
+    // The effect and the move are filled ply by ply; their lists are those the thread's
+    // last replay grew.
+    let (mut effect, mut mv) = (PLY_BUFFERS.try_with(Cell::take).ok().flatten())
+        .unwrap_or_else(|| (Effect::default(), Move::Sow(Sowing::default())));
+    effect.lap_counts_only = !options.keep_laps;
     let mut failed = false;
-    let mut mv = Move::Sow(Sowing::default());
     for input in inputs {
         let before = state.plies();
         let ply = step_into(
             state,
-            input,
+            input.borrow(),
             &mut mv,
             &mut effect,
             options,
@@ -928,6 +1013,8 @@ pub(crate) fn replay_from(
             break;
         }
     }
+    // While the thread exits the buffers may be gone: they are then freed.
+    let _ = PLY_BUFFERS.try_with(|buffers| buffers.set(Some((effect, mv))));
     trace.last = Some(state.position().clone());
     if failed || cut_short {
         return;

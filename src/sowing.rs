@@ -117,7 +117,9 @@ const MAX_CIRCUIT: usize = 72;
 /// With `keyed`, the change the sowing made to the linear key of the pits is left in
 /// [`Effect::sown_key`] (for the repetition key of the big boards, which `at_occupied_end`
 /// must then leave alone).
+// Inlined into each game's sowing, as the decision it is given is.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 pub(crate) fn relay_sow(
     pits: &mut [u16],
     board: Board,

@@ -66,6 +66,8 @@ fn check_step(rules: &Rules, pos: &Position, mv: &Move) -> Result<(usize, usize)
 
 /// Steps the stone in pit index `from` of the side to move into `next`, the following
 /// pit of its circuit (which must be empty), captures, and passes the turn.
+// Inlined into `apply` (and the playouts): a call a ply less.
+#[inline(always)]
 fn step(rules: &Rules, pos: &mut Position, from: usize, next: usize, effect: &mut Effect) {
     let side = pos.side;
     let board = rules.board();

@@ -73,14 +73,21 @@ pub(crate) fn apply(
         back.try_into().expect("half a window"),
     ];
     let pits = &mut pos.pits;
-    // (Not a closure called on the spot: its captures were gathered into a frame for a
-    // call every ply.)
-    let played = sow(rules, pits, side, place, effect).and_then(|end| {
-        let captured = capture(rules, pits, side, end, effect);
-        let due = bonus_due(rules, pits, side, captured);
-        take_bonus(rules, pits, side, due, &sowing.bonus, mode, effect)?;
-        Ok(captured)
-    });
+    // Matched in place, not chained through a closure: the closure was compiled into a
+    // call every ply, its captures gathered into a frame. A quiet ply (no capture, no
+    // bonus written) owes no bonus and writes none: it skips the bonus's rules.
+    let played = match sow(rules, pits, side, place, effect) {
+        Ok(end) => {
+            let captured = capture(rules, pits, side, end, effect);
+            if captured == 0 && sowing.bonus.is_empty() {
+                Ok(0)
+            } else {
+                settle_bonus(rules, pits, side, captured, &sowing.bonus, mode, effect)
+                    .map(|()| captured)
+            }
+        }
+        Err(e) => Err(e),
+    };
     match played {
         Ok(captured) => {
             finish(pos, captured);
@@ -279,6 +286,8 @@ fn sow(
 
 /// Capture: a move ending in the mover's inner row takes the stones of the opposite
 /// opponent inner pit (the outer pit behind it is safe). Returns the stones captured.
+// Inlined into `apply`: most plies end outside the inner row, and the call cost more.
+#[inline(always)]
 fn capture(rules: &Rules, pits: &mut Pits, side: Side, end: Pit, effect: &mut Effect) -> u16 {
     let board = rules.board();
     if end.row != board.inner_row(side) {
@@ -323,6 +332,23 @@ fn bonus_due(rules: &Rules, pits: &Pits, side: Side, captured: u16) -> Due {
         NsoloBonus::Hole if opponent.iter().any(|&s| s > 0) => Due::Hole,
         NsoloBonus::Hole | NsoloBonus::None => Due::Nothing,
     }
+}
+
+/// The bonus after `captured` stones were taken ([`bonus_due`]), taken as the move
+/// writes it ([`take_bonus`]). Kept out of line: most plies capture nothing and name no
+/// bonus, and skip it.
+#[inline(never)]
+fn settle_bonus(
+    rules: &Rules,
+    pits: &mut Pits,
+    side: Side,
+    captured: u16,
+    takes: &[BonusTake],
+    mode: Mode,
+    effect: &mut Effect,
+) -> Result<(), Illegal> {
+    let due = bonus_due(rules, pits, side, captured);
+    take_bonus(rules, pits, side, due, takes, mode, effect)
 }
 
 /// Takes the bonus as the move writes it: opponent pits, each named once, 1 to its

@@ -164,24 +164,54 @@ pub(crate) fn apply(
         .try_into()
         .expect("a seat's rows start at most half-way");
     let captures = pos.captures;
-    let played = (|| {
-        let end = sow_with_stop(rules, &mut pos.pits, mover, start_place, lift, stop, effect)?;
-        effect.end = Some(board.pit(end.pit));
-        effect.stopped_at_head = !end.in_empty;
-        let required = if end.in_empty {
-            capture(rules, pos, mover, end.pit, effect).map(|due| due.count)
-        } else {
-            None
-        };
-        take_bonus(rules, pos, required, &sowing.bonus, mode, effect)?;
-        pos.side = mover.opponent();
-        Ok(())
-    })();
+    let played = play(
+        rules,
+        pos,
+        start_place,
+        lift,
+        stop,
+        &sowing.bonus,
+        mode,
+        effect,
+    );
     if played.is_err() {
         undo_sowing(rules, &mut pos.pits, own, &saved, effect);
         pos.captures = captures;
     }
     played
+}
+
+/// The sowing of a checked move, its capture and its bonus, in place: [`apply`] undoes
+/// them if they fail.
+// Inlined into `apply`: as a closure called on the spot it was compiled into a call every
+// ply, its captures gathered into a frame.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn play(
+    rules: &Rules,
+    pos: &mut Position,
+    start_place: usize,
+    lift: u16,
+    stop: Option<(usize, u32)>,
+    bonus: &[BonusTake],
+    mode: Mode,
+    effect: &mut Effect,
+) -> Result<(), Illegal> {
+    let mover = pos.side;
+    let end = sow_with_stop(rules, &mut pos.pits, mover, start_place, lift, stop, effect)?;
+    effect.end = Some(rules.board().pit(end.pit));
+    effect.stopped_at_head = !end.in_empty;
+    let required = if end.in_empty {
+        capture(rules, pos, mover, end.pit, effect).map(|due| due.count)
+    } else {
+        None
+    };
+    // A ply that captured nothing and names no bonus owes none and takes none.
+    if required.is_some() || !bonus.is_empty() {
+        take_bonus(rules, pos, required, bonus, mode, effect)?;
+    }
+    pos.side = mover.opponent();
+    Ok(())
 }
 
 /// Sows from `start_place`, relaying at every occupied lap end except the `k`-th arrival
@@ -232,14 +262,31 @@ fn sow_with_stop(
     else {
         return first;
     };
-    let d = *d;
-    // The always-relay sowing cycles (its lap-end state recurred at lap D = `d`), but the
-    // player's stop may still come in a later round of the cycle. A cycle is at most D
-    // laps long and the state at lap D is on it, so if the cycle passes the occupied head
-    // at all, the k-th arrival comes within D * (k + 1) laps; and if no arrival comes in
-    // the D laps after lap D, the cycle never passes it. Re-run without detection,
-    // bounded so, from the original pits.
     *pits = original;
+    sow_to_late_stop(rules, pits, mover, start_place, lift, (head, k), *d, effect)
+}
+
+/// [`sow_with_stop`] again, from the original `pits`, when the always-relay sowing
+/// cycles (its lap-end state recurred at lap D = `d`) but the player's stop may still
+/// come in a later round of the cycle. A cycle is at most D laps long and the state at
+/// lap D is on it, so if the cycle passes the occupied head at all, the k-th arrival
+/// comes within D * (k + 1) laps; and if no arrival comes in the D laps after lap D, the
+/// cycle never passes it. Re-run without detection, bounded so.
+// Out of line: a stop at a head of an endless sowing is rare, and with this second
+// sowing inlined the first was not.
+#[allow(clippy::too_many_arguments)]
+#[cold]
+#[inline(never)]
+fn sow_to_late_stop(
+    rules: &Rules,
+    pits: &mut [u16; MAX_PITS],
+    mover: Side,
+    start_place: usize,
+    lift: u16,
+    (head, k): (usize, u32),
+    d: u64,
+    effect: &mut Effect,
+) -> Result<SowEnd, Illegal> {
     effect.laps.clear();
     effect.lap_count = 0;
     effect.stones_sown = 0;
@@ -248,8 +295,8 @@ fn sow_with_stop(
     let mut seen_after_d = false;
     relay_sow(
         pits,
-        board,
-        circuit,
+        rules.board(),
+        rules.circuit(mover),
         start_place,
         lift,
         effect,
@@ -290,6 +337,9 @@ impl BonusDue {
 /// the mover's inner row and the opponent's opposite inner pit is occupied, empty it and
 /// the outer pit behind it. Returns the bonus then due, or `None` when nothing was
 /// captured.
+// Inlined into `apply`, for the plies that capture nothing (most of them), which it
+// answers at once; the capture itself is out of line.
+#[inline(always)]
 fn capture(
     rules: &Rules,
     pos: &mut Position,
@@ -297,8 +347,7 @@ fn capture(
     end: usize,
     effect: &mut Effect,
 ) -> Option<BonusDue> {
-    let board = rules.board();
-    let n = board.cols() as usize;
+    let n = rules.board().cols() as usize;
     // The rows a, b, c, d lie n pits apart in the pit array: from the mover's inner row,
     // the opposite pit is one row on and the pit behind it two, up for South, down for
     // North.
@@ -310,11 +359,26 @@ fn capture(
         return None;
     }
     let opposite = end.wrapping_add_signed(step);
-    let behind = opposite.wrapping_add_signed(step);
-    let stones = pos.pits[opposite];
-    if stones == 0 {
+    if pos.pits[opposite] == 0 {
         return None;
     }
+    Some(take_captured(rules, pos, mover, opposite, step, effect))
+}
+
+/// [`capture`] of the occupied pit `opposite` and the pit behind it, `step` further on.
+#[inline(never)]
+fn take_captured(
+    rules: &Rules,
+    pos: &mut Position,
+    mover: Side,
+    opposite: usize,
+    step: isize,
+    effect: &mut Effect,
+) -> BonusDue {
+    let board = rules.board();
+    let n = board.cols() as usize;
+    let behind = opposite.wrapping_add_signed(step);
+    let stones = pos.pits[opposite];
     effect.captured.push((board.pit(opposite), stones));
     pos.pits[opposite] = 0;
     let stones = pos.pits[behind];
@@ -338,11 +402,11 @@ fn capture(
             eligible &= !(1 << (head - first));
         }
     }
-    Some(BonusDue {
+    BonusDue {
         count: bonus.min(eligible.count_ones() as usize),
         eligible,
         first,
-    })
+    }
 }
 
 /// Takes the bonus written in the move: `required` pits (`None`: no capture, none due),
