@@ -125,8 +125,12 @@ impl GameState {
             Keying::None | Keying::Hashed => 0,
         };
         // Only Kiothi's plies change the prisons, nki marks or opening, and it has no
-        // repetition rule: the rest of the key is the side to move's alone.
-        debug_assert!(keying == Keying::None || rules.game() != Game::Kiothi);
+        // repetition rule: the rest of the key is the side to move's alone. (Checked in
+        // every build, once a game: keys gone wrong would find no repetition, silently.)
+        assert!(
+            keying == Keying::None || rules.game() != Game::Kiothi,
+            "a repetition rule for Kiothi needs the key of its prisons, nki marks and opening ply by ply"
+        );
         let rest_keys = Side::BOTH.map(|side| rest_key(&pos, side));
         let mut state = GameState {
             rules,
