@@ -187,10 +187,8 @@ pub const BATCH: usize = 256;
 
 /// A batch also ends once its games' text reaches this many bytes, so that memory is
 /// bounded by the text, not by the count: a syntax tree takes about twenty times its
-/// text, and 256 games of 600 plies held 100 MB across two threads. It is small enough
-/// that a batch's trees (some 700 kB) are still in the core's cache when they are
-/// replayed: with 256 kB of text they were not, and were fetched again from memory.
-pub const BATCH_BYTES: usize = 1 << 15;
+/// text, and 256 games of 600 plies held 100 MB across two threads.
+pub const BATCH_BYTES: usize = 1 << 18;
 
 /// A piece of work read from the inputs, in input order.
 #[derive(Debug)]
