@@ -6,12 +6,14 @@
 
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use crate::corpus::{self, Filter, Input};
 use crate::error::CommandError;
 use crate::output::write_output;
+use crate::repair::RepairOptions;
 use crate::replay::{replay, ReplayOptions};
 use crate::rules::{known_keys, parse_options, Game, RulesError};
 use crate::validate;
@@ -86,6 +88,15 @@ pub struct ValidateArgs {
     /// For each game with an error, search the single edits that repair it.
     #[arg(long)]
     pub suggest: bool,
+    /// With --suggest: how many plies before the first error an edit may touch. A slip
+    /// often shows as an error some plies later; a wider window finds earlier ones and
+    /// searches longer.
+    #[arg(long, value_name = "PLIES", default_value_t = 12, requires = "suggest")]
+    pub suggest_window: usize,
+    /// With --suggest: stop each game's search after this many milliseconds (the report
+    /// says when it stopped early).
+    #[arg(long, value_name = "MS", default_value_t = 800, requires = "suggest")]
+    pub suggest_budget: u64,
     /// Replay each game under every combination of the options its Rules tag leaves
     /// open, and say which are consistent with it.
     #[arg(long)]
@@ -429,6 +440,11 @@ fn run_validate(args: ValidateArgs) -> Result<i32, CommandError> {
         replay,
         filter,
         suggest: args.suggest,
+        repair: RepairOptions {
+            window: args.suggest_window,
+            budget: Duration::from_millis(args.suggest_budget),
+            ..RepairOptions::default()
+        },
         infer_rules: args.infer_rules,
     };
     let format = match args.format {

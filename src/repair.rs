@@ -828,8 +828,12 @@ pub fn apply_edit(record: &Record, edit: &Edit) -> Record {
 }
 
 /// Adds the best repairs as suggestions to the first error of a trace.
-pub fn attach_suggestions(game: &ParsedGame, trace: &mut Trace, options: &ReplayOptions) {
-    let bounds = RepairOptions::default();
+pub fn attach_suggestions(
+    game: &ParsedGame,
+    trace: &mut Trace,
+    options: &ReplayOptions,
+    bounds: &RepairOptions,
+) {
     let Some(first_error) = trace.first_error_ply() else {
         return;
     };
@@ -844,7 +848,7 @@ pub fn attach_suggestions(game: &ParsedGame, trace: &mut Trace, options: &Replay
         d.suggestions = found;
         return;
     }
-    let found = search_from(game, first_error, options, &bounds);
+    let found = search_from(game, first_error, options, bounds);
     let written: Vec<&PlySyntax> = game.record.main_line().map(|e| &e.ply.syntax).collect();
     let d = &mut trace.diagnostics[at];
     for r in found.repairs.iter().take(bounds.keep) {

@@ -35,6 +35,8 @@ pub struct Settings {
     pub filter: Filter,
     /// `--suggest`: search repairs for each game with an error.
     pub suggest: bool,
+    /// The bounds of that search (`--suggest-window`, `--suggest-budget`).
+    pub repair: crate::repair::RepairOptions,
     /// `--infer-rules`: report which option combinations replay each game.
     pub infer_rules: bool,
 }
@@ -287,7 +289,7 @@ fn validate_game(
     }
     let mut trace = replay(game, &settings.replay);
     if settings.suggest && !trace.is_valid() {
-        crate::repair::attach_suggestions(game, &mut trace, &settings.replay);
+        crate::repair::attach_suggestions(game, &mut trace, &settings.replay, &settings.repair);
     }
     let verdicts = settings
         .infer_rules

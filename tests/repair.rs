@@ -309,7 +309,7 @@ fn an_unreadable_ply_is_mended_in_the_text() {
         let parsed = parse_one(&text);
         let mut trace = replay(&parsed, &lean);
         assert!(!trace.is_valid(), "{bad:?}");
-        sow::repair::attach_suggestions(&parsed, &mut trace, &lean);
+        sow::repair::attach_suggestions(&parsed, &mut trace, &lean, &RepairOptions::default());
         let d = trace.diagnostics.iter().find(|d| d.is_error()).unwrap();
         assert_eq!(d.code, "syntax", "{:?}", d);
         total += 1;
@@ -418,4 +418,115 @@ fn a_misread_count_or_pit_of_kiothis_opening_is_mended() {
         total >= 10 && found * 10 >= total * 9,
         "only {found} of {total}"
     );
+}
+
+/// A generated Nsolo game with a misread start pit whose error shows only more than
+/// `RepairOptions::default().window` plies later: the original plies, the corrupted
+/// ones, the index of the slip and the 1-based ply of the first error.
+fn a_slip_far_before_its_error() -> (Rules, Vec<String>, Vec<String>, usize, usize) {
+    let lean = ReplayOptions::validate();
+    let rules = Rules::new(Game::Nsolo, None, "").unwrap();
+    let mut rng = Rng::new(7);
+    let far = RepairOptions::default().window + 2;
+    for seed in 1..400 {
+        let (plies, result) = play_game(&rules, Player::Random, &mut Rng::new(seed), 160);
+        for at in 4..plies.len().saturating_sub(far + 4) {
+            let Some(slip) = misread_start(&plies[at], &mut rng) else {
+                continue;
+            };
+            let mut bad = plies.clone();
+            bad[at] = slip;
+            let parsed = parse_one(&record_text(&rules, &bad, result));
+            let Some(error) = replay(&parsed, &lean).first_error_ply() else {
+                continue;
+            };
+            let error = error as usize;
+            if error > at + far {
+                return (rules, plies, bad, at, error);
+            }
+        }
+    }
+    panic!("no slip found whose error shows far after it");
+}
+
+/// Whether a repair gives back the original plies.
+fn restores(parsed: &ParsedGame, edit: &sow::repair::Edit, plies: &[String]) -> bool {
+    let edited = apply_edit(&parsed.record, edit);
+    let texts: Vec<String> = edited
+        .main_line()
+        .map(|e| e.ply.syntax.to_string())
+        .collect();
+    texts == plies
+}
+
+#[test]
+fn a_slip_further_back_than_the_window_is_found_by_a_wider_one() {
+    let lean = ReplayOptions::validate();
+    let (rules, plies, bad, at, error) = a_slip_far_before_its_error();
+    let parsed = parse_one(&record_text(&rules, &bad, "*"));
+    // A budget no machine reaches, so that the result does not depend on its speed.
+    let budget = std::time::Duration::from_secs(600);
+    let narrow = RepairOptions {
+        budget,
+        keep: 100,
+        ..RepairOptions::default()
+    };
+    let found = search(&parsed, &lean, &narrow);
+    assert!(
+        !found.repairs.iter().any(|r| r.edit.at() <= at),
+        "an edit reached ply {} ({} plies before the error at ply {error}) with a window of {}",
+        at + 1,
+        error - 1 - at,
+        narrow.window
+    );
+    let wide = RepairOptions {
+        window: error - at,
+        ..narrow
+    };
+    let found = search(&parsed, &lean, &wide);
+    assert!(!found.stopped_early);
+    assert!(
+        found
+            .repairs
+            .iter()
+            .any(|r| r.edit.at() == at && restores(&parsed, &r.edit, &plies)),
+        "ply {} `{}` (for `{}`) not found with a window of {}",
+        at + 1,
+        bad[at],
+        plies[at],
+        wide.window
+    );
+}
+
+#[test]
+fn the_command_line_sets_the_window_and_the_budget_of_the_search() {
+    let (rules, _, bad, at, error) = a_slip_far_before_its_error();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("slip.pmn");
+    std::fs::write(&path, record_text(&rules, &bad, "*")).unwrap();
+    let path = path.to_str().unwrap();
+    let run = |flags: &[&str]| {
+        let out = assert_cmd::Command::cargo_bin("sow")
+            .unwrap()
+            .args(["validate", "--format", "json", "--suggest"])
+            .args(flags)
+            .arg(path)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let wanted = format!("replace ply {} `{}`", at + 1, bad[at]);
+    let default = run(&[]);
+    assert!(!default.contains(&wanted), "{default}");
+    let window = (error - at).to_string();
+    let wide = run(&["--suggest-window", &window, "--suggest-budget", "600000"]);
+    assert!(wide.contains(&wanted), "{wanted} not in {wide}");
+    // The bounds belong to the search: without --suggest they are a usage error.
+    let out = assert_cmd::Command::cargo_bin("sow")
+        .unwrap()
+        .args(["validate", "--suggest-window", "40", path])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
 }
