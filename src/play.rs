@@ -103,10 +103,13 @@ pub struct GameState {
     /// ([`bao_pits_key`]); zero on the others.
     pits_key: u64,
     /// Besides the pits, the rest of the repetition key ([`rest_key`]) for each side to
-    /// move, taken once a game: the games keyed so (not Bao la Kimasai, with its exact
-    /// key) are Nsolo's, the only other game with a repetition rule, and Nsolo changes no
-    /// prison, nki mark or opening, which every ply read before.
+    /// move, taken once a game, which every ply read before: only Kiothi's plies change
+    /// a prison, an nki mark or the opening (see `rest_fixed`).
     rest_keys: [u64; 2],
+    /// Whether `rest_keys` hold: the game is not Kiothi. (Kiothi has no repetition rule,
+    /// so this is false only for rule sets put together by hand; their key is then taken
+    /// whole every ply, as before.)
+    rest_fixed: bool,
 }
 
 impl GameState {
@@ -124,13 +127,7 @@ impl GameState {
             Keying::Linear => pits_key(pos.board_pits()),
             Keying::None | Keying::Hashed => 0,
         };
-        // Only Kiothi's plies change the prisons, nki marks or opening, and it has no
-        // repetition rule: the rest of the key is the side to move's alone. (Checked in
-        // every build, once a game: keys gone wrong would find no repetition, silently.)
-        assert!(
-            keying == Keying::None || rules.game() != Game::Kiothi,
-            "a repetition rule for Kiothi needs the key of its prisons, nki marks and opening ply by ply"
-        );
+        let rest_fixed = rules.game() != Game::Kiothi;
         let rest_keys = Side::BOTH.map(|side| rest_key(&pos, side));
         let mut state = GameState {
             rules,
@@ -142,6 +139,7 @@ impl GameState {
             plies: 0,
             pits_key,
             rest_keys,
+            rest_fixed,
         };
         state.remember();
         state
@@ -313,6 +311,11 @@ impl GameState {
     fn remember(&mut self) {
         let repeat = self.repeat;
         let (history, pos) = (&mut self.history, &self.pos);
+        // The part of the key besides the pits (Bao la Kimasai's needs none).
+        let rest = match self.rest_fixed {
+            true => self.rest_keys[pos.side.index()],
+            false => rest_key(pos, pos.side),
+        };
         let key = match self.keying {
             Keying::None => return,
             Keying::Bao => {
@@ -323,10 +326,8 @@ impl GameState {
                 self.repetition = history.count_key(key) >= repeat;
                 return;
             }
-            Keying::Linear => spread(self.rest_keys[pos.side.index()] ^ self.pits_key),
-            Keying::Hashed => {
-                spread(self.rest_keys[pos.side.index()] ^ lanes_key(pos.board_pits(), 1))
-            }
+            Keying::Linear => spread(rest ^ self.pits_key),
+            Keying::Hashed => spread(rest ^ lanes_key(pos.board_pits(), 1)),
         };
         if history.moves.is_empty() {
             // The first position since the last capture: the others are re-derived
@@ -402,10 +403,11 @@ impl Kept {
 }
 
 thread_local! {
-    /// The key table of the last game the thread dropped, with its stamp, for the next
-    /// game to take up: a validation replays game after game on each thread, and each
-    /// allocated, cleared and grew a table of its own (a long Nsolo 4x36 game to
-    /// thousands of slots, 19 instructions a ply).
+    /// The key table of the last game the thread dropped, with its stamp, and its list
+    /// of moves, emptied (a [`Spare`]), for the next game to take up: a validation
+    /// replays game after game on each thread, and each allocated, cleared and grew a
+    /// table of its own (a long Nsolo 4x36 game to thousands of slots, 19 instructions
+    /// a ply).
     static SPARE: Cell<Option<Spare>> = const { Cell::new(None) };
 }
 

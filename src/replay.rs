@@ -802,7 +802,7 @@ pub fn replay(parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
         false => PlyInput::main_line(record),
     };
     // The plies written are counted by the replay that reads them all; a replay that
-    // does not start counts them here.
+    // does not start counts them where it returns.
     let mut trace = Trace {
         diagnostics: problems
             .into_iter()

@@ -1343,8 +1343,10 @@ struct UsualTag {
 
 /// The usual tag line at the start of `text`, `[Name "value"]` with one space, no escape
 /// and nothing after the `]` but spaces: where its name and value are, as [`tag_line`]
-/// reads them, found in one pass over its bytes (a search for each part cost more on
-/// lines this short). `None` for anything else, which [`tag_line`] reads or reports.
+/// reads them, found in one pass over its bytes: the name and what follows the value
+/// byte by byte, the value by one search for its closing quote (a search for each part,
+/// as before, cost more on lines this short). `None` for anything else, which
+/// [`tag_line`] reads or reports.
 #[inline]
 fn usual_tag_line(text: &[u8]) -> Option<UsualTag> {
     let b = |i: usize| text.get(i).copied();
