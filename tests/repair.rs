@@ -142,15 +142,9 @@ fn the_true_edit_is_among_the_top_three_for_most_corruptions() {
         total += 1;
         by_kind[kind].0 += 1;
         let found_here = search(&parsed, &lean, &bounds);
-        let restores = found_here.repairs.iter().take(3).any(|r| {
-            let edited = apply_edit(&parsed.record, &r.edit);
-            let texts: Vec<String> = edited
-                .main_line()
-                .map(|e| e.ply.syntax.to_string())
-                .collect();
-            texts == plies
-        });
-        if restores {
+        let restored =
+            (found_here.repairs.iter().take(3)).any(|r| restores(&parsed, &r.edit, &plies));
+        if restored {
             found += 1;
             by_kind[kind].1 += 1;
         }
@@ -451,12 +445,10 @@ fn a_slip_far_before_its_error() -> (Rules, Vec<String>, Vec<String>, usize, usi
 
 /// Whether a repair gives back the original plies.
 fn restores(parsed: &ParsedGame, edit: &sow::repair::Edit, plies: &[String]) -> bool {
-    let edited = apply_edit(&parsed.record, edit);
-    let texts: Vec<String> = edited
-        .main_line()
-        .map(|e| e.ply.syntax.to_string())
-        .collect();
-    texts == plies
+    plies_of(&ParsedGame {
+        record: apply_edit(&parsed.record, edit),
+        ..parsed.clone()
+    }) == plies
 }
 
 #[test]
