@@ -806,6 +806,40 @@ pub struct MainLinePly<'a> {
     pub after: &'a [Element],
 }
 
+/// The plies of a record's main line ([`Record::main_line`]), found as they are asked
+/// for: each element is looked at once, and nothing is allocated (the replay of every
+/// game reads its plies so).
+#[derive(Debug, Clone)]
+pub struct MainLine<'a> {
+    moves: &'a [Element],
+    /// Where the next ply is in `moves`.
+    next: Option<usize>,
+    /// Its position in the main line.
+    index: usize,
+}
+
+impl<'a> Iterator for MainLine<'a> {
+    type Item = MainLinePly<'a>;
+
+    #[inline]
+    fn next(&mut self) -> Option<MainLinePly<'a>> {
+        let at = self.next?;
+        let Element::Ply(ply) = &self.moves[at] else {
+            unreachable!("`next` is the place of a ply")
+        };
+        let rest = &self.moves[at + 1..];
+        let after = rest.iter().position(|e| matches!(e, Element::Ply(_)));
+        self.next = after.map(|i| at + 1 + i);
+        let index = self.index;
+        self.index += 1;
+        Some(MainLinePly {
+            ply,
+            index,
+            after: &rest[..after.unwrap_or(rest.len())],
+        })
+    }
+}
+
 impl<'a> MainLinePly<'a> {
     /// Comments written after the ply.
     pub fn comments(&self) -> impl Iterator<Item = &'a Comment> + 'a {
@@ -840,27 +874,12 @@ impl Record {
 
     /// The plies of the main line (not inside variations), in order, each with the
     /// elements written after it.
-    pub fn main_line(&self) -> impl Iterator<Item = MainLinePly<'_>> + '_ {
-        let positions: Vec<usize> = self
-            .moves
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| matches!(e, Element::Ply(_)))
-            .map(|(i, _)| i)
-            .collect();
-        let moves = &self.moves;
-        (0..positions.len()).map(move |k| {
-            let at = positions[k];
-            let next = positions.get(k + 1).copied().unwrap_or(moves.len());
-            let Element::Ply(ply) = &moves[at] else {
-                unreachable!("positions holds only plies")
-            };
-            MainLinePly {
-                ply,
-                index: k,
-                after: &moves[at + 1..next],
-            }
-        })
+    pub fn main_line(&self) -> MainLine<'_> {
+        MainLine {
+            moves: &self.moves,
+            next: self.moves.iter().position(|e| matches!(e, Element::Ply(_))),
+            index: 0,
+        }
     }
 
     /// Who plays the first ply: North when the record has `[SetUp "1"]` and a

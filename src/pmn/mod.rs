@@ -18,9 +18,9 @@ pub mod reader;
 pub mod writer;
 
 pub use ast::{
-    Args, BonusPits, Command, Comment, CommentKind, Dots, Element, GameResult, MainLinePly,
-    MoveNumber, Nag, NotAWord, PitCount, PitRef, PitStones, Ply, PlySyntax, Record, Redistribution,
-    ResultToken, Side, Sowing, Span, Suffix, Tag, Variation,
+    Args, BonusPits, Command, Comment, CommentKind, Dots, Element, GameResult, MainLine,
+    MainLinePly, MoveNumber, Nag, NotAWord, PitCount, PitRef, PitStones, Ply, PlySyntax, Record,
+    Redistribution, ResultToken, Side, Sowing, Span, Suffix, Tag, Variation,
 };
 pub use problem::{Problem, ProblemCode, Severity};
 pub use reader::{parse_bytes, parse_str, ParsedGame, Reader};
