@@ -886,7 +886,7 @@ pub fn replay(parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
     }
     let mut state = GameState::new(rules, start);
     let mut plies = MainLine::of(record);
-    replay_plies(
+    replay_from(
         &mut state,
         plies.by_ref(),
         record,
@@ -957,19 +957,6 @@ pub fn declared_result(record: &Record) -> Option<GameResult> {
         .or_else(|| record.tag("Result").and_then(GameResult::from_text))
 }
 
-/// Replays `inputs` from `state`, appending to `trace`, and checks the result when the
-/// whole main line replayed and was read whole (`cut_short`: see [`cut_short`]).
-pub(crate) fn replay_from(
-    state: &mut GameState,
-    inputs: &[PlyInput<'_>],
-    record: &Record,
-    cut_short: bool,
-    options: &ReplayOptions,
-    trace: &mut Trace,
-) {
-    replay_plies(state, inputs, record, cut_short, options, trace);
-}
-
 thread_local! {
     /// The effect and move buffers of the thread's last replay, for the next to take up:
     /// a validation replays game after game on each thread, and each grew the lists of
@@ -977,9 +964,11 @@ thread_local! {
     static PLY_BUFFERS: Cell<Option<(Effect, Move)>> = const { Cell::new(None) };
 }
 
-/// [`replay_from`] of plies given one by one, owned (read from the record as the replay
-/// goes, see [`MainLine`]) or borrowed (a list of them).
-fn replay_plies<'a, P: std::borrow::Borrow<PlyInput<'a>>>(
+/// Replays `inputs` from `state`, appending to `trace`, and checks the result when the
+/// whole main line replayed and was read whole (`cut_short`: see [`cut_short`]). The
+/// plies are owned (read from the record as the replay goes, see [`MainLine`]) or
+/// borrowed (a list of them, as the repairs give).
+pub(crate) fn replay_from<'a, P: std::borrow::Borrow<PlyInput<'a>>>(
     state: &mut GameState,
     inputs: impl IntoIterator<Item = P>,
     record: &Record,
