@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
 
-use crate::pmn::{ParsedGame, Reader, Record};
+use crate::pmn::{GameText, ParsedGame, Reader, Record};
 
 /// One input to read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -167,6 +167,12 @@ impl Filter {
         self.game.is_none() && self.tags.is_empty()
     }
 
+    /// Whether a game read is kept: what stands for no game (an empty file, a failure
+    /// to read) is the file's, and no filter hides it.
+    pub fn keeps(&self, game: &ParsedGame) -> bool {
+        self.is_empty() || game.is_no_game() || self.accepts(&game.record)
+    }
+
     pub fn accepts(&self, record: &Record) -> bool {
         if let Some(g) = &self.game {
             if !record
@@ -193,11 +199,12 @@ pub const BATCH_BYTES: usize = 1 << 18;
 /// A piece of work read from the inputs, in input order.
 #[derive(Debug)]
 pub enum Work {
-    /// A game (its number in its input, from 1).
+    /// A game (its number in its input, from 1), to be parsed where it is used, and
+    /// then filtered ([`Filter::keeps`]).
     Game {
         input: usize,
         index: usize,
-        game: ParsedGame,
+        game: GameText,
     },
     /// An input that could not be opened.
     Unreadable { input: usize, error: io::Error },
@@ -212,12 +219,13 @@ impl Work {
     }
 }
 
-/// The games of the inputs that pass the filter, in input order, in batches of at most
-/// [`BATCH`] games and about [`BATCH_BYTES`] of text: what `validate` (across inputs)
-/// and [`map_games`] (one input) read.
+/// The games of the inputs, in input order, in batches of at most [`BATCH`] games and
+/// about [`BATCH_BYTES`] of text: what `validate` (across inputs), `plot` and
+/// [`map_games`] (one input) read. The games are not parsed yet: each is parsed where
+/// it is used, on the thread that replays it (see [`GameText`]), and the filter
+/// applies then.
 pub struct Batches<'a> {
     inputs: &'a [Input],
-    filter: &'a Filter,
     /// The input being read, its reader, and the number of the last game read from it.
     input: usize,
     games: Option<(Reader<Box<dyn Read + Send>>, usize)>,
@@ -225,10 +233,9 @@ pub struct Batches<'a> {
 
 impl<'a> Batches<'a> {
     /// Nothing is opened until the first batch is asked for.
-    pub fn new(inputs: &'a [Input], filter: &'a Filter) -> Batches<'a> {
+    pub fn new(inputs: &'a [Input]) -> Batches<'a> {
         Batches {
             inputs,
-            filter,
             input: 0,
             games: None,
         }
@@ -252,18 +259,13 @@ impl<'a> Batches<'a> {
                 }
                 continue;
             };
-            let Some(game) = games.next() else {
+            let Some(game) = games.next_text() else {
                 self.games = None;
                 self.input += 1;
                 continue;
             };
             *index += 1;
-            // What stands for no game (an empty file, a failure to read) is the file's,
-            // and no filter hides it.
-            if !self.filter.is_empty() && !game.is_no_game() && !self.filter.accepts(&game.record) {
-                continue;
-            }
-            bytes += game.text.len();
+            bytes += game.len();
             batch.push(Work::Game {
                 input: self.input,
                 index: *index,
@@ -277,36 +279,43 @@ impl<'a> Batches<'a> {
 /// Reads the games of one input that pass the filter and maps each (its number in the
 /// file, from 1, and the parsed game) to a value, a batch of games at a time in
 /// parallel; values come back in the order of the file, and memory holds one batch of
-/// games (plus the values). An empty file has no game to map; a failure to read the
-/// input is an error, whether it could not be opened or failed part-way.
+/// games' text (plus the values, and the game each thread is mapping). An empty file
+/// has no game to map; a failure to read the input is an error, whether it could not
+/// be opened or failed part-way.
 pub fn map_games<T: Send>(
     input: &Input,
     filter: &Filter,
     map: impl Fn(usize, &ParsedGame) -> T + Sync,
 ) -> io::Result<Vec<T>> {
     use rayon::prelude::*;
-    let mut batches = Batches::new(std::slice::from_ref(input), filter);
+    let mut batches = Batches::new(std::slice::from_ref(input));
     let mut out = Vec::new();
     while let Some(batch) = batches.next_batch() {
         let mut games = Vec::with_capacity(batch.len());
         for work in batch {
             match work {
-                // A file with no game has nothing to map; one that failed while being
-                // read is an error, as one that could not be opened.
-                Work::Game { game, .. } if game.is_no_game() => {
-                    if let Some(p) = game.io_error() {
-                        return Err(io::Error::other(format!(
-                            "line {}: {}",
-                            p.span.line, p.message
-                        )));
-                    }
+                // An input that failed while being read is an error, as one that could
+                // not be opened.
+                Work::Game { game, .. } if game.io_error().is_some() => {
+                    let p = game.io_error().expect("checked");
+                    return Err(io::Error::other(format!(
+                        "line {}: {}",
+                        p.span.line, p.message
+                    )));
                 }
                 Work::Game { index, game, .. } => games.push((index, game)),
                 Work::Unreadable { error, .. } => return Err(error),
             }
         }
-        let mapped: Vec<T> = games.par_iter().map(|(i, g)| map(*i, g)).collect();
-        out.extend(mapped);
+        let mapped: Vec<Option<T>> = games
+            .into_par_iter()
+            .map(|(i, text)| {
+                let game = text.parse();
+                // A file with no game has nothing to map.
+                (!game.is_no_game() && filter.keeps(&game)).then(|| map(i, &game))
+            })
+            .collect();
+        out.extend(mapped.into_iter().flatten());
     }
     Ok(out)
 }

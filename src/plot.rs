@@ -171,29 +171,39 @@ pub fn gather(
     let names: Vec<String> = inputs.iter().map(Input::name).collect();
     let mut figure = Figure::new(kind, every);
     let mut unreadable = vec![false; inputs.len()];
-    let mut batches = Batches::new(inputs, filter);
+    let mut batches = Batches::new(inputs);
     while let Some(batch) = batches.next_batch() {
-        let data: Vec<Result<Option<GameData>, String>> = batch
-            .par_iter()
-            .map(|work| match work {
-                Work::Game { game, .. } if game.is_no_game() => match game.io_error() {
-                    Some(p) => Err(format!("line {}: {}", p.span.line, p.message)),
-                    None => Ok(None),
-                },
-                Work::Game { game, .. } => {
-                    let trace = crate::replay::replay(game, &options);
-                    Ok(GameData::from_trace_for(Some(kind), &game.record, &trace))
-                }
-                Work::Unreadable { error, .. } => Err(error.to_string()),
+        let data: Vec<(usize, Result<Option<GameData>, String>)> = batch
+            .into_par_iter()
+            .map(|work| {
+                let input = work.input();
+                let data = match work {
+                    Work::Game { game, .. } => {
+                        let game = game.parse();
+                        match game.is_no_game() {
+                            true => match game.io_error() {
+                                Some(p) => Err(format!("line {}: {}", p.span.line, p.message)),
+                                None => Ok(None),
+                            },
+                            false if !filter.keeps(&game) => Ok(None),
+                            false => {
+                                let trace = crate::replay::replay(&game, &options);
+                                Ok(GameData::from_trace_for(Some(kind), &game.record, &trace))
+                            }
+                        }
+                    }
+                    Work::Unreadable { error, .. } => Err(error.to_string()),
+                };
+                (input, data)
             })
             .collect();
-        for (work, data) in batch.iter().zip(data) {
+        for (input, data) in data {
             match data {
                 Ok(Some(game)) => figure.add(game),
                 Ok(None) => {}
                 Err(e) => {
-                    eprintln!("sow: {}: {e}", names[work.input()]);
-                    unreadable[work.input()] = true;
+                    eprintln!("sow: {}: {e}", names[input]);
+                    unreadable[input] = true;
                 }
             }
         }

@@ -179,41 +179,47 @@ pub fn run(
         Format::Json => names.iter().map(|n| json_string(n)).collect(),
         Format::Human { .. } => Vec::new(),
     };
-    let render = |batch: &[Work]| -> Vec<(usize, Vec<u8>, Summary)> {
+    // Each game is parsed on the thread that replays it, and its syntax tree dropped
+    // there at once, while it is still in that core's cache.
+    let render = |batch: Vec<Work>| -> Vec<(usize, Vec<u8>, Summary)> {
         batch
-            .par_iter()
+            .into_par_iter()
             .map(|work| {
+                let input = work.input();
                 let (text, summary) = match work {
-                    Work::Game { input, index, game } => {
+                    Work::Game { index, game, .. } => {
+                        let game = game.parse();
+                        if !settings.filter.keeps(&game) {
+                            return (input, Vec::new(), Summary::default());
+                        }
                         let file = FileName {
-                            text: &names[*input],
-                            json: json_names.get(*input).map_or("", String::as_str),
+                            text: &names[input],
+                            json: json_names.get(input).map_or("", String::as_str),
                         };
-                        validate_game(file, *index, game, settings, format)
+                        validate_game(file, index, &game, settings, format)
                     }
-                    Work::Unreadable { input, error } => {
-                        unreadable(&names[*input], &error.to_string(), format)
+                    Work::Unreadable { error, .. } => {
+                        unreadable(&names[input], &error.to_string(), format)
                     }
                 };
-                (work.input(), text, summary)
+                (input, text, summary)
             })
             .collect()
     };
-    let mut batches = Batches::new(inputs, &settings.filter);
+    let mut batches = Batches::new(inputs);
     let one_thread = rayon::current_num_threads() <= 1;
     let mut current = batches.next_batch();
     while let Some(batch) = current {
         // The inputs before the batch's last one are done once it is.
         let done = batch.last().map_or(0, Work::input);
         let (next, rendered) = if one_thread {
-            // `-j 1`: replay, free, then read (one batch in memory, and in cache).
-            let rendered = render(&batch);
-            drop(batch);
+            // `-j 1`: replay, then read (one batch in memory).
+            let rendered = render(batch);
             (batches.next_batch(), rendered)
         } else {
             // The next batch is read while this one is replayed; the reading worker
             // joins the replay when it is done.
-            rayon::join(|| batches.next_batch(), || render(&batch))
+            rayon::join(|| batches.next_batch(), || render(batch))
         };
         for (input, text, summary) in rendered {
             report_skips(input, &mut total, out)?;

@@ -475,6 +475,43 @@ fn an_empty_file_is_a_warning_and_no_game() {
     assert_eq!(summary["games"], 0);
 }
 
+#[test]
+fn the_filters_keep_their_games_with_their_numbers_in_the_file() {
+    // The games are parsed, and so filtered, on the threads that replay them.
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games.pmn");
+    let text = [
+        "[Game \"Tsoro\"]\n[Site \"A\"]\n\n1. a3 *\n",
+        "[Game \"Nsolo\"]\n[Site \"A\"]\n\n1. a9 *\n",
+        "[Game \"Tsoro\"]\n[Site \"B\"]\n\n1. a3 d21 *\n",
+        "[Game \"Nsolo\"]\n[Site \"B\"]\n\n1. b9 *\n",
+    ]
+    .join("\n");
+    fs::write(&games, text).unwrap();
+    let empty = dir.path().join("empty.pmn");
+    fs::write(&empty, "\n").unwrap();
+    let paths = [games.to_str().unwrap(), empty.to_str().unwrap()];
+    let kept = |filter: &[&str]| {
+        let args: Vec<&str> = filter.iter().chain(&paths).copied().collect();
+        let (lines, _) = json_lines(&args);
+        let games: Vec<(u64, u64)> = (lines.iter())
+            .filter(|v| v["kind"] == "game")
+            .map(|v| (v["game"].as_u64().unwrap(), v["plies"].as_u64().unwrap()))
+            .collect();
+        // No filter hides a file's own report: an empty file is no game of any kind.
+        let empty_file = diagnostics(&lines)
+            .iter()
+            .any(|d| d["code"] == "empty-file");
+        assert!(empty_file, "{filter:?}: {lines:?}");
+        games
+    };
+    assert_eq!(kept(&[]), [(1, 1), (2, 1), (3, 2), (4, 1)]);
+    assert_eq!(kept(&["--game", "tsoro"]), [(1, 1), (3, 2)]);
+    assert_eq!(kept(&["--where", "Site=B"]), [(3, 2), (4, 1)]);
+    assert_eq!(kept(&["--game", "Nsolo", "--where", "Site=B"]), [(4, 1)]);
+    assert_eq!(kept(&["--game", "Kiothi"]), []);
+}
+
 /// The text of a shipped record.
 fn shipped(path: &str) -> String {
     fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap()

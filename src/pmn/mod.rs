@@ -23,5 +23,5 @@ pub use ast::{
     Redistribution, ResultToken, Side, Sowing, Span, Suffix, Tag, Variation,
 };
 pub use problem::{Problem, ProblemCode, Severity};
-pub use reader::{parse_bytes, parse_str, ParsedGame, Reader};
+pub use reader::{parse_bytes, parse_str, GameText, ParsedGame, Reader};
 pub use writer::{write_game, write_game_into, write_games};

@@ -337,7 +337,7 @@ impl<R: Read> Reader<R> {
         text
     }
 
-    fn read_game(&mut self) -> io::Result<Option<ParsedGame>> {
+    fn read_game(&mut self) -> io::Result<Option<GameText>> {
         self.open()?;
         // Games are about the same size: start at the last one's and some, so that the
         // buffer is rarely grown (each growth copies it).
@@ -424,44 +424,31 @@ impl<R: Read> Reader<R> {
                     "the file holds no game",
                 ));
                 self.saw_content = true;
-                return Ok(Some(ParsedGame {
-                    record: Record::default(),
-                    problems,
+                return Ok(Some(GameText {
                     text: chunk,
+                    problems,
                     offset: start_offset,
                     line: start_line,
+                    is_game: false,
                 }));
             }
             return Ok(None);
         }
         self.saw_content = true;
         self.last_game_len = chunk.len();
-        let (record, parse_problems) = parse_game(&chunk, start_offset, start_line);
-        problems.extend(parse_problems);
-        problems.sort_by_key(|p| p.span.start);
-        Ok(Some(ParsedGame {
-            record,
-            problems,
+        Ok(Some(GameText {
             text: chunk,
+            problems,
             offset: start_offset,
             line: start_line,
+            is_game: true,
         }))
     }
-}
 
-/// Whether a line is a `Game` tag (indented or not).
-fn is_game_tag(line: &[u8]) -> bool {
-    let line = line.trim_ascii_start();
-    line.starts_with(b"[Game")
-        && line
-            .get(5)
-            .is_some_and(|&b| b == b'"' || b.is_ascii_whitespace())
-}
-
-impl<R: Read> Iterator for Reader<R> {
-    type Item = ParsedGame;
-
-    fn next(&mut self) -> Option<ParsedGame> {
+    /// The next game's text, read and checked but not parsed: what the iterator gives
+    /// once [`GameText::parse`]d. A corpus command parses each game where it replays it
+    /// (see [`GameText`]).
+    pub fn next_text(&mut self) -> Option<GameText> {
         if matches!(self.input, Input::Done) && self.pending.is_empty() {
             return None;
         }
@@ -483,19 +470,102 @@ impl<R: Read> Iterator for Reader<R> {
                     line: self.line,
                     column: 1,
                 };
-                Some(ParsedGame {
-                    record: Record::default(),
+                Some(GameText {
+                    text: String::new(),
                     problems: vec![Problem::error(
                         ProblemCode::Io,
                         span,
                         format!("the input could not be read: {e}"),
                     )],
-                    text: String::new(),
                     offset: self.offset,
                     line: self.line,
+                    is_game: false,
                 })
             }
         }
+    }
+}
+
+/// One game's text as the [`Reader`] cut and decoded it, with the problems of its
+/// bytes, before it is parsed.
+///
+/// Parsing is most of reading, and a syntax tree takes about twenty times its text: a
+/// command that replays a batch of games parses each where it replays it, on that
+/// thread, and drops the tree at once, rather than holding the batch's trees (some
+/// megabytes, past the caches) from the reading thread to the replays.
+#[derive(Debug, Clone)]
+pub struct GameText {
+    text: String,
+    problems: Vec<Problem>,
+    offset: usize,
+    line: u32,
+    /// Whether the text is a game to parse: not the stand-in of a file with no game
+    /// (its `empty-file` warning) or of an input that failed (its `io` error).
+    is_game: bool,
+}
+
+impl GameText {
+    /// The game, parsed.
+    pub fn parse(self) -> ParsedGame {
+        let GameText {
+            text,
+            mut problems,
+            offset,
+            line,
+            is_game,
+        } = self;
+        let record = match is_game {
+            true => {
+                let (record, parse_problems) = parse_game(&text, offset, line);
+                problems.extend(parse_problems);
+                problems.sort_by_key(|p| p.span.start);
+                record
+            }
+            false => Record::default(),
+        };
+        ParsedGame {
+            record,
+            problems,
+            text,
+            offset,
+            line,
+        }
+    }
+
+    /// The length of the text in bytes.
+    pub fn len(&self) -> usize {
+        self.text.len()
+    }
+
+    /// Whether the text is empty.
+    pub fn is_empty(&self) -> bool {
+        self.text.is_empty()
+    }
+
+    /// The failure to read the input, if this stands for one (see
+    /// [`ParsedGame::io_error`]).
+    pub fn io_error(&self) -> Option<&Problem> {
+        match self.is_game {
+            true => None,
+            false => self.problems.iter().find(|p| p.code == ProblemCode::Io),
+        }
+    }
+}
+
+/// Whether a line is a `Game` tag (indented or not).
+fn is_game_tag(line: &[u8]) -> bool {
+    let line = line.trim_ascii_start();
+    line.starts_with(b"[Game")
+        && line
+            .get(5)
+            .is_some_and(|&b| b == b'"' || b.is_ascii_whitespace())
+}
+
+impl<R: Read> Iterator for Reader<R> {
+    type Item = ParsedGame;
+
+    fn next(&mut self) -> Option<ParsedGame> {
+        self.next_text().map(GameText::parse)
     }
 }
 
