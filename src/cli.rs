@@ -93,10 +93,15 @@ pub struct ValidateArgs {
     /// searches longer.
     #[arg(long, value_name = "PLIES", default_value_t = 12, requires = "suggest")]
     pub suggest_window: usize,
-    /// With --suggest: stop each game's search after this many milliseconds (the report
-    /// says when it stopped early).
-    #[arg(long, value_name = "MS", default_value_t = 800, requires = "suggest")]
-    pub suggest_budget: u64,
+    /// With --suggest: stop each game's search once its candidates have replayed this
+    /// many plies (the report says when it stopped early). A bound on the work, so the
+    /// suggestions are the same on every machine.
+    #[arg(long, value_name = "PLIES", default_value_t = RepairOptions::PLIES, requires = "suggest")]
+    pub suggest_plies: u64,
+    /// With --suggest: also stop each game's search after this many milliseconds. The
+    /// suggestions then depend on the machine's speed.
+    #[arg(long, value_name = "MS", requires = "suggest")]
+    pub suggest_budget: Option<u64>,
     /// Replay each game under every combination of the options its Rules tag leaves
     /// open, and say which are consistent with it.
     #[arg(long)]
@@ -442,7 +447,8 @@ fn run_validate(args: ValidateArgs) -> Result<i32, CommandError> {
         suggest: args.suggest,
         repair: RepairOptions {
             window: args.suggest_window,
-            budget: Duration::from_millis(args.suggest_budget),
+            plies: args.suggest_plies,
+            budget: args.suggest_budget.map(Duration::from_millis),
             ..RepairOptions::default()
         },
         infer_rules: args.infer_rules,

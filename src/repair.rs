@@ -76,17 +76,31 @@ pub struct RepairOptions {
     /// found 66 of 161 dropped `-END`s missed with 6, and 33 with 12, the time of the
     /// search hardly changed.
     pub window: usize,
-    /// Stop searching after this long.
-    pub budget: Duration,
+    /// Stop searching once the candidates have replayed this many plies (each candidate
+    /// counting one more, for its own setting up): a bound on the work, the same on
+    /// every machine, so that the suggestions are too.
+    pub plies: u64,
+    /// Stop searching after this long, if set: a bound on the time, whose suggestions
+    /// then depend on the machine's speed.
+    pub budget: Option<Duration>,
     /// Suggestions kept.
     pub keep: usize,
+}
+
+impl RepairOptions {
+    /// The default of [`RepairOptions::plies`]: under a second of searching on the
+    /// development machine, where the searches replay about 1.5 million a second
+    /// (BENCHMARKS.md). The largest search of 420 games with planted problems, and that
+    /// of the repair benchmark (its worst case), needed 55,128 and 60,316.
+    pub const PLIES: u64 = 1_000_000;
 }
 
 impl Default for RepairOptions {
     fn default() -> RepairOptions {
         RepairOptions {
             window: 12,
-            budget: Duration::from_millis(800),
+            plies: RepairOptions::PLIES,
+            budget: None,
             keep: 3,
         }
     }
@@ -113,10 +127,14 @@ pub struct Repair {
 pub struct RepairSearch {
     /// Best first.
     pub repairs: Vec<Repair>,
-    /// The time budget ran out before every candidate was tried.
+    /// The search stopped (its plies or its time ran out) before every candidate was
+    /// tried.
     pub stopped_early: bool,
     /// Candidates replayed.
     pub tried: usize,
+    /// Plies the candidates replayed, each candidate counting one more (see
+    /// [`RepairOptions::plies`]).
+    pub replayed: u64,
 }
 
 /// Levenshtein distance between two short strings.
@@ -567,28 +585,33 @@ pub fn search_from(
     candidates.sort_by_key(|(e, cost)| (*cost, error_index - e.at().min(error_index)));
 
     for (edit, cost) in candidates {
-        if started.elapsed() > bounds.budget {
+        let out_of_time = bounds.budget.is_some_and(|b| started.elapsed() > b);
+        if result.replayed >= bounds.plies || out_of_time {
             result.stopped_early = true;
             break;
         }
         let at = edit.at();
         let mut from = at;
-        let mut edited: Vec<PlyInput<'_>> = Vec::with_capacity(inputs.len() + 1);
+        // The edited plies, then the written ones from `tail` on: those are read from the
+        // record's list as the replay comes to them, as most candidates fail within a
+        // few plies (a copy of the rest of the game each cost more than the replay).
+        let mut head: Vec<PlyInput<'_>> = Vec::with_capacity(2);
+        let tail;
         match &edit {
             Edit::Replace { at, with } => {
                 let mut input = inputs[*at].clone();
                 input.syntax = with;
-                edited.push(input);
-                edited.extend(inputs[at + 1..].iter().cloned());
+                head.push(input);
+                tail = at + 1;
             }
             Edit::Insert { at, ply } => {
-                edited.push(PlyInput {
+                head.push(PlyInput {
                     number: 0,
                     syntax: ply,
                     span: inputs.get(*at).map(|i| i.span).unwrap_or_default(),
                     commands: Vec::new(),
                 });
-                edited.extend(inputs[*at..].iter().cloned());
+                tail = *at;
             }
             Edit::Delete { at } => {
                 // The comments after a deleted ply stay where they are written: after the
@@ -597,10 +620,10 @@ pub fn search_from(
                 if *at > base {
                     let mut prev = inputs[at - 1].clone();
                     prev.commands.extend(inputs[*at].commands.iter().copied());
-                    edited.push(prev);
+                    head.push(prev);
                     from = at - 1;
                 }
-                edited.extend(inputs[at + 1..].iter().cloned());
+                tail = at + 1;
             }
             Edit::Swap { at } => {
                 // The plies change places; the comments (and their checkpoints) stay:
@@ -608,14 +631,19 @@ pub fn search_from(
                 let (mut first, mut second) = (inputs[*at].clone(), inputs[at + 1].clone());
                 std::mem::swap(&mut first.syntax, &mut second.syntax);
                 std::mem::swap(&mut first.span, &mut second.span);
-                edited.push(first);
-                edited.push(second);
-                edited.extend(inputs[at + 2..].iter().cloned());
+                head.push(first);
+                head.push(second);
+                tail = at + 2;
             }
         }
-        for (k, input) in edited.iter_mut().enumerate() {
+        for (k, input) in head.iter_mut().enumerate() {
             input.number = (from + k + 1) as u32;
         }
+        let (head_len, edited_len) = (head.len(), head.len() + inputs.len() - tail);
+        let rest = (inputs[tail..].iter().enumerate()).map(|(k, input)| PlyInput {
+            number: (from + head_len + k + 1) as u32,
+            ..input.clone()
+        });
         let mut st = states[from - base].clone();
         // The result is checked as in a validation: a repair that leaves a wrong result
         // does not replay completely.
@@ -625,17 +653,20 @@ pub fn search_from(
         };
         replay_from(
             &mut st,
-            &edited,
+            head.into_iter().chain(rest),
             record,
             replay::cut_short(parsed),
             &lean,
             &mut trace,
         );
         result.tried += 1;
+        // One more for the candidate: the ply that failed, or the setting up of one that
+        // replayed to the end.
+        result.replayed += trace.played as u64 + 1;
         let replays = trace
             .first_error_ply()
             .map(|p| p as usize - 1)
-            .unwrap_or(from + edited.len());
+            .unwrap_or(from + edited_len);
         let complete = trace.complete && trace.is_valid();
         // Plies of the record as written that replay: an inserted ply is not one of them.
         let progress = match edit {
@@ -870,10 +901,13 @@ pub fn attach_suggestions(
         });
     }
     if found.stopped_early {
+        let after = match found.replayed >= bounds.plies {
+            true => format!("{} plies replayed", found.replayed),
+            false => format!("{} ms", bounds.budget.unwrap_or_default().as_millis()),
+        };
         d.suggestions.push(Suggestion {
             edit: format!(
-                "(search stopped after {} ms and {} candidates; more repairs may exist)",
-                bounds.budget.as_millis(),
+                "(search stopped after {after} and {} candidates; more repairs may exist)",
                 found.tried
             ),
             text: String::new(),

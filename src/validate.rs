@@ -35,7 +35,7 @@ pub struct Settings {
     pub filter: Filter,
     /// `--suggest`: search repairs for each game with an error.
     pub suggest: bool,
-    /// The bounds of that search (`--suggest-window`, `--suggest-budget`).
+    /// The bounds of that search (`--suggest-window`, `--suggest-plies`, `--suggest-budget`).
     pub repair: crate::repair::RepairOptions,
     /// `--infer-rules`: report which option combinations replay each game.
     pub infer_rules: bool,

@@ -456,10 +456,9 @@ fn a_slip_further_back_than_the_window_is_found_by_a_wider_one() {
     let lean = ReplayOptions::validate();
     let (rules, plies, bad, at, error) = a_slip_far_before_its_error();
     let parsed = parse_one(&record_text(&rules, &bad, "*"));
-    // A budget no machine reaches, so that the result does not depend on its speed.
-    let budget = std::time::Duration::from_secs(600);
+    // No bound on the search's work: only the window limits it.
     let narrow = RepairOptions {
-        budget,
+        plies: u64::MAX,
         keep: 100,
         ..RepairOptions::default()
     };
@@ -491,7 +490,7 @@ fn a_slip_further_back_than_the_window_is_found_by_a_wider_one() {
 }
 
 #[test]
-fn the_command_line_sets_the_window_and_the_budget_of_the_search() {
+fn the_command_line_sets_the_window_and_the_bounds_of_the_search() {
     let (rules, _, bad, at, error) = a_slip_far_before_its_error();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("slip.pmn");
@@ -512,8 +511,24 @@ fn the_command_line_sets_the_window_and_the_budget_of_the_search() {
     let default = run(&[]);
     assert!(!default.contains(&wanted), "{default}");
     let window = (error - at).to_string();
-    let wide = run(&["--suggest-window", &window, "--suggest-budget", "600000"]);
+    let wide = run(&["--suggest-window", &window]);
     assert!(wide.contains(&wanted), "{wanted} not in {wide}");
+    // Its work is bounded by plies replayed, which the report says when it stopped it;
+    // bounded alike, the search gives the same suggestions however fast it runs.
+    let short = run(&["--suggest-window", &window, "--suggest-plies", "50"]);
+    assert!(!short.contains(&wanted), "{short}");
+    let replayed: u64 = (short.split("search stopped after ").nth(1))
+        .and_then(|rest| rest.split(" plies replayed and ").next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no stop reported: {short}"));
+    assert!(replayed >= 50, "{short}");
+    assert_eq!(
+        run(&["--suggest-window", &window, "--suggest-plies", "50"]),
+        short
+    );
+    // A bound on its time is there too, for those who want one.
+    let timed = run(&["--suggest-window", &window, "--suggest-budget", "600000"]);
+    assert_eq!(timed, wide);
     // The bounds belong to the search: without --suggest they are a usage error.
     let out = assert_cmd::Command::cargo_bin("sow")
         .unwrap()
