@@ -387,9 +387,15 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
         }
         Command::Convert(args) => {
             let (inputs, filter, replay) = corpus_inputs(&args.corpus)?;
-            let bytes = crate::convert::run(&inputs, &filter, &replay, args.to, args.from)?;
-            write_output(args.output.as_deref(), args.force, &bytes)
-                .map_err(|e| CommandError::io(output_name(args.output.as_deref()), e))?;
+            // Written a game at a time, and only if the whole run succeeds.
+            let name = output_name(args.output.as_deref());
+            crate::output::stream_whole_output(args.output.as_deref(), args.force, |out| {
+                crate::convert::run(&inputs, &filter, &replay, args.to, args.from, out, &name)
+            })
+            .map_err(|e| match e {
+                crate::output::StreamError::Io(e) => CommandError::io(&name, e),
+                crate::output::StreamError::Write(e) => e,
+            })?;
             Ok(0)
         }
         Command::Generate(args) => {

@@ -57,6 +57,7 @@ pub mod numbering;
 
 use std::fmt::Write as _;
 use std::io::{self, Read, Write as _};
+use std::path::Path;
 
 use serde::Serialize;
 
@@ -560,50 +561,88 @@ fn comments(note: String, text: &str) -> Vec<Element> {
 }
 
 /// Runs `sow convert`: reads every input, converts every game the filter accepts, and
-/// returns the bytes to write. Each game that did not convert whole is named on
-/// standard error. An input that cannot be opened, read or parsed in the `from` form is
-/// reported on standard error, the other inputs are still read (to report every one
-/// that fails), and the run fails, so that nothing is written.
+/// writes the output to `out` as it goes, a game at a time (memory holds one game and
+/// its conversion, whatever the size of the input). Each game that did not convert
+/// whole is named on standard error. An input that cannot be opened, read or parsed in
+/// the `from` form is reported on standard error, the other inputs are still read (to
+/// report every one that fails), and the run fails: the caller then discards what was
+/// written (see [`crate::output::stream_whole_output`]), so that nothing is written.
+/// `out_name` names the output in messages.
 pub fn run(
     inputs: &[Input],
     filter: &Filter,
     replay: &ReplayOptions,
     to: ConvertTo,
     from: ConvertFrom,
-) -> Result<Vec<u8>, CommandError> {
-    let mut writer = OutputWriter::new(to);
+    out: &mut dyn io::Write,
+    out_name: &Path,
+) -> Result<(), CommandError> {
+    let mut writer = OutputWriter::new(to, out, out_name)?;
     let mut failed = 0;
     for input in inputs {
         let name = input.name();
-        let games = match read_input(input, from, replay) {
-            Ok(g) => g,
-            Err(e) => {
-                let _ = writeln!(io::stderr(), "sow: {}", e.describe(&name));
-                failed += 1;
-                continue;
-            }
+        let report = |e: InputError| {
+            let _ = writeln!(io::stderr(), "sow: {}", e.describe(&name));
         };
-        if failed > 0 {
-            // Nothing will be written: the inputs left are only read, for their failures.
-            continue;
-        }
-        for (i, parsed) in games.into_iter().enumerate() {
+        let mut convert = |i: usize, parsed: ParsedGame| -> Result<(), CommandError> {
             // A file with no game (its `empty-file` warning). Text that reads as
             // nothing because it broke at once is a game, kept verbatim.
             if parsed.is_no_game() {
                 for p in &parsed.problems {
                     let _ = writeln!(io::stderr(), "sow: {name}:{p}");
                 }
-                continue;
+                return Ok(());
             }
             if !filter.accepts(&parsed.record) {
-                continue;
+                return Ok(());
             }
             let conversion = convert_game(&name, i + 1, &parsed, replay);
             if let Some(summary) = conversion.kept_summary() {
                 let _ = writeln!(io::stderr(), "sow: {summary}");
             }
-            writer.push(&conversion)?;
+            writer.push(&conversion)
+        };
+        if from == ConvertFrom::Pmn {
+            // Read and converted a game at a time.
+            let games = match input.games() {
+                Ok(games) => games,
+                Err(e) => {
+                    report(e.into());
+                    failed += 1;
+                    continue;
+                }
+            };
+            for (i, parsed) in games.enumerate() {
+                // The reader ends with a game holding an `io` problem when reading failed.
+                if let Some(p) = parsed.io_error() {
+                    report(InputError {
+                        at: None,
+                        message: p.message.clone(),
+                    });
+                    failed += 1;
+                    break;
+                }
+                // Once an input has failed, nothing will be written: the inputs left are
+                // only read, for their failures.
+                if failed == 0 {
+                    convert(i, parsed)?;
+                }
+            }
+            continue;
+        }
+        let games = match read_input(input, from, replay) {
+            Ok(g) => g,
+            Err(e) => {
+                report(e);
+                failed += 1;
+                continue;
+            }
+        };
+        if failed > 0 {
+            continue;
+        }
+        for (i, parsed) in games.into_iter().enumerate() {
+            convert(i, parsed)?;
         }
     }
     if failed > 0 {
@@ -638,23 +677,13 @@ impl From<io::Error> for InputError {
     }
 }
 
-/// The games of an input, read in the given numbering and turned into PMN games.
+/// The games of an input in another form than PMN (read whole), read in the given
+/// numbering and turned into PMN games.
 fn read_input(
     input: &Input,
     from: ConvertFrom,
     options: &ReplayOptions,
 ) -> Result<Vec<ParsedGame>, InputError> {
-    if from == ConvertFrom::Pmn {
-        let games: Vec<ParsedGame> = input.games()?.collect();
-        // The reader ends with a game holding an `io` problem when reading failed.
-        if let Some(p) = games.iter().find_map(ParsedGame::io_error) {
-            return Err(InputError {
-                at: None,
-                message: p.message.clone(),
-            });
-        }
-        return Ok(games);
-    }
     let mut bytes = Vec::new();
     input.open()?.read_to_end(&mut bytes)?;
     Ok(match from {
@@ -702,7 +731,7 @@ fn read_input(
             })?;
             read_json(&text)?
         }
-        ConvertFrom::Pmn => unreachable!("handled above"),
+        ConvertFrom::Pmn => unreachable!("PMN is read a game at a time by `run`"),
     })
 }
 
@@ -900,91 +929,92 @@ pub fn read_ludii(text: &str, options: &ReplayOptions) -> Vec<ParsedGame> {
     games
 }
 
-/// Accumulates the output of one run.
-struct OutputWriter {
+/// Writes the output of one run, a game at a time.
+struct OutputWriter<'a> {
     to: ConvertTo,
-    out: String,
+    sink: Sink<'a>,
     games: usize,
-    csv: Option<csv::Writer<Vec<u8>>>,
+    /// What the output is called in messages (a file, or `<stdout>`).
+    name: &'a Path,
 }
 
-impl OutputWriter {
-    fn new(to: ConvertTo) -> OutputWriter {
-        let csv = (to == ConvertTo::Csv).then(|| {
-            let mut w = csv::Writer::from_writer(Vec::new());
-            let _ = w.write_record(CSV_HEADER);
-            w
-        });
-        OutputWriter {
+/// Where a run's output goes: written as text, or through a CSV writer.
+enum Sink<'a> {
+    Text(&'a mut dyn io::Write),
+    // Boxed: the writer keeps its buffer's state inline, some 370 bytes.
+    Csv(Box<csv::Writer<&'a mut dyn io::Write>>),
+}
+
+impl<'a> OutputWriter<'a> {
+    fn new(
+        to: ConvertTo,
+        out: &'a mut dyn io::Write,
+        name: &'a Path,
+    ) -> Result<OutputWriter<'a>, CommandError> {
+        let mut writer = OutputWriter {
             to,
-            out: String::new(),
+            sink: match to {
+                ConvertTo::Csv => Sink::Csv(Box::new(csv::Writer::from_writer(out))),
+                _ => Sink::Text(out),
+            },
             games: 0,
-            csv,
+            name,
+        };
+        if let Sink::Csv(w) = &mut writer.sink {
+            w.write_record(CSV_HEADER)
+                .map_err(|e| csv_error(e, writer.name))?;
         }
+        Ok(writer)
     }
 
     fn push(&mut self, c: &Conversion) -> Result<(), CommandError> {
         let first = self.games == 0;
         self.games += 1;
-        match self.to {
-            ConvertTo::Pmn => {
-                if !first {
-                    self.out.push('\n');
-                }
-                self.out.push_str(&to_pmn(c));
-            }
-            ConvertTo::Relative => {
-                if !first {
-                    self.out.push('\n');
-                }
-                self.out.push_str(&to_relative(c));
-            }
-            ConvertTo::Ludii => {
-                if !first {
-                    self.out.push('\n');
-                }
-                self.out.push_str(&to_ludii(c));
-            }
-            ConvertTo::Json => {
-                self.out.push_str(if first { "[\n" } else { ",\n" });
-                self.out.push_str(&to_json(c, true));
-            }
-            ConvertTo::Jsonl => {
-                self.out.push_str(&to_json(c, false));
-                self.out.push('\n');
-            }
-            ConvertTo::Long => {
-                if !first {
-                    self.out.push('\n');
-                }
-                self.out.push_str(&to_long(c));
-            }
-            ConvertTo::Csv => {
-                let w = self.csv.as_mut().expect("a CSV writer for CSV output");
+        let out = match &mut self.sink {
+            Sink::Csv(w) => {
                 for row in csv_rows(c) {
-                    w.write_record(&row)
-                        .map_err(|e| CommandError::Output(e.to_string()))?;
+                    w.write_record(&row).map_err(|e| csv_error(e, self.name))?;
                 }
+                return Ok(());
             }
-        }
-        Ok(())
+            Sink::Text(out) => out,
+        };
+        let (before, text, after) = match self.to {
+            ConvertTo::Json => (if first { "[\n" } else { ",\n" }, to_json(c, true), ""),
+            ConvertTo::Jsonl => ("", to_json(c, false), "\n"),
+            ConvertTo::Pmn => (if first { "" } else { "\n" }, to_pmn(c), ""),
+            ConvertTo::Relative => (if first { "" } else { "\n" }, to_relative(c), ""),
+            ConvertTo::Ludii => (if first { "" } else { "\n" }, to_ludii(c), ""),
+            ConvertTo::Long => (if first { "" } else { "\n" }, to_long(c), ""),
+            ConvertTo::Csv => unreachable!("CSV goes through its writer"),
+        };
+        (|| {
+            out.write_all(before.as_bytes())?;
+            out.write_all(text.as_bytes())?;
+            out.write_all(after.as_bytes())
+        })()
+        .map_err(|e| CommandError::io(self.name, e))
     }
 
-    fn finish(mut self) -> Result<Vec<u8>, CommandError> {
-        match self.to {
-            ConvertTo::Json => {
-                self.out
-                    .push_str(if self.games == 0 { "[]\n" } else { "\n]\n" });
+    fn finish(self) -> Result<(), CommandError> {
+        let name = self.name;
+        match self.sink {
+            Sink::Text(out) if self.to == ConvertTo::Json => {
+                let end = if self.games == 0 { "[]\n" } else { "\n]\n" };
+                out.write_all(end.as_bytes())
+                    .map_err(|e| CommandError::io(name, e))
             }
-            ConvertTo::Csv => {
-                let w = self.csv.take().expect("a CSV writer for CSV output");
-                return w
-                    .into_inner()
-                    .map_err(|e| CommandError::Output(e.to_string()));
-            }
-            _ => {}
+            Sink::Text(_) => Ok(()),
+            Sink::Csv(mut w) => w.flush().map_err(|e| CommandError::io(name, e)),
         }
-        Ok(self.out.into_bytes())
+    }
+}
+
+/// A CSV writer's failure: writing, as a failure of the output file.
+fn csv_error(e: csv::Error, name: &Path) -> CommandError {
+    match e.into_kind() {
+        csv::ErrorKind::Io(e) => CommandError::io(name, e),
+        other => CommandError::Output(format!("{other:?}")),
     }
 }
 

@@ -2,7 +2,7 @@
 //! rename), and never over an existing file unless asked (`--force`).
 
 use std::fs;
-use std::io::{self, Write};
+use std::io::{self, Seek, Write};
 use std::path::Path;
 
 /// Writes `bytes` to `path`, or to standard output when `path` is `None` or `-`.
@@ -73,6 +73,64 @@ pub fn stream_output<E>(
         let _ = fs::remove_file(&tmp);
     }
     result
+}
+
+/// [`stream_output`] that writes nothing unless `write` succeeds, to standard output
+/// too: there the output is spooled to a temporary file first, and copied out once
+/// whole. (A file is written whole already: its temporary file is renamed only then.)
+/// Memory holds no more than `write` keeps.
+pub fn stream_whole_output<E>(
+    path: Option<&Path>,
+    force: bool,
+    write: impl FnOnce(&mut dyn Write) -> Result<(), E>,
+) -> Result<(), StreamError<E>> {
+    if path.is_some_and(|p| p.as_os_str() != "-") {
+        return stream_output(path, force, write);
+    }
+    let mut spool = Spool::new()?;
+    let mut out = io::BufWriter::new(&mut spool.file);
+    write(&mut out).map_err(StreamError::Write)?;
+    out.flush()?;
+    drop(out);
+    spool.file.seek(io::SeekFrom::Start(0))?;
+    let stdout = io::stdout();
+    let mut stdout = stdout.lock();
+    io::copy(&mut spool.file, &mut stdout)?;
+    stdout.flush()?;
+    Ok(())
+}
+
+/// A temporary file in the system's temporary folder, removed when dropped (on Unix at
+/// once: it lives on while open, and no crash leaves it behind).
+struct Spool {
+    file: fs::File,
+    path: Option<std::path::PathBuf>,
+}
+
+impl Spool {
+    fn new() -> io::Result<Spool> {
+        static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let path = std::env::temp_dir().join(format!(".sow-{}-{n}.spool", std::process::id()));
+        let file = fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(&path)?;
+        let path = match fs::remove_file(&path) {
+            Ok(()) => None,
+            Err(_) => Some(path),
+        };
+        Ok(Spool { file, path })
+    }
+}
+
+impl Drop for Spool {
+    fn drop(&mut self) {
+        if let Some(path) = &self.path {
+            let _ = fs::remove_file(path);
+        }
+    }
 }
 
 #[cfg(test)]

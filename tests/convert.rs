@@ -784,7 +784,17 @@ fn an_input_that_cannot_be_opened_or_read_fails_the_run() {
     let good = Input::File(Path::new(DATA).join("examples.pmn"));
     let options = ReplayOptions::full();
     let run = |inputs: &[Input], from| {
-        sow::convert::run(inputs, &Filter::default(), &options, ConvertTo::Pmn, from)
+        let mut out = Vec::new();
+        let name = Path::new("<test>");
+        sow::convert::run(
+            inputs,
+            &Filter::default(),
+            &options,
+            ConvertTo::Pmn,
+            from,
+            &mut out,
+            name,
+        )
     };
     assert!(run(std::slice::from_ref(&good), ConvertFrom::Pmn).is_ok());
     let missing = Input::File(dir.path().join("missing.pmn"));
@@ -994,4 +1004,42 @@ fn json_that_pmn_cannot_express_is_refused_not_cut_short() {
         path.to_str().unwrap(),
     ]);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
+}
+
+#[test]
+fn a_run_whose_last_input_fails_writes_nothing_though_it_streams() {
+    // The games are written as they are converted; a failure after some of them must
+    // still leave nothing: no output file, no temporary file, nothing on standard output.
+    let dir = tempfile::tempdir().unwrap();
+    let good = format!("{DATA}/examples.pmn");
+    let missing = dir.path().join("missing.pmn");
+    let missing = missing.to_str().unwrap();
+    let out = dir.path().join("out.json");
+    for to in ["pmn", "json", "csv"] {
+        let run = sow(&["convert", "--to", to, &good, missing]);
+        assert_eq!(run.status.code(), Some(2), "--to {to}: {run:?}");
+        assert!(
+            run.stdout.is_empty(),
+            "--to {to}: something on standard output"
+        );
+        let run = sow(&[
+            "convert",
+            "--to",
+            to,
+            "-o",
+            out.to_str().unwrap(),
+            &good,
+            missing,
+        ]);
+        assert_eq!(run.status.code(), Some(2), "--to {to}: {run:?}");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert!(left.is_empty(), "--to {to}: {left:?} left behind");
+        // The same run without the failing input writes the file, as standard output.
+        let whole = sow(&["convert", "--to", to, &good]);
+        assert!(whole.status.success());
+        let run = sow(&["convert", "--to", to, "-o", out.to_str().unwrap(), &good]);
+        assert!(run.status.success(), "{run:?}");
+        assert_eq!(std::fs::read(&out).unwrap(), whole.stdout);
+        std::fs::remove_file(&out).unwrap();
+    }
 }
