@@ -327,6 +327,10 @@ pub fn main() -> i32 {
     let cli = Cli::parse();
     match run(cli) {
         Ok(status) => status,
+        // The reader of the output stopped reading (`sow generate | head`): an output
+        // failure, whose status says the work was not done, but nothing to report on
+        // the terminal, as for the other tools of a pipe.
+        Err(CommandError::Io { source, .. }) if source.kind() == io::ErrorKind::BrokenPipe => 2,
         Err(e) => {
             let _ = writeln!(io::stderr(), "sow: {e}");
             2
@@ -399,9 +403,15 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
             Ok(0)
         }
         Command::Generate(args) => {
-            let text = crate::generate::run(&args)?;
-            write_output(args.output.as_deref(), args.force, text.as_bytes())
-                .map_err(|e| CommandError::io(output_name(args.output.as_deref()), e))?;
+            // Written a game at a time (a file whole or not at all, as always).
+            let name = output_name(args.output.as_deref());
+            crate::output::stream_output(args.output.as_deref(), args.force, |out| {
+                crate::generate::write_games(&args, out, &name)
+            })
+            .map_err(|e| match e {
+                crate::output::StreamError::Io(e) => CommandError::io(&name, e),
+                crate::output::StreamError::Write(e) => e,
+            })?;
             Ok(0)
         }
         Command::Completions { shell } => {

@@ -4,6 +4,8 @@
 //! machine. Every game says in its `Source` tag that it was generated, and how.
 
 use std::fmt::Write;
+use std::io;
+use std::path::Path;
 
 use crate::cli::{GenerateArgs, Player};
 use crate::error::CommandError;
@@ -165,6 +167,18 @@ pub fn game_text(tags: &[(&str, String)], plies: &[String], result: &str) -> Str
 
 /// Runs `sow generate`.
 pub fn run(args: &GenerateArgs) -> Result<String, CommandError> {
+    let mut out = Vec::new();
+    write_games(args, &mut out, Path::new("<memory>"))?;
+    Ok(String::from_utf8(out).expect("games are written as UTF-8"))
+}
+
+/// [`run`], each game written to `out` as soon as it is played (memory holds one game,
+/// however many are asked for); `out_name` names `out` in messages.
+pub fn write_games(
+    args: &GenerateArgs,
+    out: &mut dyn io::Write,
+    out_name: &Path,
+) -> Result<(), CommandError> {
     let game = Game::from_tag(&args.game).ok_or_else(|| {
         CommandError::Usage(format!(
             "unknown game {:?}; expected one of Tsoro, Nsolo, Kiothi, BaoLaKimasai",
@@ -183,7 +197,6 @@ pub fn run(args: &GenerateArgs) -> Result<String, CommandError> {
         Player::Random => "random",
         Player::Greedy => "greedy",
     };
-    let mut out = String::new();
     for n in 1..=args.games {
         // Each game has its own stream, so game n is the same whatever --games says.
         let mut rng = Rng::new(args.seed ^ (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
@@ -220,10 +233,11 @@ pub fn run(args: &GenerateArgs) -> Result<String, CommandError> {
         if result == "*" && plies.len() as u32 >= args.max_plies {
             tags.push(("Termination", "unfinished".into()));
         }
-        if n > 1 {
-            out.push('\n');
-        }
-        out.push_str(&game_text(&tags, &plies, result));
+        let text = game_text(&tags, &plies, result);
+        let separator = if n > 1 { "\n" } else { "" };
+        (out.write_all(separator.as_bytes()))
+            .and_then(|()| out.write_all(text.as_bytes()))
+            .map_err(|e| CommandError::io(out_name, e))?;
     }
-    Ok(out)
+    Ok(())
 }

@@ -139,3 +139,30 @@ fn completions_and_man_pages_come_from_the_command_line_definition() {
     assert!(page.contains("suggest"), "{page}");
     assert!(dir.path().join("sow.1").exists());
 }
+
+#[test]
+fn a_reader_that_stops_reading_ends_the_run_quietly() {
+    use std::io::Read;
+    // `sow generate | head`: the games are written as they are played, and the pipe
+    // closing after the first bytes is an output failure (status 2) to say nothing of.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sow"))
+        .args([
+            "generate", "--game", "Nsolo", "--games", "2000", "--seed", "3",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 64];
+    stdout.read_exact(&mut first).unwrap();
+    assert!(first.starts_with(b"[Game \"Nsolo\"]"));
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
