@@ -318,6 +318,15 @@ fn output_name(path: Option<&Path>) -> PathBuf {
     }
 }
 
+/// A streamed output's failure as the command's: the output's own (named `name`), or
+/// the command's.
+fn stream_failure(e: crate::output::StreamError<CommandError>, name: &Path) -> CommandError {
+    match e {
+        crate::output::StreamError::Io(e) => CommandError::io(name, e),
+        crate::output::StreamError::Write(e) => e,
+    }
+}
+
 fn use_color() -> bool {
     std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && io::stdout().is_terminal()
 }
@@ -371,15 +380,11 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
             let (inputs, filter, replay) = corpus_inputs(&args.corpus)?;
             // Rows go out as they are made: a large corpus' per-ply table never sits in
             // memory whole.
+            let name = output_name(args.output.as_deref());
             crate::output::stream_output(args.output.as_deref(), args.force, |out| {
                 crate::stats::write_stats(&inputs, &filter, &replay, args.per, out)
             })
-            .map_err(|e| match e {
-                crate::output::StreamError::Io(e) => {
-                    CommandError::io(output_name(args.output.as_deref()), e)
-                }
-                crate::output::StreamError::Write(e) => e,
-            })?;
+            .map_err(|e| stream_failure(e, &name))?;
             Ok(0)
         }
         Command::Plot(args) => {
@@ -396,22 +401,18 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
             crate::output::stream_whole_output(args.output.as_deref(), args.force, |out| {
                 crate::convert::run(&inputs, &filter, &replay, args.to, args.from, out, &name)
             })
-            .map_err(|e| match e {
-                crate::output::StreamError::Io(e) => CommandError::io(&name, e),
-                crate::output::StreamError::Write(e) => e,
-            })?;
+            .map_err(|e| stream_failure(e, &name))?;
             Ok(0)
         }
         Command::Generate(args) => {
-            // Written a game at a time (a file whole or not at all, as always).
+            // The arguments are checked before the output is opened; the games are
+            // then written as they are played (a file whole or not at all, as always).
+            let rules = crate::generate::rules_of(&args)?;
             let name = output_name(args.output.as_deref());
             crate::output::stream_output(args.output.as_deref(), args.force, |out| {
-                crate::generate::write_games(&args, out, &name)
+                crate::generate::write_games(&args, &rules, out, &name)
             })
-            .map_err(|e| match e {
-                crate::output::StreamError::Io(e) => CommandError::io(&name, e),
-                crate::output::StreamError::Write(e) => e,
-            })?;
+            .map_err(|e| stream_failure(e, &name))?;
             Ok(0)
         }
         Command::Completions { shell } => {

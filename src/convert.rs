@@ -580,75 +580,89 @@ pub fn run(
     let mut writer = OutputWriter::new(to, out, out_name)?;
     let mut failed = 0;
     for input in inputs {
-        let name = input.name();
-        let report = |e: InputError| {
-            let _ = writeln!(io::stderr(), "sow: {}", e.describe(&name));
-        };
-        let mut convert = |i: usize, parsed: ParsedGame| -> Result<(), CommandError> {
-            // A file with no game (its `empty-file` warning). Text that reads as
-            // nothing because it broke at once is a game, kept verbatim.
-            if parsed.is_no_game() {
-                for p in &parsed.problems {
-                    let _ = writeln!(io::stderr(), "sow: {name}:{p}");
-                }
-                return Ok(());
-            }
-            if !filter.accepts(&parsed.record) {
-                return Ok(());
-            }
-            let conversion = convert_game(&name, i + 1, &parsed, replay);
-            if let Some(summary) = conversion.kept_summary() {
-                let _ = writeln!(io::stderr(), "sow: {summary}");
-            }
-            writer.push(&conversion)
-        };
-        if from == ConvertFrom::Pmn {
-            // Read and converted a game at a time.
-            let games = match input.games() {
-                Ok(games) => games,
-                Err(e) => {
-                    report(e.into());
-                    failed += 1;
-                    continue;
-                }
-            };
-            for (i, parsed) in games.enumerate() {
-                // The reader ends with a game holding an `io` problem when reading failed.
-                if let Some(p) = parsed.io_error() {
-                    report(InputError {
-                        at: None,
-                        message: p.message.clone(),
-                    });
-                    failed += 1;
-                    break;
-                }
-                // Once an input has failed, nothing will be written: the inputs left are
-                // only read, for their failures.
-                if failed == 0 {
-                    convert(i, parsed)?;
+        // Once an input has failed, nothing will be written: the inputs left are only
+        // read, for their failures.
+        let writer = (failed == 0).then_some(&mut writer);
+        // What is said of the input's games, said once it has been read whole: of an
+        // input that fails part-way, nothing is written, and so nothing is said.
+        let mut notes = Vec::new();
+        match convert_input(input, from, filter, replay, writer, &mut notes) {
+            Ok(()) => {
+                for note in notes {
+                    let _ = writeln!(io::stderr(), "sow: {note}");
                 }
             }
-            continue;
-        }
-        let games = match read_input(input, from, replay) {
-            Ok(g) => g,
-            Err(e) => {
-                report(e);
+            Err(Failure::Input(e)) => {
+                let _ = writeln!(io::stderr(), "sow: {}", e.describe(&input.name()));
                 failed += 1;
-                continue;
             }
-        };
-        if failed > 0 {
-            continue;
-        }
-        for (i, parsed) in games.into_iter().enumerate() {
-            convert(i, parsed)?;
+            Err(Failure::Output(e)) => return Err(e),
         }
     }
     if failed > 0 {
         return Err(CommandError::Unreadable(failed));
     }
     writer.finish()
+}
+
+/// Why an input's conversion stopped: the input, or the output.
+enum Failure {
+    Input(InputError),
+    Output(CommandError),
+}
+
+/// Reads an input and converts its games into `writer`, a game at a time for PMN (the
+/// other forms are read whole), with what to say of them in `notes`; without a writer,
+/// only reads it (and PMN's games are not even parsed), for its failure.
+fn convert_input(
+    input: &Input,
+    from: ConvertFrom,
+    filter: &Filter,
+    replay: &ReplayOptions,
+    mut writer: Option<&mut OutputWriter<'_>>,
+    notes: &mut Vec<String>,
+) -> Result<(), Failure> {
+    let name = input.name();
+    let mut convert = |i: usize, parsed: ParsedGame| -> Result<(), Failure> {
+        let Some(writer) = writer.as_deref_mut() else {
+            return Ok(());
+        };
+        // A file with no game (its `empty-file` warning). Text that reads as nothing
+        // because it broke at once is a game, kept verbatim.
+        if parsed.is_no_game() {
+            notes.extend(parsed.problems.iter().map(|p| format!("{name}:{p}")));
+            return Ok(());
+        }
+        if !filter.accepts(&parsed.record) {
+            return Ok(());
+        }
+        let conversion = convert_game(&name, i + 1, &parsed, replay);
+        notes.extend(conversion.kept_summary());
+        writer.push(&conversion).map_err(Failure::Output)
+    };
+    if from != ConvertFrom::Pmn {
+        let games = read_input(input, from, replay).map_err(Failure::Input)?;
+        for (i, parsed) in games.into_iter().enumerate() {
+            convert(i, parsed)?;
+        }
+        return Ok(());
+    }
+    let mut games = input
+        .games()
+        .map_err(|e| Failure::Input(InputError::from(e)))?;
+    let mut i = 0;
+    while let Some(text) = games.next_text() {
+        // The reader ends with a game holding an `io` problem when reading failed.
+        if let Some(p) = text.io_error() {
+            return Err(Failure::Input(InputError {
+                at: None,
+                message: p.message.clone(),
+            }));
+        }
+        convert(i, text.parse())?;
+        i += 1;
+    }
+    Ok(())
 }
 
 /// Why an input could not be read: where in it (line and column, for a parse error),
@@ -931,16 +945,23 @@ pub fn read_ludii(text: &str, options: &ReplayOptions) -> Vec<ParsedGame> {
 
 /// Writes the output of one run, a game at a time.
 struct OutputWriter<'a> {
-    to: ConvertTo,
     sink: Sink<'a>,
     games: usize,
     /// What the output is called in messages (a file, or `<stdout>`).
     name: &'a Path,
 }
 
-/// Where a run's output goes: written as text, or through a CSV writer.
+/// Where a run's output goes, in which form.
 enum Sink<'a> {
-    Text(&'a mut dyn io::Write),
+    /// Games one after the other, a blank line between two: PMN, relative, Ludii, long.
+    Games {
+        out: &'a mut dyn io::Write,
+        form: fn(&Conversion) -> String,
+    },
+    /// A JSON array of records.
+    JsonArray(&'a mut dyn io::Write),
+    /// A JSON record a line.
+    JsonLines(&'a mut dyn io::Write),
     // Boxed: the writer keeps its buffer's state inline, some 370 bytes.
     Csv(Box<csv::Writer<&'a mut dyn io::Write>>),
 }
@@ -951,60 +972,64 @@ impl<'a> OutputWriter<'a> {
         out: &'a mut dyn io::Write,
         name: &'a Path,
     ) -> Result<OutputWriter<'a>, CommandError> {
-        let mut writer = OutputWriter {
-            to,
-            sink: match to {
-                ConvertTo::Csv => Sink::Csv(Box::new(csv::Writer::from_writer(out))),
-                _ => Sink::Text(out),
+        let sink = match to {
+            ConvertTo::Pmn => Sink::Games { out, form: to_pmn },
+            ConvertTo::Relative => Sink::Games {
+                out,
+                form: to_relative,
             },
+            ConvertTo::Ludii => Sink::Games {
+                out,
+                form: to_ludii,
+            },
+            ConvertTo::Long => Sink::Games { out, form: to_long },
+            ConvertTo::Json => Sink::JsonArray(out),
+            ConvertTo::Jsonl => Sink::JsonLines(out),
+            ConvertTo::Csv => {
+                let mut w = csv::Writer::from_writer(out);
+                w.write_record(CSV_HEADER).map_err(|e| csv_error(e, name))?;
+                Sink::Csv(Box::new(w))
+            }
+        };
+        Ok(OutputWriter {
+            sink,
             games: 0,
             name,
-        };
-        if let Sink::Csv(w) = &mut writer.sink {
-            w.write_record(CSV_HEADER)
-                .map_err(|e| csv_error(e, writer.name))?;
-        }
-        Ok(writer)
+        })
     }
 
     fn push(&mut self, c: &Conversion) -> Result<(), CommandError> {
         let first = self.games == 0;
         self.games += 1;
-        let out = match &mut self.sink {
+        let name = self.name;
+        let (out, before, text, after) = match &mut self.sink {
             Sink::Csv(w) => {
                 for row in csv_rows(c) {
-                    w.write_record(&row).map_err(|e| csv_error(e, self.name))?;
+                    w.write_record(&row).map_err(|e| csv_error(e, name))?;
                 }
                 return Ok(());
             }
-            Sink::Text(out) => out,
-        };
-        let (before, text, after) = match self.to {
-            ConvertTo::Json => (if first { "[\n" } else { ",\n" }, to_json(c, true), ""),
-            ConvertTo::Jsonl => ("", to_json(c, false), "\n"),
-            ConvertTo::Pmn => (if first { "" } else { "\n" }, to_pmn(c), ""),
-            ConvertTo::Relative => (if first { "" } else { "\n" }, to_relative(c), ""),
-            ConvertTo::Ludii => (if first { "" } else { "\n" }, to_ludii(c), ""),
-            ConvertTo::Long => (if first { "" } else { "\n" }, to_long(c), ""),
-            ConvertTo::Csv => unreachable!("CSV goes through its writer"),
+            Sink::Games { out, form } => (out, if first { "" } else { "\n" }, form(c), ""),
+            Sink::JsonArray(out) => (out, if first { "[\n" } else { ",\n" }, to_json(c, true), ""),
+            Sink::JsonLines(out) => (out, "", to_json(c, false), "\n"),
         };
         (|| {
             out.write_all(before.as_bytes())?;
             out.write_all(text.as_bytes())?;
             out.write_all(after.as_bytes())
         })()
-        .map_err(|e| CommandError::io(self.name, e))
+        .map_err(|e| CommandError::io(name, e))
     }
 
     fn finish(self) -> Result<(), CommandError> {
         let name = self.name;
         match self.sink {
-            Sink::Text(out) if self.to == ConvertTo::Json => {
+            Sink::JsonArray(out) => {
                 let end = if self.games == 0 { "[]\n" } else { "\n]\n" };
                 out.write_all(end.as_bytes())
                     .map_err(|e| CommandError::io(name, e))
             }
-            Sink::Text(_) => Ok(()),
+            Sink::Games { .. } | Sink::JsonLines(_) => Ok(()),
             Sink::Csv(mut w) => w.flush().map_err(|e| CommandError::io(name, e)),
         }
     }
@@ -1012,9 +1037,10 @@ impl<'a> OutputWriter<'a> {
 
 /// A CSV writer's failure: writing, as a failure of the output file.
 fn csv_error(e: csv::Error, name: &Path) -> CommandError {
+    let message = e.to_string();
     match e.into_kind() {
         csv::ErrorKind::Io(e) => CommandError::io(name, e),
-        other => CommandError::Output(format!("{other:?}")),
+        _ => CommandError::Output(message),
     }
 }
 

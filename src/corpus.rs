@@ -265,7 +265,7 @@ impl<'a> Batches<'a> {
                 continue;
             };
             *index += 1;
-            bytes += game.len();
+            bytes += game.text_len();
             batch.push(Work::Game {
                 input: self.input,
                 index: *index,
@@ -312,7 +312,10 @@ pub fn map_games<T: Send>(
             .map(|(i, text)| {
                 let game = text.parse();
                 // A file with no game has nothing to map.
-                (!game.is_no_game() && filter.keeps(&game)).then(|| map(i, &game))
+                if game.is_no_game() || !filter.accepts(&game.record) {
+                    return None;
+                }
+                Some(map(i, &game))
             })
             .collect();
         out.extend(mapped.into_iter().flatten());

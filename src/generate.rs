@@ -167,18 +167,15 @@ pub fn game_text(tags: &[(&str, String)], plies: &[String], result: &str) -> Str
 
 /// Runs `sow generate`.
 pub fn run(args: &GenerateArgs) -> Result<String, CommandError> {
+    let rules = rules_of(args)?;
     let mut out = Vec::new();
-    write_games(args, &mut out, Path::new("<memory>"))?;
+    write_games(args, &rules, &mut out, Path::new("<memory>"))?;
     Ok(String::from_utf8(out).expect("games are written as UTF-8"))
 }
 
-/// [`run`], each game written to `out` as soon as it is played (memory holds one game,
-/// however many are asked for); `out_name` names `out` in messages.
-pub fn write_games(
-    args: &GenerateArgs,
-    out: &mut dyn io::Write,
-    out_name: &Path,
-) -> Result<(), CommandError> {
+/// The rules `--game`, `--board` and `--rules` name: checked before any output is
+/// opened, so that a usage error is not hidden by a problem of the output.
+pub fn rules_of(args: &GenerateArgs) -> Result<Rules, CommandError> {
     let game = Game::from_tag(&args.game).ok_or_else(|| {
         CommandError::Usage(format!(
             "unknown game {:?}; expected one of Tsoro, Nsolo, Kiothi, BaoLaKimasai",
@@ -191,8 +188,19 @@ pub fn write_games(
             CommandError::Usage(format!("board {b:?} is not of the form 4xN or 2x10"))
         })?),
     };
-    let rules =
-        Rules::new(game, board, &args.rules).map_err(|e| CommandError::Usage(e.to_string()))?;
+    Rules::new(game, board, &args.rules).map_err(|e| CommandError::Usage(e.to_string()))
+}
+
+/// [`run`] under the [`rules_of`] the arguments, each game written to `out` as soon as
+/// it is played (memory holds one game, however many are asked for); `out_name` names
+/// `out` in messages.
+pub fn write_games(
+    args: &GenerateArgs,
+    rules: &Rules,
+    out: &mut dyn io::Write,
+    out_name: &Path,
+) -> Result<(), CommandError> {
+    let game = rules.game();
     let player = match args.player {
         Player::Random => "random",
         Player::Greedy => "greedy",
@@ -200,7 +208,7 @@ pub fn write_games(
     for n in 1..=args.games {
         // Each game has its own stream, so game n is the same whatever --games says.
         let mut rng = Rng::new(args.seed ^ (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-        let (plies, result) = play_game(&rules, args.player, &mut rng, args.max_plies);
+        let (plies, result) = play_game(rules, args.player, &mut rng, args.max_plies);
         let mut tags: Vec<(&str, String)> = vec![("Game", game.tag_name().to_string())];
         if rules.board() != game.default_board() {
             tags.push(("Board", rules.board().to_string()));

@@ -76,9 +76,8 @@ pub fn stream_output<E>(
 }
 
 /// [`stream_output`] that writes nothing unless `write` succeeds, to standard output
-/// too: there the output is spooled to a temporary file first, and copied out once
-/// whole. (A file is written whole already: its temporary file is renamed only then.)
-/// Memory holds no more than `write` keeps.
+/// too: there the output is held until it is whole (see [`Spool`]) and copied out then.
+/// (A file is written whole already: its temporary file is renamed only then.)
 pub fn stream_whole_output<E>(
     path: Option<&Path>,
     force: bool,
@@ -87,28 +86,81 @@ pub fn stream_whole_output<E>(
     if path.is_some_and(|p| p.as_os_str() != "-") {
         return stream_output(path, force, write);
     }
-    let mut spool = Spool::new()?;
-    let mut out = io::BufWriter::new(&mut spool.file);
-    write(&mut out).map_err(StreamError::Write)?;
-    out.flush()?;
-    drop(out);
-    spool.file.seek(io::SeekFrom::Start(0))?;
+    let mut spool = Spool::default();
+    write(&mut spool).map_err(StreamError::Write)?;
     let stdout = io::stdout();
     let mut stdout = stdout.lock();
-    io::copy(&mut spool.file, &mut stdout)?;
+    spool.copy_to(&mut stdout)?;
     stdout.flush()?;
     Ok(())
 }
 
-/// A temporary file in the system's temporary folder, removed when dropped (on Unix at
-/// once: it lives on while open, and no crash leaves it behind).
+/// Output held until it is whole: in memory up to [`Spool::MEMORY`] bytes, then in a
+/// temporary file of the system's temporary folder, so that memory stays bounded
+/// whatever the size of the output. Where no temporary file can be made (no such
+/// folder, or a read-only one), the output stays in memory.
+#[derive(Default)]
 struct Spool {
-    file: fs::File,
-    path: Option<std::path::PathBuf>,
+    memory: Vec<u8>,
+    file: Option<SpoolFile>,
+    /// A temporary file could not be made: none is tried again.
+    in_memory_only: bool,
 }
 
 impl Spool {
-    fn new() -> io::Result<Spool> {
+    const MEMORY: usize = 16 << 20;
+
+    /// Writes out what was held.
+    fn copy_to(self, out: &mut dyn Write) -> io::Result<()> {
+        match self.file {
+            None => out.write_all(&self.memory),
+            Some(mut spool) => {
+                spool.file.flush()?;
+                let file = spool.file.get_mut();
+                file.seek(io::SeekFrom::Start(0))?;
+                io::copy(file, out)?;
+                Ok(())
+            }
+        }
+    }
+}
+
+impl Write for Spool {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if let Some(spool) = &mut self.file {
+            return spool.file.write(buf);
+        }
+        self.memory.extend_from_slice(buf);
+        if self.memory.len() > Spool::MEMORY && !self.in_memory_only {
+            match SpoolFile::new() {
+                Ok(mut spool) => {
+                    spool.file.write_all(&self.memory)?;
+                    self.memory = Vec::new();
+                    self.file = Some(spool);
+                }
+                Err(_) => self.in_memory_only = true,
+            }
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.file {
+            Some(spool) => spool.file.flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A temporary file in the system's temporary folder, removed when dropped (on Unix at
+/// once: it lives on while open, and no crash leaves it behind).
+struct SpoolFile {
+    file: io::BufWriter<fs::File>,
+    path: Option<std::path::PathBuf>,
+}
+
+impl SpoolFile {
+    fn new() -> io::Result<SpoolFile> {
         static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
         let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let path = std::env::temp_dir().join(format!(".sow-{}-{n}.spool", std::process::id()));
@@ -121,11 +173,14 @@ impl Spool {
             Ok(()) => None,
             Err(_) => Some(path),
         };
-        Ok(Spool { file, path })
+        Ok(SpoolFile {
+            file: io::BufWriter::new(file),
+            path,
+        })
     }
 }
 
-impl Drop for Spool {
+impl Drop for SpoolFile {
     fn drop(&mut self) {
         if let Some(path) = &self.path {
             let _ = fs::remove_file(path);
@@ -136,6 +191,25 @@ impl Drop for Spool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_spool_gives_back_what_it_held_in_memory_or_past_it() {
+        for len in [0, 1000, Spool::MEMORY + 12_345] {
+            let bytes: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+            let mut spool = Spool::default();
+            for chunk in bytes.chunks(4096) {
+                spool.write_all(chunk).unwrap();
+            }
+            assert_eq!(
+                spool.file.is_some(),
+                len > Spool::MEMORY,
+                "spilled at {len}"
+            );
+            let mut out = Vec::new();
+            spool.copy_to(&mut out).unwrap();
+            assert!(out == bytes, "{len} bytes");
+        }
+    }
 
     #[test]
     fn never_overwrites_without_force() {

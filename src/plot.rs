@@ -180,16 +180,16 @@ pub fn gather(
                 let data = match work {
                     Work::Game { game, .. } => {
                         let game = game.parse();
-                        match game.is_no_game() {
-                            true => match game.io_error() {
+                        if game.is_no_game() {
+                            match game.io_error() {
                                 Some(p) => Err(format!("line {}: {}", p.span.line, p.message)),
                                 None => Ok(None),
-                            },
-                            false if !filter.keeps(&game) => Ok(None),
-                            false => {
-                                let trace = crate::replay::replay(&game, &options);
-                                Ok(GameData::from_trace_for(Some(kind), &game.record, &trace))
                             }
+                        } else if !filter.accepts(&game.record) {
+                            Ok(None)
+                        } else {
+                            let trace = crate::replay::replay(&game, &options);
+                            Ok(GameData::from_trace_for(Some(kind), &game.record, &trace))
                         }
                     }
                     Work::Unreadable { error, .. } => Err(error.to_string()),

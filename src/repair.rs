@@ -88,10 +88,11 @@ pub struct RepairOptions {
 }
 
 impl RepairOptions {
-    /// The default of [`RepairOptions::plies`]: under a second of searching on the
-    /// development machine, where the searches replay about 1.5 million a second
-    /// (BENCHMARKS.md). The largest search of 420 games with planted problems, and that
-    /// of the repair benchmark (its worst case), needed 55,128 and 60,316.
+    /// The default of [`RepairOptions::plies`]: about 0.7 s of searching at most on the
+    /// development machine, where a search replays a ply (or sets up a candidate) in
+    /// 0.56-0.69 µs (BENCHMARKS.md, seventh session). The largest search of 420 games
+    /// with planted problems, and that of the repair benchmark (its worst case), needed
+    /// 55,128 and 60,316.
     pub const PLIES: u64 = 1_000_000;
 }
 
@@ -901,9 +902,10 @@ pub fn attach_suggestions(
         });
     }
     if found.stopped_early {
-        let after = match found.replayed >= bounds.plies {
-            true => format!("{} plies replayed", found.replayed),
-            false => format!("{} ms", bounds.budget.unwrap_or_default().as_millis()),
+        let after = if found.replayed >= bounds.plies {
+            format!("{} plies replayed", found.replayed)
+        } else {
+            format!("{} ms", bounds.budget.unwrap_or_default().as_millis())
         };
         d.suggestions.push(Suggestion {
             edit: format!(

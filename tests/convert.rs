@@ -1010,27 +1010,32 @@ fn json_that_pmn_cannot_express_is_refused_not_cut_short() {
 fn a_run_whose_last_input_fails_writes_nothing_though_it_streams() {
     // The games are written as they are converted; a failure after some of them must
     // still leave nothing: no output file, no temporary file, nothing on standard output.
+    // The input that fails is standard input read from a folder: it opens, and fails
+    // only when read, once the good file's games are converted.
     let dir = tempfile::tempdir().unwrap();
     let good = format!("{DATA}/examples.pmn");
-    let missing = dir.path().join("missing.pmn");
-    let missing = missing.to_str().unwrap();
     let out = dir.path().join("out.json");
+    let run_failing = |args: &[&str]| {
+        let folder = std::fs::File::open(dir.path()).unwrap();
+        std::process::Command::new(env!("CARGO_BIN_EXE_sow"))
+            .args(args)
+            .args([good.as_str(), "-"])
+            .stdin(folder)
+            .output()
+            .unwrap()
+    };
     for to in ["pmn", "json", "csv"] {
-        let run = sow(&["convert", "--to", to, &good, missing]);
+        let run = run_failing(&["convert", "--to", to]);
         assert_eq!(run.status.code(), Some(2), "--to {to}: {run:?}");
         assert!(
             run.stdout.is_empty(),
             "--to {to}: something on standard output"
         );
-        let run = sow(&[
-            "convert",
-            "--to",
-            to,
-            "-o",
-            out.to_str().unwrap(),
-            &good,
-            missing,
-        ]);
+        // The failure and the count of failures: nothing of the games of an input that
+        // failed ("not converted ..."), though they were read.
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(stderr.lines().count(), 2, "--to {to}: {stderr}");
+        let run = run_failing(&["convert", "--to", to, "-o", out.to_str().unwrap()]);
         assert_eq!(run.status.code(), Some(2), "--to {to}: {run:?}");
         let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert!(left.is_empty(), "--to {to}: {left:?} left behind");
@@ -1042,4 +1047,20 @@ fn a_run_whose_last_input_fails_writes_nothing_though_it_streams() {
         assert_eq!(std::fs::read(&out).unwrap(), whole.stdout);
         std::fs::remove_file(&out).unwrap();
     }
+}
+
+#[test]
+fn standard_output_needs_no_temporary_folder() {
+    // The output is held in memory until it passes 16 MB: a missing temporary folder
+    // changes nothing for a small conversion.
+    let file = format!("{DATA}/examples.pmn");
+    let plain = sow(&["convert", "--to", "jsonl", &file]);
+    let out = Command::cargo_bin("sow")
+        .unwrap()
+        .args(["convert", "--to", "jsonl", &file])
+        .env("TMPDIR", "/nonexistent/sow-test")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(out.stdout, plain.stdout);
 }

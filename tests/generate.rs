@@ -166,3 +166,25 @@ fn a_reader_that_stops_reading_ends_the_run_quietly() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn a_wrong_argument_is_reported_before_the_output_is_looked_at() {
+    let dir = tempfile::tempdir().unwrap();
+    let existing = dir.path().join("games.pmn");
+    std::fs::write(&existing, "kept").unwrap();
+    let out = Command::cargo_bin("sow")
+        .unwrap()
+        .args([
+            "generate",
+            "--game",
+            "Oware",
+            "-o",
+            existing.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("unknown game \"Oware\""), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&existing).unwrap(), "kept");
+}

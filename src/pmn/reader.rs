@@ -514,15 +514,13 @@ impl GameText {
             line,
             is_game,
         } = self;
-        let record = match is_game {
-            true => {
-                let (record, parse_problems) = parse_game(&text, offset, line);
-                problems.extend(parse_problems);
-                problems.sort_by_key(|p| p.span.start);
-                record
-            }
-            false => Record::default(),
-        };
+        let mut record = Record::default();
+        if is_game {
+            let parse_problems;
+            (record, parse_problems) = parse_game(&text, offset, line);
+            problems.extend(parse_problems);
+            problems.sort_by_key(|p| p.span.start);
+        }
         ParsedGame {
             record,
             problems,
@@ -532,23 +530,18 @@ impl GameText {
         }
     }
 
-    /// The length of the text in bytes.
-    pub fn len(&self) -> usize {
+    /// The length of the text in bytes (what a batch of games is bounded by).
+    pub fn text_len(&self) -> usize {
         self.text.len()
-    }
-
-    /// Whether the text is empty.
-    pub fn is_empty(&self) -> bool {
-        self.text.is_empty()
     }
 
     /// The failure to read the input, if this stands for one (see
     /// [`ParsedGame::io_error`]).
     pub fn io_error(&self) -> Option<&Problem> {
-        match self.is_game {
-            true => None,
-            false => self.problems.iter().find(|p| p.code == ProblemCode::Io),
+        if self.is_game {
+            return None;
         }
+        self.problems.iter().find(|p| p.code == ProblemCode::Io)
     }
 }
 
