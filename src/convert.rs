@@ -611,9 +611,10 @@ enum Failure {
     Output(CommandError),
 }
 
-/// Reads an input and converts its games into `writer`, a game at a time for PMN (the
-/// other forms are read whole), with what to say of them in `notes`; without a writer,
-/// only reads it (and PMN's games are not even parsed), for its failure.
+/// Reads an input and converts its games into `writer`, a game at a time for PMN and
+/// relative numbering (which is PMN text; the other forms are read whole), with what to
+/// say of them in `notes`; without a writer, only reads it (and PMN's games are not
+/// even parsed), for its failure.
 fn convert_input(
     input: &Input,
     from: ConvertFrom,
@@ -623,6 +624,7 @@ fn convert_input(
     notes: &mut Vec<String>,
 ) -> Result<(), Failure> {
     let name = input.name();
+    let writer_open = writer.is_some();
     let mut convert = |i: usize, parsed: ParsedGame| -> Result<(), Failure> {
         let Some(writer) = writer.as_deref_mut() else {
             return Ok(());
@@ -640,7 +642,8 @@ fn convert_input(
         notes.extend(conversion.kept_summary());
         writer.push(&conversion).map_err(Failure::Output)
     };
-    if from != ConvertFrom::Pmn {
+    let streamed = matches!(from, ConvertFrom::Pmn | ConvertFrom::Relative);
+    if !streamed {
         let games = read_input(input, from, replay).map_err(Failure::Input)?;
         for (i, parsed) in games.into_iter().enumerate() {
             convert(i, parsed)?;
@@ -659,7 +662,14 @@ fn convert_input(
                 message: p.message.clone(),
             }));
         }
-        convert(i, text.parse())?;
+        // Without a writer the games are not even parsed: only a failure is looked for.
+        if writer_open {
+            let parsed = match from {
+                ConvertFrom::Relative => from_relative(text.parse(), replay),
+                _ => text.parse(),
+            };
+            convert(i, parsed)?;
+        }
         i += 1;
     }
     Ok(())
@@ -691,8 +701,8 @@ impl From<io::Error> for InputError {
     }
 }
 
-/// The games of an input in another form than PMN (read whole), read in the given
-/// numbering and turned into PMN games.
+/// The games of an input in Ludii's or the JSON form (read whole), turned into PMN
+/// games.
 fn read_input(
     input: &Input,
     from: ConvertFrom,
@@ -701,7 +711,6 @@ fn read_input(
     let mut bytes = Vec::new();
     input.open()?.read_to_end(&mut bytes)?;
     Ok(match from {
-        ConvertFrom::Relative => read_relative(&bytes, options),
         ConvertFrom::Ludii => {
             // Decoded as PMN files are (a byte-order mark, UTF-16, Latin-1 for lines that
             // are not UTF-8): tags and comments are kept verbatim, so no byte may be
@@ -745,7 +754,9 @@ fn read_input(
             })?;
             read_json(&text)?
         }
-        ConvertFrom::Pmn => unreachable!("PMN is read a game at a time by `run`"),
+        ConvertFrom::Pmn | ConvertFrom::Relative => {
+            unreachable!("PMN and relative numbering are read a game at a time")
+        }
     })
 }
 
@@ -809,37 +820,40 @@ pub fn read_json(text: &str) -> Result<Vec<ParsedGame>, InputError> {
 pub fn read_relative(bytes: &[u8], options: &ReplayOptions) -> Vec<ParsedGame> {
     pmn::parse_bytes(bytes)
         .into_iter()
-        .map(|parsed| {
-            let Ok(rules) = rules_of(&parsed.record, &options.overrides) else {
-                return parsed;
-            };
-            let first = first_index(&parsed.record);
-            let text = numbering::rewrite_game_text(
-                &rules,
-                first,
-                &parsed.text,
-                Numbering::Relative,
-                Numbering::Absolute,
-            );
-            match pmn::parse_str(&text).into_iter().next() {
-                Some(mut game) => {
-                    // The tag no longer says how the record is numbered: it goes, from
-                    // the text too (blanked, so that spans stay in place), or the text
-                    // would hold a tag the record does not.
-                    for tag in game.record.tags.iter().filter(|t| t.name == NUMBERING_TAG) {
-                        let at = tag.span.start.checked_sub(game.offset);
-                        let len = tag.span.end.saturating_sub(tag.span.start);
-                        if let Some(at) = at.filter(|&a| game.text.get(a..a + len).is_some()) {
-                            game.text.replace_range(at..at + len, &" ".repeat(len));
-                        }
-                    }
-                    game.record.tags.retain(|t| t.name != NUMBERING_TAG);
-                    game
-                }
-                None => parsed,
-            }
-        })
+        .map(|parsed| from_relative(parsed, options))
         .collect()
+}
+
+/// One game of [`read_relative`].
+fn from_relative(parsed: ParsedGame, options: &ReplayOptions) -> ParsedGame {
+    let Ok(rules) = rules_of(&parsed.record, &options.overrides) else {
+        return parsed;
+    };
+    let first = first_index(&parsed.record);
+    let text = numbering::rewrite_game_text(
+        &rules,
+        first,
+        &parsed.text,
+        Numbering::Relative,
+        Numbering::Absolute,
+    );
+    match pmn::parse_str(&text).into_iter().next() {
+        Some(mut game) => {
+            // The tag no longer says how the record is numbered: it goes, from the text
+            // too (blanked, so that spans stay in place), or the text would hold a tag
+            // the record does not.
+            for tag in game.record.tags.iter().filter(|t| t.name == NUMBERING_TAG) {
+                let at = tag.span.start.checked_sub(game.offset);
+                let len = tag.span.end.saturating_sub(tag.span.start);
+                if let Some(at) = at.filter(|&a| game.text.get(a..a + len).is_some()) {
+                    game.text.replace_range(at..at + len, &" ".repeat(len));
+                }
+            }
+            game.record.tags.retain(|t| t.name != NUMBERING_TAG);
+            game
+        }
+        None => parsed,
+    }
 }
 
 /// 0 when South plays the first ply, 1 when North does.
