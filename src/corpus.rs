@@ -220,8 +220,7 @@ impl Work {
 }
 
 /// The games of the inputs, in input order, in batches of at most [`BATCH`] games and
-/// about [`BATCH_BYTES`] of text: what `validate` (across inputs), `plot` and
-/// [`map_games`] (one input) read. The games are not parsed yet: each is parsed where
+/// about [`BATCH_BYTES`] of text: what `validate`, `stats` and `plot` read. The games are not parsed yet: each is parsed where
 /// it is used, on the thread that replays it (see [`GameText`]), and the filter
 /// applies then.
 pub struct Batches<'a> {
@@ -274,53 +273,6 @@ impl<'a> Batches<'a> {
         }
         (!batch.is_empty()).then_some(batch)
     }
-}
-
-/// Reads the games of one input that pass the filter and maps each (its number in the
-/// file, from 1, and the parsed game) to a value, a batch of games at a time in
-/// parallel; values come back in the order of the file, and memory holds one batch of
-/// games' text (plus the values, and the game each thread is mapping). An empty file
-/// has no game to map; a failure to read the input is an error, whether it could not
-/// be opened or failed part-way.
-pub fn map_games<T: Send>(
-    input: &Input,
-    filter: &Filter,
-    map: impl Fn(usize, &ParsedGame) -> T + Sync,
-) -> io::Result<Vec<T>> {
-    use rayon::prelude::*;
-    let mut batches = Batches::new(std::slice::from_ref(input));
-    let mut out = Vec::new();
-    while let Some(batch) = batches.next_batch() {
-        let mut games = Vec::with_capacity(batch.len());
-        for work in batch {
-            match work {
-                // An input that failed while being read is an error, as one that could
-                // not be opened.
-                Work::Game { game, .. } if game.io_error().is_some() => {
-                    let p = game.io_error().expect("checked");
-                    return Err(io::Error::other(format!(
-                        "line {}: {}",
-                        p.span.line, p.message
-                    )));
-                }
-                Work::Game { index, game, .. } => games.push((index, game)),
-                Work::Unreadable { error, .. } => return Err(error),
-            }
-        }
-        let mapped: Vec<Option<T>> = games
-            .into_par_iter()
-            .map(|(i, text)| {
-                let game = text.parse();
-                // A file with no game has nothing to map.
-                if game.is_no_game() || !filter.accepts(&game.record) {
-                    return None;
-                }
-                Some(map(i, &game))
-            })
-            .collect();
-        out.extend(mapped.into_iter().flatten());
-    }
-    Ok(out)
 }
 
 #[cfg(test)]

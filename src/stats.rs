@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::cli::Per;
-use crate::corpus::{Filter, Input};
+use crate::corpus::{Batches, Filter, Input, Work};
 use crate::error::CommandError;
 use crate::games;
 use crate::geometry::Side;
@@ -294,50 +294,30 @@ pub fn game_row(file: &str, game: usize, record: &Record, trace: &Trace) -> Game
     }
 }
 
-/// Replays the games of one input that pass the filter, in parallel batches, and maps
-/// each (its number in the file, the parsed game, its trace) to a value; values come
-/// back in the order of the file.
-pub fn map_games<T: Send>(
-    input: &Input,
-    filter: &Filter,
-    options: &ReplayOptions,
-    map: impl Fn(usize, &ParsedGame, &Trace) -> T + Sync,
-) -> io::Result<Vec<T>> {
-    crate::corpus::map_games(input, filter, |i, g| map(i, g, &replay(g, options)))
-}
-
 fn csv_error(e: csv::Error) -> CommandError {
     CommandError::Output(format!("cannot write CSV: {e}"))
 }
 
-/// The CSV rows (without the header) of one input.
-fn input_csv(
-    input: &Input,
-    filter: &Filter,
-    options: &ReplayOptions,
+/// The CSV rows (without the header) of one game, `index` of its file `name`.
+fn game_csv(
+    name: &str,
+    index: usize,
+    game: &ParsedGame,
+    trace: &Trace,
     per: Per,
 ) -> Result<Vec<u8>, CommandError> {
-    let name = input.name();
-    let chunks = map_games(input, filter, options, |i, g, trace| {
-        let mut w = csv::WriterBuilder::new()
-            .has_headers(false)
-            .from_writer(Vec::new());
-        let result = match per {
-            Per::Ply => ply_rows(&name, i, trace)
-                .iter()
-                .try_for_each(|row| w.serialize(row)),
-            Per::Game => w.serialize(game_row(&name, i, &g.record, trace)),
-        };
-        result
-            .map_err(csv_error)
-            .and_then(|()| w.into_inner().map_err(|e| csv_error(e.into_error().into())))
-    })
-    .map_err(|e| CommandError::io(name.clone(), e))?;
-    let mut bytes = Vec::new();
-    for chunk in chunks {
-        bytes.extend_from_slice(&chunk?);
-    }
-    Ok(bytes)
+    let mut w = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(Vec::new());
+    let result = match per {
+        Per::Ply => ply_rows(name, index, trace)
+            .iter()
+            .try_for_each(|row| w.serialize(row)),
+        Per::Game => w.serialize(game_row(name, index, &game.record, trace)),
+    };
+    result
+        .map_err(csv_error)
+        .and_then(|()| w.into_inner().map_err(|e| csv_error(e.into_error().into())))
 }
 
 /// The header line of a table.
@@ -351,9 +331,12 @@ fn header(per: Per) -> Vec<u8> {
     w.into_inner().expect("writing to memory")
 }
 
-/// Writes the CSV of every input, in input order. An input that cannot be read is
-/// reported on standard error, and the others are still read (to report every one);
-/// then the command fails, so that no table silently leaves an input out.
+/// Writes the CSV of every input, in input order, a batch of games at a time (replayed
+/// in parallel, each game parsed on the thread that replays it): memory holds a batch's
+/// rows, however large an input. An input that cannot be read is reported on standard
+/// error, and the others are still read (to report every one); then the command fails,
+/// so that no table silently leaves an input out (an output file is not written; on
+/// standard output, the rows written before the failure stay).
 pub fn write_stats(
     inputs: &[Input],
     filter: &Filter,
@@ -368,21 +351,38 @@ pub fn write_stats(
         keep_laps: false,
         ..options.clone()
     };
-    out.write_all(&header(per))
-        .map_err(|e| CommandError::io("<output>", e))?;
-    // Inputs in parallel, a few at a time, so memory holds a few inputs' rows at most.
-    let width = rayon::current_num_threads().max(1);
+    let output_error = |e: io::Error| CommandError::io("<output>", e);
+    out.write_all(&header(per)).map_err(output_error)?;
+    let names: Vec<String> = inputs.iter().map(Input::name).collect();
+    let mut batches = Batches::new(inputs);
+    // An input's failure is reported once, and its games after it are not read.
     let mut unreadable = 0;
-    for group in inputs.chunks(width) {
-        let bodies: Vec<Result<Vec<u8>, CommandError>> = group
-            .par_iter()
-            .map(|input| input_csv(input, filter, options, per))
+    while let Some(batch) = batches.next_batch() {
+        let bodies: Vec<Result<Vec<u8>, CommandError>> = batch
+            .into_par_iter()
+            .map(|work| {
+                let (input, index, text) = match work {
+                    Work::Unreadable { input, error } => {
+                        return Err(CommandError::io(&names[input], error));
+                    }
+                    Work::Game { input, index, game } => (input, index, game),
+                };
+                let name = &names[input];
+                if let Some(p) = text.io_error() {
+                    let e = io::Error::other(format!("line {}: {}", p.span.line, p.message));
+                    return Err(CommandError::io(name, e));
+                }
+                let game = text.parse();
+                // A file with no game has no row.
+                if game.is_no_game() || !filter.accepts(&game.record) {
+                    return Ok(Vec::new());
+                }
+                game_csv(name, index, &game, &replay(&game, options), per)
+            })
             .collect();
         for body in bodies {
             match body {
-                Ok(bytes) => out
-                    .write_all(&bytes)
-                    .map_err(|e| CommandError::io("<output>", e))?,
+                Ok(bytes) => out.write_all(&bytes).map_err(output_error)?,
                 Err(e @ CommandError::Io { .. }) => {
                     eprintln!("sow: {e}");
                     unreadable += 1;
