@@ -220,9 +220,9 @@ impl Work {
 }
 
 /// The games of the inputs, in input order, in batches of at most [`BATCH`] games and
-/// about [`BATCH_BYTES`] of text: what `validate`, `stats` and `plot` read. The games are not parsed yet: each is parsed where
-/// it is used, on the thread that replays it (see [`GameText`]), and the filter
-/// applies then.
+/// about [`BATCH_BYTES`] of text: what `validate`, `stats` and `plot` read. The games
+/// are not parsed yet: each is parsed where it is used, on the thread that replays it
+/// (see [`GameText`]), and the filter applies then.
 pub struct Batches<'a> {
     inputs: &'a [Input],
     /// The input being read, its reader, and the number of the last game read from it.
