@@ -1064,3 +1064,26 @@ fn standard_output_needs_no_temporary_folder() {
     assert!(out.status.success(), "{out:?}");
     assert_eq!(out.stdout, plain.stdout);
 }
+
+#[test]
+fn a_stray_closing_brace_in_relative_numbering_is_read_not_looped_on() {
+    // Found by review: `}` outside a comment was a token of no characters, read again
+    // forever. The rewrite now runs on a thread with a deadline, so that a regression
+    // fails here rather than hangs the test run.
+    let text = "[Game \"Tsoro\"]\n[Numbering \"relative\"]\n\n1. 5-7 } 1... 5-7 *\n";
+    let (sent, received) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let games = read_relative(text.as_bytes(), &ReplayOptions::full());
+        let _ = sent.send(games);
+    });
+    let games = received
+        .recv_timeout(std::time::Duration::from_secs(20))
+        .expect("reading relative numbering ended");
+    assert_eq!(games.len(), 1);
+    // The reader reports the stray brace, on its line, as in any PMN text (its column
+    // is the rewritten text's, whose pits are longer).
+    let problem = &games[0].problems[0];
+    assert_eq!(problem.code, pmn::ProblemCode::Syntax);
+    assert_eq!(problem.span.line, 4);
+    assert!(problem.message.contains('}'), "{}", problem.message);
+}

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use sow::cli::Per;
-use sow::convert::{convert_game, to_json, to_long, to_pmn, to_relative};
+use sow::convert::{convert_game, read_relative, to_json, to_long, to_pmn, to_relative};
 use sow::corpus::{Filter, Input};
 use sow::pmn;
 use sow::repair::{infer_rules, search, RepairOptions};
@@ -100,7 +100,9 @@ fn mutated_records_never_panic_anywhere() {
             }
             let _ = infer_rules(game, &lean);
             let c = convert_game("m.pmn", i + 1, game, &full);
-            let _ = (to_pmn(&c), to_json(&c, false), to_long(&c), to_relative(&c));
+            let _ = (to_pmn(&c), to_json(&c, false), to_long(&c));
+            // And back from relative numbering, whatever the relative text holds.
+            let _ = read_relative(to_relative(&c).as_bytes(), &full);
             if let Some(rules) = &trace.rules {
                 for n in 0..=trace.plies.len() {
                     if let Some(pos) = trace.position_after(n) {
@@ -111,6 +113,8 @@ fn mutated_records_never_panic_anywhere() {
                 }
             }
         }
+        // The mutated text read as relative numbering (a stray `}` used to hang it).
+        let _ = read_relative(text.as_bytes(), &full);
         let path = dir.path().join(format!("m{round}.pmn"));
         std::fs::write(&path, &text).unwrap();
         let input = [Input::File(path)];

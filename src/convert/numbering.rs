@@ -235,14 +235,22 @@ pub fn rewrite_game_text(
                 out.push(c);
                 chars.next();
             }
+            // A stray `}` (no comment is open): copied, as any text the reader will
+            // report. (It used to be a token of no characters, read again forever.)
+            '}' => {
+                out.push(c);
+                chars.next();
+            }
             c if c.is_whitespace() => {
                 out.push(c);
                 chars.next();
             }
             _ => {
-                let end = text[i..]
+                // A token holds at least its first character, so the loop always moves on.
+                let start = i + c.len_utf8();
+                let end = text[start..]
                     .find(|c: char| c.is_whitespace() || "{};()[".contains(c))
-                    .map_or(text.len(), |e| i + e);
+                    .map_or(text.len(), |e| start + e);
                 let token = &text[i..end];
                 rewrite_token(rules, token, &mut lines, from, to, &mut out);
                 skip_to(&mut chars, end);
