@@ -561,9 +561,10 @@ fn comments(note: String, text: &str) -> Vec<Element> {
 }
 
 /// Runs `sow convert`: reads every input, converts every game the filter accepts, and
-/// writes the output to `out` as it goes, a game at a time (memory holds one game and
-/// its conversion, whatever the size of the input). Each game that did not convert
-/// whole is named on standard error. An input that cannot be opened, read or parsed in
+/// writes the output to `out` as it goes: PMN and relative numbering a game at a time
+/// (memory holds a game and its conversion, and a note for each game of the input that
+/// did not convert whole), Ludii's and the JSON form an input at a time. Each game that
+/// did not convert whole is named on standard error once its input has been read. An input that cannot be opened, read or parsed in
 /// the `from` form is reported on standard error, the other inputs are still read (to
 /// report every one that fails), and the run fails: the caller then discards what was
 /// written (see [`crate::output::stream_whole_output`]), so that nothing is written.
@@ -613,8 +614,9 @@ enum Failure {
 
 /// Reads an input and converts its games into `writer`, a game at a time for PMN and
 /// relative numbering (which is PMN text; the other forms are read whole), with what to
-/// say of them in `notes`; without a writer, only reads it (and PMN's games are not
-/// even parsed), for its failure.
+/// say of them in `notes`; without a writer, only reads it, for its failure (PMN's and
+/// relative numbering's games are then not even parsed; Ludii's and JSON's are read
+/// whole, as their failures are found only so).
 fn convert_input(
     input: &Input,
     from: ConvertFrom,
@@ -658,7 +660,7 @@ fn convert_input(
         // The reader ends with a game holding an `io` problem when reading failed.
         if let Some(p) = text.io_error() {
             return Err(Failure::Input(InputError {
-                at: None,
+                at: Some((p.span.line as usize, p.span.column as usize)),
                 message: p.message.clone(),
             }));
         }

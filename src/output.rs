@@ -97,25 +97,26 @@ pub fn stream_whole_output<E>(
 
 /// Output held until it is whole: in memory up to [`Spool::MEMORY`] bytes, then in a
 /// temporary file of the system's temporary folder, so that memory stays bounded
-/// whatever the size of the output. Where no temporary file can be made (no such
-/// folder, or a read-only one), the output stays in memory.
+/// whatever the size of the output. Where no temporary file can be made, or filled
+/// with what memory held (no such folder, a read-only or a full one), the output stays
+/// in memory.
 #[derive(Default)]
 struct Spool {
     memory: Vec<u8>,
     file: Option<SpoolFile>,
-    /// A temporary file could not be made: none is tried again.
+    /// No temporary file could be made: none is tried again.
     in_memory_only: bool,
 }
 
 impl Spool {
-    const MEMORY: usize = 16 << 20;
+    const MEMORY: usize = 8 << 20;
 
     /// Writes out what was held.
     fn copy_to(self, out: &mut dyn Write) -> io::Result<()> {
         match self.file {
             None => out.write_all(&self.memory),
             Some(mut spool) => {
-                spool.file.flush()?;
+                spool.file.flush().map_err(|e| spool.failure(e))?;
                 let file = spool.file.get_mut();
                 file.seek(io::SeekFrom::Start(0))?;
                 io::copy(file, out)?;
@@ -123,30 +124,46 @@ impl Spool {
             }
         }
     }
+
+    /// A temporary file holding what memory held and `buf`, if one can be made.
+    fn spill(&self, buf: &[u8]) -> Option<SpoolFile> {
+        let mut spool = SpoolFile::new().ok()?;
+        spool.file.write_all(&self.memory).ok()?;
+        spool.file.write_all(buf).ok()?;
+        Some(spool)
+    }
 }
 
 impl Write for Spool {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         if let Some(spool) = &mut self.file {
-            return spool.file.write(buf);
+            return spool.file.write(buf).map_err(|e| spool.failure(e));
         }
-        self.memory.extend_from_slice(buf);
-        if self.memory.len() > Spool::MEMORY && !self.in_memory_only {
-            match SpoolFile::new() {
-                Ok(mut spool) => {
-                    spool.file.write_all(&self.memory)?;
+        // Spilled before memory grows past its bound (a spill that fails is dropped,
+        // and its file with it).
+        if self.memory.len() + buf.len() > Spool::MEMORY && !self.in_memory_only {
+            match self.spill(buf) {
+                Some(spool) => {
                     self.memory = Vec::new();
                     self.file = Some(spool);
+                    return Ok(buf.len());
                 }
-                Err(_) => self.in_memory_only = true,
+                None => self.in_memory_only = true,
             }
         }
+        // Grown by doubling, but not past the bound while a spill may come.
+        let needed = self.memory.len() + buf.len();
+        if needed > self.memory.capacity() && !self.in_memory_only {
+            let room = (2 * self.memory.capacity()).clamp(needed, Spool::MEMORY.max(needed));
+            self.memory.reserve_exact(room - self.memory.len());
+        }
+        self.memory.extend_from_slice(buf);
         Ok(buf.len())
     }
 
     fn flush(&mut self) -> io::Result<()> {
         match &mut self.file {
-            Some(spool) => spool.file.flush(),
+            Some(spool) => spool.file.flush().map_err(|e| spool.failure(e)),
             None => Ok(()),
         }
     }
@@ -180,6 +197,21 @@ impl SpoolFile {
     }
 }
 
+impl SpoolFile {
+    /// A failure to write the temporary file, saying which file it is: not standard
+    /// output, which waits for the run to end.
+    fn failure(&self, e: io::Error) -> io::Error {
+        let dir = std::env::temp_dir();
+        io::Error::new(
+            e.kind(),
+            format!(
+                "the temporary file in {} that holds the output until the run ends: {e}",
+                dir.display()
+            ),
+        )
+    }
+}
+
 impl Drop for SpoolFile {
     fn drop(&mut self) {
         if let Some(path) = &self.path {
@@ -197,7 +229,8 @@ mod tests {
         for len in [0, 1000, Spool::MEMORY + 12_345] {
             let bytes: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
             let mut spool = Spool::default();
-            for chunk in bytes.chunks(4096) {
+            // Writes of an odd size, so that doubling would overshoot the bound.
+            for chunk in bytes.chunks(3001) {
                 spool.write_all(chunk).unwrap();
             }
             assert_eq!(

@@ -179,20 +179,18 @@ pub fn gather(
                 let input = work.input();
                 let data = match work {
                     Work::Game { game, .. } => {
+                        if let Some(report) = game.read_failure(&names[input]) {
+                            return (input, Err(report));
+                        }
                         let game = game.parse();
-                        if game.is_no_game() {
-                            match game.io_error() {
-                                Some(p) => Err(format!("line {}: {}", p.span.line, p.message)),
-                                None => Ok(None),
-                            }
-                        } else if !filter.accepts(&game.record) {
+                        if game.is_no_game() || !filter.accepts(&game.record) {
                             Ok(None)
                         } else {
                             let trace = crate::replay::replay(&game, &options);
                             Ok(GameData::from_trace_for(Some(kind), &game.record, &trace))
                         }
                     }
-                    Work::Unreadable { error, .. } => Err(error.to_string()),
+                    Work::Unreadable { error, .. } => Err(format!("{}: {error}", names[input])),
                 };
                 (input, data)
             })
@@ -202,7 +200,7 @@ pub fn gather(
                 Ok(Some(game)) => figure.add(game),
                 Ok(None) => {}
                 Err(e) => {
-                    eprintln!("sow: {}: {e}", names[input]);
+                    eprintln!("sow: {e}");
                     unreadable[input] = true;
                 }
             }

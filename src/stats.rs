@@ -358,36 +358,36 @@ pub fn write_stats(
     // An input's failure is reported once, and its games after it are not read.
     let mut unreadable = 0;
     while let Some(batch) = batches.next_batch() {
-        let bodies: Vec<Result<Vec<u8>, CommandError>> = batch
+        // A game's rows, or why its input could not be read (`Err(Ok(report))`).
+        let bodies: Vec<Result<Vec<u8>, Result<String, CommandError>>> = batch
             .into_par_iter()
             .map(|work| {
                 let (input, index, text) = match work {
                     Work::Unreadable { input, error } => {
-                        return Err(CommandError::io(&names[input], error));
+                        return Err(Ok(format!("{}: {error}", names[input])));
                     }
                     Work::Game { input, index, game } => (input, index, game),
                 };
                 let name = &names[input];
-                if let Some(p) = text.io_error() {
-                    let e = io::Error::other(format!("line {}: {}", p.span.line, p.message));
-                    return Err(CommandError::io(name, e));
+                if let Some(report) = text.read_failure(name) {
+                    return Err(Ok(report));
                 }
                 let game = text.parse();
                 // A file with no game has no row.
                 if game.is_no_game() || !filter.accepts(&game.record) {
                     return Ok(Vec::new());
                 }
-                game_csv(name, index, &game, &replay(&game, options), per)
+                game_csv(name, index, &game, &replay(&game, options), per).map_err(Err)
             })
             .collect();
         for body in bodies {
             match body {
                 Ok(bytes) => out.write_all(&bytes).map_err(output_error)?,
-                Err(e @ CommandError::Io { .. }) => {
-                    eprintln!("sow: {e}");
+                Err(Ok(report)) => {
+                    eprintln!("sow: {report}");
                     unreadable += 1;
                 }
-                Err(e) => return Err(e),
+                Err(Err(e)) => return Err(e),
             }
         }
     }

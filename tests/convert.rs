@@ -1051,7 +1051,7 @@ fn a_run_whose_last_input_fails_writes_nothing_though_it_streams() {
 
 #[test]
 fn standard_output_needs_no_temporary_folder() {
-    // The output is held in memory until it passes 16 MB: a missing temporary folder
+    // The output is held in memory until it passes 8 MB: a missing temporary folder
     // changes nothing for a small conversion.
     let file = format!("{DATA}/examples.pmn");
     let plain = sow(&["convert", "--to", "jsonl", &file]);

@@ -465,3 +465,30 @@ fn a_dash_as_output_is_standard_output() {
         "no file `-`"
     );
 }
+
+#[test]
+fn an_input_that_fails_when_read_is_reported_with_its_place() {
+    // Standard input from a folder opens and fails on its first read. The rows are
+    // written a batch at a time: those of the inputs before it are on standard output,
+    // and the command fails (with -o, no file is written: see above).
+    let folder = std::fs::File::open(env!("CARGO_MANIFEST_DIR")).unwrap();
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_sow"))
+        .arg("stats")
+        .arg(data("bao.pmn"))
+        .arg("-")
+        .stdin(folder)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        stderr.starts_with("sow: <stdin>:1:1: the input could not be read: "),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(stdout.lines().count() > 1, "{stdout}");
+    assert!(
+        stdout.lines().skip(1).all(|l| l.contains("bao.pmn")),
+        "{stdout}"
+    );
+}

@@ -543,6 +543,16 @@ impl GameText {
         }
         self.problems.iter().find(|p| p.code == ProblemCode::Io)
     }
+
+    /// [`GameText::io_error`] as the corpus commands report it, of the input `name`:
+    /// `NAME:LINE:COLUMN: the input could not be read: ...`.
+    pub fn read_failure(&self, name: &str) -> Option<String> {
+        let p = self.io_error()?;
+        Some(format!(
+            "{name}:{}:{}: {}",
+            p.span.line, p.span.column, p.message
+        ))
+    }
 }
 
 /// Whether a line is a `Game` tag (indented or not).
