@@ -588,6 +588,8 @@ pub fn run(
         // input that fails part-way, nothing is written, and so nothing is said.
         let mut notes = Vec::new();
         match convert_input(input, from, filter, replay, writer, &mut notes) {
+            // Once a run has failed, only the failures of the inputs left are said.
+            Ok(()) if failed > 0 => {}
             Ok(()) => {
                 for note in notes {
                     let _ = writeln!(io::stderr(), "sow: {note}");
@@ -646,10 +648,13 @@ fn convert_input(
     };
     let streamed = matches!(from, ConvertFrom::Pmn | ConvertFrom::Relative);
     if !streamed {
-        let games = read_input(input, from, replay).map_err(Failure::Input)?;
+        let mut read_notes = Vec::new();
+        let games = read_input(input, from, replay, &mut read_notes).map_err(Failure::Input)?;
         for (i, parsed) in games.into_iter().enumerate() {
             convert(i, parsed)?;
         }
+        // What the reading said goes first, as before the games.
+        notes.splice(0..0, read_notes);
         return Ok(());
     }
     let mut games = input
@@ -704,11 +709,12 @@ impl From<io::Error> for InputError {
 }
 
 /// The games of an input in Ludii's or the JSON form (read whole), turned into PMN
-/// games.
+/// games, with what to say of the input in `notes`.
 fn read_input(
     input: &Input,
     from: ConvertFrom,
     options: &ReplayOptions,
+    notes: &mut Vec<String>,
 ) -> Result<Vec<ParsedGame>, InputError> {
     let mut bytes = Vec::new();
     input.open()?.read_to_end(&mut bytes)?;
@@ -732,12 +738,11 @@ fn read_input(
                 // The whole line is read as Latin-1, a character a byte (as the reader
                 // counts such a line's columns).
                 let column = 1 + bad - line_start;
-                let _ = writeln!(
-                    io::stderr(),
-                    "sow: {}:{line}:{column}: warning: byte {:#04x} is not UTF-8; lines that are not UTF-8 are read as Latin-1",
+                notes.push(format!(
+                    "{}:{line}:{column}: warning: byte {:#04x} is not UTF-8; lines that are not UTF-8 are read as Latin-1",
                     input.name(),
                     body.get(bad).copied().unwrap_or_default()
-                );
+                ));
             }
             read_ludii(&text, options)
         }
