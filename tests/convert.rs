@@ -1011,41 +1011,52 @@ fn a_run_whose_last_input_fails_writes_nothing_though_it_streams() {
     // The games are written as they are converted; a failure after some of them must
     // still leave nothing: no output file, no temporary file, nothing on standard output.
     // The input that fails is standard input read from a folder: it opens, and fails
-    // only when read, once the good file's games are converted.
+    // only when read, once the good file's games are converted. PMN and relative
+    // numbering both stream.
     let dir = tempfile::tempdir().unwrap();
-    let good = format!("{DATA}/examples.pmn");
     let out = dir.path().join("out.json");
-    let run_failing = |args: &[&str]| {
-        let folder = std::fs::File::open(dir.path()).unwrap();
-        std::process::Command::new(env!("CARGO_BIN_EXE_sow"))
-            .args(args)
-            .args([good.as_str(), "-"])
-            .stdin(folder)
-            .output()
-            .unwrap()
-    };
-    for to in ["pmn", "json", "csv"] {
-        let run = run_failing(&["convert", "--to", to]);
-        assert_eq!(run.status.code(), Some(2), "--to {to}: {run:?}");
-        assert!(
-            run.stdout.is_empty(),
-            "--to {to}: something on standard output"
-        );
-        // The failure and the count of failures: nothing of the games of an input that
-        // failed ("not converted ..."), though they were read.
-        let stderr = String::from_utf8_lossy(&run.stderr);
-        assert_eq!(stderr.lines().count(), 2, "--to {to}: {stderr}");
-        let run = run_failing(&["convert", "--to", to, "-o", out.to_str().unwrap()]);
-        assert_eq!(run.status.code(), Some(2), "--to {to}: {run:?}");
-        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
-        assert!(left.is_empty(), "--to {to}: {left:?} left behind");
-        // The same run without the failing input writes the file, as standard output.
-        let whole = sow(&["convert", "--to", to, &good]);
-        assert!(whole.status.success());
-        let run = sow(&["convert", "--to", to, "-o", out.to_str().unwrap(), &good]);
-        assert!(run.status.success(), "{run:?}");
-        assert_eq!(std::fs::read(&out).unwrap(), whole.stdout);
-        std::fs::remove_file(&out).unwrap();
+    let other = tempfile::tempdir().unwrap();
+    let relative = other.path().join("examples.rel.pmn");
+    let pmn = format!("{DATA}/examples.pmn");
+    let to_relative = sow(&["convert", "--to", "relative", &pmn]);
+    std::fs::write(&relative, to_relative.stdout).unwrap();
+    let relative = relative.to_str().unwrap().to_string();
+    for (from, good) in [("pmn", &pmn), ("relative", &relative)] {
+        let run_failing = |args: &[&str]| {
+            let folder = std::fs::File::open(dir.path()).unwrap();
+            std::process::Command::new(env!("CARGO_BIN_EXE_sow"))
+                .args(["convert", "--from", from])
+                .args(args)
+                .args([good.as_str(), "-"])
+                .stdin(folder)
+                .output()
+                .unwrap()
+        };
+        for to in ["pmn", "json", "csv"] {
+            let case = format!("--from {from} --to {to}");
+            let run = run_failing(&["--to", to]);
+            assert_eq!(run.status.code(), Some(2), "{case}: {run:?}");
+            assert!(
+                run.stdout.is_empty(),
+                "{case}: something on standard output"
+            );
+            // The failure and the count of failures: nothing of the games of an input
+            // that failed ("not converted ..."), though they were read.
+            let stderr = String::from_utf8_lossy(&run.stderr);
+            assert_eq!(stderr.lines().count(), 2, "{case}: {stderr}");
+            let run = run_failing(&["--to", to, "-o", out.to_str().unwrap()]);
+            assert_eq!(run.status.code(), Some(2), "{case}: {run:?}");
+            let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+            assert!(left.is_empty(), "{case}: {left:?} left behind");
+            // The same run without the failing input writes the file, as standard output.
+            let whole = sow(&["convert", "--from", from, "--to", to, good]);
+            assert!(whole.status.success());
+            let o = out.to_str().unwrap();
+            let run = sow(&["convert", "--from", from, "--to", to, "-o", o, good]);
+            assert!(run.status.success(), "{run:?}");
+            assert_eq!(std::fs::read(&out).unwrap(), whole.stdout);
+            std::fs::remove_file(&out).unwrap();
+        }
     }
 }
 
