@@ -564,11 +564,12 @@ fn comments(note: String, text: &str) -> Vec<Element> {
 /// writes the output to `out` as it goes: PMN and relative numbering a game at a time
 /// (memory holds a game and its conversion, and a note for each game of the input that
 /// did not convert whole), Ludii's and the JSON form an input at a time. Each game that
-/// did not convert whole is named on standard error once its input has been read. An input that cannot be opened, read or parsed in
-/// the `from` form is reported on standard error, the other inputs are still read (to
-/// report every one that fails), and the run fails: the caller then discards what was
-/// written (see [`crate::output::stream_whole_output`]), so that nothing is written.
-/// `out_name` names the output in messages.
+/// did not convert whole is named on standard error once its input has been read. An
+/// input that cannot be opened, read or parsed in the `from` form is reported on
+/// standard error, the other inputs are still read (to report every one that fails),
+/// and the run fails: the caller then discards what was written (see
+/// [`crate::output::stream_whole_output`]), so that nothing is written. `out_name`
+/// names the output in messages.
 pub fn run(
     inputs: &[Input],
     filter: &Filter,

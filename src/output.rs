@@ -195,9 +195,7 @@ impl SpoolFile {
             path,
         })
     }
-}
 
-impl SpoolFile {
     /// A failure to write the temporary file, saying which file it is: not standard
     /// output, which waits for the run to end.
     fn failure(&self, e: io::Error) -> io::Error {
