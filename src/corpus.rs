@@ -217,6 +217,29 @@ impl Work {
             Work::Game { input, .. } | Work::Unreadable { input, .. } => *input,
         }
     }
+
+    /// The game, parsed, if it is one the analysers use: `Ok(None)` for a file's
+    /// stand-in (a file with no game) or a game the filter leaves out; `Err` with the
+    /// report (`NAME: ...`) when its input could not be opened or read. `names` are the
+    /// inputs' names.
+    pub fn parse_game(
+        self,
+        names: &[String],
+        filter: &Filter,
+    ) -> Result<Option<(usize, ParsedGame)>, String> {
+        let (input, index, text) = match self {
+            Work::Unreadable { input, error } => return Err(format!("{}: {error}", names[input])),
+            Work::Game { input, index, game } => (input, index, game),
+        };
+        if let Some(report) = text.read_failure(&names[input]) {
+            return Err(report);
+        }
+        let game = text.parse();
+        if game.is_no_game() || !filter.accepts(&game.record) {
+            return Ok(None);
+        }
+        Ok(Some((index, game)))
+    }
 }
 
 /// The games of the inputs, in input order, in batches of at most [`BATCH`] games and

@@ -15,7 +15,7 @@ use plotters::prelude::*;
 use rayon::prelude::*;
 
 use crate::cli::{PlotArgs, PlotKind};
-use crate::corpus::{Batches, Filter, Input, Work};
+use crate::corpus::{Batches, Filter, Input};
 use crate::error::CommandError;
 use crate::geometry::Side;
 use crate::pmn::Record;
@@ -177,21 +177,11 @@ pub fn gather(
             .into_par_iter()
             .map(|work| {
                 let input = work.input();
-                let data = match work {
-                    Work::Game { game, .. } => {
-                        if let Some(report) = game.read_failure(&names[input]) {
-                            return (input, Err(report));
-                        }
-                        let game = game.parse();
-                        if game.is_no_game() || !filter.accepts(&game.record) {
-                            Ok(None)
-                        } else {
-                            let trace = crate::replay::replay(&game, &options);
-                            Ok(GameData::from_trace_for(Some(kind), &game.record, &trace))
-                        }
-                    }
-                    Work::Unreadable { error, .. } => Err(format!("{}: {error}", names[input])),
-                };
+                let data = work.parse_game(&names, filter).map(|game| {
+                    let (_, game) = game?;
+                    let trace = crate::replay::replay(&game, &options);
+                    GameData::from_trace_for(Some(kind), &game.record, &trace)
+                });
                 (input, data)
             })
             .collect();

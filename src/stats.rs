@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::cli::Per;
-use crate::corpus::{Batches, Filter, Input, Work};
+use crate::corpus::{Batches, Filter, Input};
 use crate::error::CommandError;
 use crate::games;
 use crate::geometry::Side;
@@ -358,36 +358,28 @@ pub fn write_stats(
     // An input's failure is reported once, and its games after it are not read.
     let mut unreadable = 0;
     while let Some(batch) = batches.next_batch() {
-        // A game's rows, or why its input could not be read (`Err(Ok(report))`).
-        let bodies: Vec<Result<Vec<u8>, Result<String, CommandError>>> = batch
+        // A game's rows (none for a file with no game, or a game left out), or why its
+        // input could not be read.
+        let bodies: Vec<Result<Result<Vec<u8>, CommandError>, String>> = batch
             .into_par_iter()
             .map(|work| {
-                let (input, index, text) = match work {
-                    Work::Unreadable { input, error } => {
-                        return Err(Ok(format!("{}: {error}", names[input])));
+                let name = &names[work.input()];
+                let rows = match work.parse_game(&names, filter)? {
+                    Some((index, game)) => {
+                        game_csv(name, index, &game, &replay(&game, options), per)
                     }
-                    Work::Game { input, index, game } => (input, index, game),
+                    None => Ok(Vec::new()),
                 };
-                let name = &names[input];
-                if let Some(report) = text.read_failure(name) {
-                    return Err(Ok(report));
-                }
-                let game = text.parse();
-                // A file with no game has no row.
-                if game.is_no_game() || !filter.accepts(&game.record) {
-                    return Ok(Vec::new());
-                }
-                game_csv(name, index, &game, &replay(&game, options), per).map_err(Err)
+                Ok(rows)
             })
             .collect();
         for body in bodies {
             match body {
-                Ok(bytes) => out.write_all(&bytes).map_err(output_error)?,
-                Err(Ok(report)) => {
+                Ok(rows) => out.write_all(&rows?).map_err(output_error)?,
+                Err(report) => {
                     eprintln!("sow: {report}");
                     unreadable += 1;
                 }
-                Err(Err(e)) => return Err(e),
             }
         }
     }
