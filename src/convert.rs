@@ -68,8 +68,8 @@ use crate::error::CommandError;
 use crate::geometry::{Pit, Side};
 use crate::moves::Move;
 use crate::pmn::{
-    self, decode, Comment, CommentKind, Element, ParsedGame, Problem, ProblemCode, Record, Span,
-    Tag, Variation,
+    self, decode, Comment, CommentKind, Element, GameText, ParsedGame, Problem, ProblemCode,
+    Record, Span, Tag, Variation,
 };
 use crate::replay::{replay, rules_of, ReplayOptions, Trace};
 use crate::rules::{Game, Rules};
@@ -673,7 +673,7 @@ fn convert_input(
         // Without a writer the games are not even parsed: only a failure is looked for.
         if writer_open {
             let parsed = match from {
-                ConvertFrom::Relative => from_relative(text.parse(), replay),
+                ConvertFrom::Relative => from_relative(text, replay),
                 _ => text.parse(),
             };
             convert(i, parsed)?;
@@ -826,42 +826,69 @@ pub fn read_json(text: &str) -> Result<Vec<ParsedGame>, InputError> {
 }
 /// Reads records in relative numbering (docs/relative.md) as PMN games.
 pub fn read_relative(bytes: &[u8], options: &ReplayOptions) -> Vec<ParsedGame> {
-    pmn::parse_bytes(bytes)
-        .into_iter()
-        .map(|parsed| from_relative(parsed, options))
+    let mut reader = pmn::Reader::new(bytes);
+    std::iter::from_fn(|| reader.next_text())
+        .map(|text| from_relative(text, options))
         .collect()
 }
 
-/// One game of [`read_relative`].
-fn from_relative(parsed: ParsedGame, options: &ReplayOptions) -> ParsedGame {
+/// One game of [`read_relative`]: its plies rewritten in absolute pits, and the
+/// rewritten text parsed in the place of the text read.
+///
+/// What is reported of the game points at the text as written: the lines are the
+/// file's, and the columns those of the numbers written, not of the pits, often longer,
+/// that they became. (The spans' byte offsets are the rewritten text's, which the game
+/// holds and its pieces are cut from.) The problems of the decoding are the text's.
+fn from_relative(text: GameText, options: &ReplayOptions) -> ParsedGame {
+    let decoding = text.problems().to_vec();
+    let parsed = text.parse();
     let Ok(rules) = rules_of(&parsed.record, &options.overrides) else {
         return parsed;
     };
     let first = first_index(&parsed.record);
-    let text = numbering::rewrite_game_text(
+    let (rewritten, map) = numbering::rewrite_game_text_mapped(
         &rules,
         first,
         &parsed.text,
         Numbering::Relative,
         Numbering::Absolute,
     );
-    match pmn::parse_str(&text).into_iter().next() {
-        Some(mut game) => {
-            // The tag no longer says how the record is numbered: it goes, from the text
-            // too (blanked, so that spans stay in place), or the text would hold a tag
-            // the record does not.
-            for tag in game.record.tags.iter().filter(|t| t.name == NUMBERING_TAG) {
-                let at = tag.span.start.checked_sub(game.offset);
-                let len = tag.span.end.saturating_sub(tag.span.start);
-                if let Some(at) = at.filter(|&a| game.text.get(a..a + len).is_some()) {
-                    game.text.replace_range(at..at + len, &" ".repeat(len));
-                }
-            }
-            game.record.tags.retain(|t| t.name != NUMBERING_TAG);
-            game
+    let (mut record, mut problems) = pmn::parse::parse_game(&rewritten, parsed.offset, parsed.line);
+    // The column of the place in the text read that a span of the rewritten text
+    // stands for (a line is the same line in both).
+    let written = |span: &mut Span| {
+        let Some(at) = span.start.checked_sub(parsed.offset) else {
+            return;
+        };
+        let Some(before) = parsed.text.get(..map.read_offset(at)) else {
+            return;
+        };
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        span.column = 1 + before[line_start..].chars().count() as u32;
+    };
+    record.for_each_span_mut(written);
+    problems.iter_mut().for_each(|p| written(&mut p.span));
+    problems.extend(decoding);
+    problems.sort_by_key(|p| (p.span.line, p.span.column));
+    let mut game = ParsedGame {
+        record,
+        problems,
+        text: rewritten,
+        offset: parsed.offset,
+        line: parsed.line,
+    };
+    // The tag no longer says how the record is numbered: it goes, from the text too
+    // (blanked, so that spans stay in place), or the text would hold a tag the record
+    // does not.
+    for tag in game.record.tags.iter().filter(|t| t.name == NUMBERING_TAG) {
+        let at = tag.span.start.checked_sub(game.offset);
+        let len = tag.span.end.saturating_sub(tag.span.start);
+        if let Some(at) = at.filter(|&a| game.text.get(a..a + len).is_some()) {
+            game.text.replace_range(at..at + len, &" ".repeat(len));
         }
-        None => parsed,
     }
+    game.record.tags.retain(|t| t.name != NUMBERING_TAG);
+    game
 }
 
 /// 0 when South plays the first ply, 1 when North does.

@@ -1091,10 +1091,57 @@ fn a_stray_closing_brace_in_relative_numbering_is_read_not_looped_on() {
         .recv_timeout(std::time::Duration::from_secs(20))
         .expect("reading relative numbering ended");
     assert_eq!(games.len(), 1);
-    // The reader reports the stray brace, on its line, as in any PMN text (its column
-    // is the rewritten text's, whose pits are longer).
+    // The reader reports the stray brace where it is written, as in any PMN text.
     let problem = &games[0].problems[0];
     assert_eq!(problem.code, pmn::ProblemCode::Syntax);
-    assert_eq!(problem.span.line, 4);
+    assert_eq!((problem.span.line, problem.span.column), (4, 8));
     assert!(problem.message.contains('}'), "{}", problem.message);
+}
+
+#[test]
+fn relative_numbering_is_reported_at_the_line_and_column_written() {
+    // Found in the eighth session: a problem's column was the rewritten text's, whose
+    // pits are longer than the numbers (`3` is `a3`), and every game's lines were
+    // counted from its own first line, not the file's.
+    let game = "[Game \"Tsoro\"]\n[Board \"4x12\"]\n[Numbering \"relative\"]\n\n";
+    let text = format!("{game}1. 3 10 2. 15 10 *\n\n{game}1. 3 10 2. 1q5 10 *\n");
+    let games = read_relative(text.as_bytes(), &ReplayOptions::full());
+    assert_eq!(games.len(), 2);
+    // Game 1 reads; its third ply, `15` (South's b10, empty), is column 12 of line 5.
+    assert!(games[0].problems.is_empty(), "{:?}", games[0].problems);
+    let third = games[0].record.main_line().nth(2).unwrap().ply;
+    assert_eq!((third.span.line, third.span.column), (5, 12));
+    // Game 2's `1q5` is no number: the reader reports it on line 11, column 12.
+    let problem = &games[1].problems[0];
+    assert_eq!(problem.code, pmn::ProblemCode::Syntax);
+    assert_eq!((problem.span.line, problem.span.column), (11, 12));
+    assert!(problem.message.contains("1q5"), "{}", problem.message);
+
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("r.pmn");
+    std::fs::write(&file, &text).unwrap();
+    let out = Command::cargo_bin("sow")
+        .unwrap()
+        .args(["convert", "--from", "relative", "--to", "pmn"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let places: Vec<&str> = stderr
+        .lines()
+        .filter_map(|l| l.split(": game").next()?.rsplit_once("r.pmn:"))
+        .map(|(_, place)| place)
+        .collect();
+    assert_eq!(places, ["5:12", "11:12"], "{stderr}");
+}
+
+#[test]
+fn relative_numbering_keeps_the_decodings_warnings() {
+    // The rewritten text is read again as UTF-8: the Latin-1 warning of the text read
+    // was lost with it.
+    let text = b"[Game \"Tsoro\"]\n[Numbering \"relative\"]\n[Site \"Mutoko \xe9\"]\n\n1. 3 *\n";
+    let games = read_relative(text, &ReplayOptions::full());
+    let codes: Vec<_> = games[0].problems.iter().map(|p| p.code).collect();
+    assert_eq!(codes, [pmn::ProblemCode::Encoding]);
+    assert_eq!(games[0].record.tag("Site"), Some("Mutoko \u{e9}"));
 }

@@ -5,6 +5,8 @@
 //! the ply; nothing here replays a move. Both numberings are defined in
 //! `docs/relative.md` and `docs/ludii.md`.
 
+use std::ops::Range;
+
 use crate::geometry::{Pit, Side};
 use crate::rules::Rules;
 
@@ -118,9 +120,26 @@ pub fn rewrite_ply(
     to: Numbering,
 ) -> Option<String> {
     let mut out = String::with_capacity(ply.len() + 4);
+    let mut map = TextMap::default();
+    rewrite_ply_into(rules, side, (ply, 0), from, to, &mut out, &mut map).then_some(out)
+}
+
+/// [`rewrite_ply`] appending to `out`, the renamed pits noted in `map`; `ply.1` is the
+/// ply's byte offset in the text read. On `false` (a pit with no name), `out` and `map`
+/// may hold part of the ply: the caller cuts them back.
+fn rewrite_ply_into(
+    rules: &Rules,
+    side: Side,
+    (ply, at): (&str, usize),
+    from: Numbering,
+    to: Numbering,
+    out: &mut String,
+    map: &mut TextMap,
+) -> bool {
     let mut rest = ply;
     let mut count_next = false;
     while !rest.is_empty() {
+        let read_at = at + (ply.len() - rest.len());
         // An atom is a run of letters and digits; `x` always separates.
         let atom_len = rest
             .find(|c: char| !c.is_ascii_alphanumeric() || c == 'x')
@@ -133,23 +152,67 @@ pub fn rewrite_ply(
         let (atom, after) = rest.split_at(split);
         if atom_len == 0 {
             if !matches!(atom, ":" | "#" | "-" | "," | ">" | "x") {
-                return None;
+                return false;
             }
             count_next = matches!(atom, ":" | "#");
             out.push_str(atom);
         } else if count_next {
             if !atom.bytes().all(|b| b.is_ascii_digit()) {
-                return None;
+                return false;
             }
             out.push_str(atom);
             count_next = false;
         } else {
-            let pit = pit_of(rules, side, atom, from)?;
-            out.push_str(&name_of(rules, side, pit, to)?);
+            let Some(name) =
+                pit_of(rules, side, atom, from).and_then(|pit| name_of(rules, side, pit, to))
+            else {
+                return false;
+            };
+            map.renamed(
+                read_at..read_at + atom.len(),
+                out.len()..out.len() + name.len(),
+            );
+            out.push_str(&name);
         }
         rest = after;
     }
-    Some(out)
+    true
+}
+
+/// Where each byte of a rewritten text came from in the text read: the two differ only
+/// in the pits renamed, whose names may be longer or shorter (`3` for `a3`). Positions
+/// the reader finds in the rewritten text are turned back into places in the text read
+/// with it, so that what is reported points at what the user wrote.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TextMap {
+    /// Each renamed pit whose name changed length: its bytes in the text read, then in
+    /// the text written, in the order of the text.
+    renamed: Vec<(Range<usize>, Range<usize>)>,
+}
+
+impl TextMap {
+    fn renamed(&mut self, read: Range<usize>, written: Range<usize>) {
+        if read.len() != written.len() {
+            self.renamed.push((read, written));
+        }
+    }
+
+    /// The byte of the text read that byte `at` of the rewritten text stands for: the
+    /// same place, shifted by the renamings before it; inside a renamed pit, the same
+    /// place in the name read (its last byte at most).
+    pub fn read_offset(&self, at: usize) -> usize {
+        let before = self
+            .renamed
+            .partition_point(|(_, written)| written.start <= at);
+        let Some((read, written)) = before.checked_sub(1).map(|i| &self.renamed[i]) else {
+            return at;
+        };
+        if at < written.end {
+            read.start + (at - written.start).min(read.len().saturating_sub(1))
+        } else {
+            read.end + (at - written.end)
+        }
+    }
 }
 
 /// Whether a token is a result token.
@@ -181,6 +244,19 @@ pub fn rewrite_game_text(
     from: Numbering,
     to: Numbering,
 ) -> String {
+    rewrite_game_text_mapped(rules, first, text, from, to).0
+}
+
+/// [`rewrite_game_text`], with the map from the rewritten text back to `text`. Line
+/// breaks are all kept, so a line of the one is the same line of the other.
+pub fn rewrite_game_text_mapped(
+    rules: &Rules,
+    first: u64,
+    text: &str,
+    from: Numbering,
+    to: Numbering,
+) -> (String, TextMap) {
+    let mut map = TextMap::default();
     let mut out = String::with_capacity(text.len() + text.len() / 4);
     let mut lines = vec![Line {
         next: first,
@@ -252,12 +328,13 @@ pub fn rewrite_game_text(
                     .find(|c: char| c.is_whitespace() || "{};()[".contains(c))
                     .map_or(text.len(), |e| start + e);
                 let token = &text[i..end];
-                rewrite_token(rules, token, &mut lines, from, to, &mut out);
+                let token = (token, i);
+                rewrite_token(rules, token, &mut lines, from, to, (&mut out, &mut map));
                 skip_to(&mut chars, end);
             }
         }
     }
-    out
+    (out, map)
 }
 
 fn skip_to(chars: &mut std::iter::Peekable<std::str::CharIndices<'_>>, end: usize) {
@@ -266,13 +343,14 @@ fn skip_to(chars: &mut std::iter::Peekable<std::str::CharIndices<'_>>, end: usiz
     }
 }
 
+/// Rewrites one token (`token.1` is its byte offset in the text read).
 fn rewrite_token(
     rules: &Rules,
-    token: &str,
+    (token, at): (&str, usize),
     lines: &mut [Line],
     from: Numbering,
     to: Numbering,
-    out: &mut String,
+    (out, map): (&mut String, &mut TextMap),
 ) {
     if is_result(token) || token.starts_with('$') {
         out.push_str(token);
@@ -290,6 +368,7 @@ fn rewrite_token(
     if ply.is_empty() {
         return;
     }
+    let ply_at = at + (token.len() - ply.len());
     let line = lines.last_mut().expect("the main line is never popped");
     let side = if line.next.is_multiple_of(2) {
         Side::South
@@ -299,12 +378,13 @@ fn rewrite_token(
     line.last = Some(line.next);
     line.next += 1;
     let (body, suffix) = split_suffix(ply);
-    match rewrite_ply(rules, side, body, from, to) {
-        Some(rewritten) => {
-            out.push_str(&rewritten);
-            out.push_str(suffix);
-        }
-        None => out.push_str(ply),
+    let (written, renamed) = (out.len(), map.renamed.len());
+    if rewrite_ply_into(rules, side, (body, ply_at), from, to, out, map) {
+        out.push_str(suffix);
+    } else {
+        out.truncate(written);
+        map.renamed.truncate(renamed);
+        out.push_str(ply);
     }
 }
 
@@ -461,6 +541,34 @@ mod tests {
                 Numbering::Absolute
             ),
             None
+        );
+    }
+
+    #[test]
+    fn the_map_leads_back_from_each_pit_written_to_the_number_read() {
+        let r = rules(Game::Tsoro, Board::new(4, 12), "");
+        // North's `10x35,39` is `d3xa11,b10`: each pit one byte longer or shorter.
+        let text = "1. 3 10x35,39 {x} 2. 4q *";
+        let (abs, map) =
+            rewrite_game_text_mapped(&r, 0, text, Numbering::Relative, Numbering::Absolute);
+        assert_eq!(abs, "1. a3 d3xa11,b10 {x} 2. 4q *");
+        let read = |written: &str| text[map.read_offset(abs.find(written).unwrap())..].to_string();
+        assert_eq!(read("a3"), "3 10x35,39 {x} 2. 4q *");
+        assert_eq!(read("d3x"), "10x35,39 {x} 2. 4q *");
+        assert_eq!(read("xa11"), "x35,39 {x} 2. 4q *");
+        assert_eq!(read("a11"), "35,39 {x} 2. 4q *");
+        assert_eq!(read("b10"), "39 {x} 2. 4q *");
+        assert_eq!(read("{x}"), "{x} 2. 4q *");
+        // A ply that cannot be rewritten is copied as it is, and maps to itself.
+        assert_eq!(read("4q"), "4q *");
+        // Inside a pit, the same place in the number, its last byte at most.
+        assert_eq!(
+            map.read_offset(abs.find("a3").unwrap() + 1),
+            text.find('3').unwrap()
+        );
+        assert_eq!(
+            map.read_offset(abs.find("a11").unwrap() + 2),
+            text.find("35").unwrap() + 1
         );
     }
 

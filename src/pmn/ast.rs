@@ -864,6 +864,41 @@ impl<'a> MainLinePly<'a> {
 }
 
 impl Record {
+    /// Calls `f` on every span of the record, in no set order: each tag's and its
+    /// value's, each element's at every depth of variation (a comment's commands too),
+    /// the result token's.
+    pub fn for_each_span_mut(&mut self, mut f: impl FnMut(&mut Span)) {
+        for tag in &mut self.tags {
+            f(&mut tag.span);
+            f(&mut tag.value_span);
+        }
+        if let Some(result) = &mut self.result {
+            f(&mut result.span);
+        }
+        // A list of the variations still to visit, not recursion: variations nest as
+        // deep as the reader allows.
+        let mut lists: Vec<&mut [Element]> = vec![&mut self.moves];
+        while let Some(list) = lists.pop() {
+            for element in list {
+                match element {
+                    Element::MoveNumber(m) => f(&mut m.span),
+                    Element::Ply(p) => f(&mut p.span),
+                    Element::Comment(c) => {
+                        f(&mut c.span);
+                        c.commands
+                            .iter_mut()
+                            .for_each(|command| f(&mut command.span));
+                    }
+                    Element::Nag(n) => f(&mut n.span),
+                    Element::Variation(v) => {
+                        f(&mut v.span);
+                        lists.push(&mut v.elements);
+                    }
+                }
+            }
+        }
+    }
+
     /// The value of the first tag with this name.
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags

@@ -530,6 +530,12 @@ impl GameText {
         }
     }
 
+    /// The problems found in reading the text (its decoding: encoding, NUL bytes, long
+    /// lines), before it is parsed.
+    pub fn problems(&self) -> &[Problem] {
+        &self.problems
+    }
+
     /// The length of the text in bytes (what a batch of games is bounded by).
     pub fn text_len(&self) -> usize {
         self.text.len()
