@@ -899,13 +899,47 @@ fn first_index(record: &Record) -> u64 {
     }
 }
 
+/// A piece of a line of a Ludii move list: its text, and where it starts in the file.
+#[derive(Clone, Debug)]
+struct LudiiText {
+    text: String,
+    line: u32,
+    column: u32,
+}
+
+impl LudiiText {
+    /// `part`, a slice of the `line`-th line of the file, `text`.
+    fn of(part: &str, text: &str, line: u32) -> LudiiText {
+        let at = (part.as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
+        let before = text.get(..at).unwrap_or_default();
+        LudiiText {
+            text: part.to_string(),
+            line,
+            column: 1 + before.chars().count() as u32,
+        }
+    }
+}
+
 /// A game of a Ludii move list being read.
 #[derive(Default)]
 struct LudiiGame {
-    tags: String,
-    plies: Vec<String>,
-    comments: Vec<(usize, String)>,
-    end: Option<String>,
+    tags: Vec<LudiiText>,
+    plies: Vec<LudiiText>,
+    comments: Vec<(usize, LudiiText)>,
+    end: Option<LudiiText>,
+    /// The last line of the file that is the game's, and its length in characters: a
+    /// result the list does not write is put at its end.
+    last: (u32, u32),
+}
+
+/// Where a line of the PMN text made of a Ludii game was in the file.
+struct LudiiOrigin {
+    /// Byte offset of the line in the PMN text.
+    start: usize,
+    /// The line's text as the file has it, and where it starts there.
+    read: LudiiText,
+    /// How the line was rewritten (sites to pits), for a ply.
+    map: numbering::TextMap,
 }
 
 impl LudiiGame {
@@ -917,75 +951,134 @@ impl LudiiGame {
         !self.plies.is_empty() || !self.comments.is_empty() || self.end.is_some()
     }
 
-    /// The game as PMN text, its sites turned into pits.
-    fn to_pmn(&self, options: &ReplayOptions) -> String {
-        let head = pmn::parse_str(&format!("{}\n*\n", self.tags));
+    /// The game as PMN text, its sites turned into pits, with where each of its lines
+    /// was in the file.
+    fn to_pmn(&self, options: &ReplayOptions) -> (String, Vec<LudiiOrigin>) {
+        let tags: String = self.tags.iter().map(|t| format!("{}\n", t.text)).collect();
+        let head = pmn::parse_str(&format!("{tags}\n*\n"));
         let record = head.first().map(|g| g.record.clone()).unwrap_or_default();
         let rules = rules_of(&record, &options.overrides).ok();
         let first = first_index(&record);
-        let mut text = self.tags.clone();
+        let mut text = String::new();
+        let mut origins = Vec::new();
+        for tag in &self.tags {
+            origins.push(LudiiOrigin {
+                start: text.len(),
+                read: tag.clone(),
+                map: Default::default(),
+            });
+            text.push_str(&tag.text);
+            text.push('\n');
+        }
+        // The blank line after the tags holds nothing to place.
         text.push('\n');
+        let mut push = |line: &str, read: &LudiiText, map: numbering::TextMap| {
+            origins.push(LudiiOrigin {
+                start: text.len(),
+                read: read.clone(),
+                map,
+            });
+            text.push_str(line);
+            text.push('\n');
+        };
         let mut comments = self.comments.iter().peekable();
         for (i, ply) in self.plies.iter().enumerate() {
             while let Some((_, c)) = comments.next_if(|(at, _)| *at <= i) {
-                text.push_str(c);
-                text.push('\n');
+                push(&c.text, c, Default::default());
             }
             let side = if (first + i as u64).is_multiple_of(2) {
                 Side::South
             } else {
                 Side::North
             };
-            let pit_ply = rules
-                .as_ref()
-                .and_then(|r| {
-                    numbering::rewrite_ply(r, side, ply, Numbering::Ludii, Numbering::Absolute)
-                })
-                .unwrap_or_else(|| ply.clone());
-            text.push_str(&pit_ply);
-            text.push('\n');
+            let rewritten = rules.as_ref().and_then(|r| {
+                numbering::rewrite_ply_mapped(
+                    r,
+                    side,
+                    &ply.text,
+                    Numbering::Ludii,
+                    Numbering::Absolute,
+                )
+            });
+            match rewritten {
+                Some((pit_ply, map)) => push(&pit_ply, ply, map),
+                None => push(&ply.text, ply, Default::default()),
+            }
         }
         for (_, c) in comments {
-            text.push_str(c);
-            text.push('\n');
+            push(&c.text, c, Default::default());
         }
-        text.push_str(self.end.as_deref().unwrap_or("*"));
-        text.push('\n');
-        text
+        let end = self.end.clone().unwrap_or_else(|| LudiiText {
+            text: "*".into(),
+            line: self.last.0,
+            column: 1 + self.last.1,
+        });
+        push(&end.text, &end, Default::default());
+        (text, origins)
+    }
+
+    /// The game, read as PMN, its spans placed in the file: their lines and columns
+    /// are those of the list as written (their byte offsets, the PMN text's).
+    fn read(&self, options: &ReplayOptions) -> Option<ParsedGame> {
+        let (text, origins) = self.to_pmn(options);
+        let mut game = pmn::parse_str(&text).into_iter().next()?;
+        let place = |span: &mut Span| {
+            let Some(o) = (origins.partition_point(|o| o.start <= span.start))
+                .checked_sub(1)
+                .map(|i| &origins[i])
+            else {
+                return;
+            };
+            let within = o.map.read_offset(span.start - o.start);
+            let read = &o.read;
+            let before = read.text.get(..within.min(read.text.len()));
+            span.line = read.line;
+            span.column = read.column + before.map_or(0, |b| b.chars().count() as u32);
+        };
+        game.record.for_each_span_mut(place);
+        game.problems.iter_mut().for_each(|p| place(&mut p.span));
+        if let Some(first) = origins.first() {
+            game.line = first.read.line;
+        }
+        Some(game)
     }
 }
 
-/// Reads a Ludii move list (docs/ludii.md) as PMN games.
+/// Reads a Ludii move list (docs/ludii.md) as PMN games. What is reported of a game
+/// points at the list: its lines, and in them the columns, of the sites written.
 pub fn read_ludii(text: &str, options: &ReplayOptions) -> Vec<ParsedGame> {
     let mut games = Vec::new();
     let mut current = LudiiGame::default();
     let flush = |g: &mut LudiiGame, games: &mut Vec<ParsedGame>| {
         if !g.is_empty() {
-            games.extend(pmn::parse_str(&g.to_pmn(options)).into_iter().take(1));
+            games.extend(g.read(options));
         }
         *g = LudiiGame::default();
     };
-    for line in text.lines() {
+    for (number, line) in text.lines().enumerate() {
+        let number = number as u32 + 1;
         let line = line.trim_end_matches('\r');
+        let piece = |part: &str| LudiiText::of(part, line, number);
         if let Some(comment) = line.strip_prefix("//") {
             if comment.trim_start().starts_with('[') {
                 if current.has_moves() {
                     flush(&mut current, &mut games);
                 }
-                current.tags.push_str(comment.trim_start());
-                current.tags.push('\n');
+                current.tags.push(piece(comment.trim_start()));
             } else if comment.starts_with('{') || comment.starts_with(';') {
-                current
-                    .comments
-                    .push((current.plies.len(), comment.to_string()));
+                current.comments.push((current.plies.len(), piece(comment)));
             } else if let Some(result) = comment.trim().strip_prefix("end ") {
-                current.end = Some(result.trim().to_string());
+                current.end = Some(piece(result.trim()));
+            } else {
+                continue;
             }
+            current.last = (number, line.chars().count() as u32);
             continue;
         }
         let ply = line.trim();
         if !ply.is_empty() {
-            current.plies.push(ply.to_string());
+            current.plies.push(piece(ply));
+            current.last = (number, line.chars().count() as u32);
         }
     }
     flush(&mut current, &mut games);

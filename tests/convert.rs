@@ -458,6 +458,45 @@ fn the_command_line_reads_relative_records_back() {
 }
 
 #[test]
+fn a_ludii_list_is_reported_at_its_own_lines_and_columns() {
+    // Found in the eighth session: the PMN text made of each game was read as a text of
+    // its own, so every game's lines were counted from its first tag, and a ply's
+    // column was that of its pits, not of the sites written.
+    let game = "// Ludii move list: Tsoro on 4x12\n// [Game \"Tsoro\"]\n// [Board \"4x12\"]\n";
+    let text = format!("{game}2\n37\n  14\n// end *\n\n{game}2\n   37\n   9q9\n// end *\n");
+    let games = read_ludii(&text, &ReplayOptions::full());
+    assert_eq!(games.len(), 2);
+    // Game 1: `14` (b3), indented by two, is line 6, column 3; its tags are lines 2-3.
+    let third = games[0].record.main_line().nth(2).unwrap().ply;
+    assert_eq!((third.span.line, third.span.column), (6, 3));
+    let board = &games[0].record.tags[1];
+    assert_eq!((board.span.line, board.span.column), (3, 4));
+    // Game 2: `37` (d2) is line 13, column 4; `9q9` is no site: line 14, column 4.
+    let second = games[1].record.main_line().nth(1).unwrap().ply;
+    assert_eq!((second.span.line, second.span.column), (13, 4));
+    let problem = &games[1].problems[0];
+    assert_eq!((problem.span.line, problem.span.column), (14, 4));
+    assert!(problem.message.contains("9q9"), "{}", problem.message);
+
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("l.txt");
+    std::fs::write(&file, &text).unwrap();
+    let out = Command::cargo_bin("sow")
+        .unwrap()
+        .args(["convert", "--from", "ludii", "--to", "pmn"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let places: Vec<&str> = stderr
+        .lines()
+        .filter_map(|l| l.split(": game").next()?.rsplit_once("l.txt:"))
+        .map(|(_, place)| place)
+        .collect();
+    assert_eq!(places, ["6:3", "14:4"], "{stderr}");
+}
+
+#[test]
 fn a_ludii_list_in_latin1_keeps_its_bytes_and_is_warned_of() {
     // `ú` in Latin-1 (0xFA), after a UTF-8 byte-order mark: decoded as PMN files are, the
     // line holding it wholly as Latin-1 (its UTF-8 `é` too: two characters), and its

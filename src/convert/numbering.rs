@@ -124,6 +124,19 @@ pub fn rewrite_ply(
     rewrite_ply_into(rules, side, (ply, 0), from, to, &mut out, &mut map).then_some(out)
 }
 
+/// [`rewrite_ply`], with the map from the rewritten ply back to `ply`.
+pub fn rewrite_ply_mapped(
+    rules: &Rules,
+    side: Side,
+    ply: &str,
+    from: Numbering,
+    to: Numbering,
+) -> Option<(String, TextMap)> {
+    let mut out = String::with_capacity(ply.len() + 4);
+    let mut map = TextMap::default();
+    rewrite_ply_into(rules, side, (ply, 0), from, to, &mut out, &mut map).then_some((out, map))
+}
+
 /// [`rewrite_ply`] appending to `out`, the renamed pits noted in `map`; `ply.1` is the
 /// ply's byte offset in the text read. On `false` (a pit with no name), `out` and `map`
 /// may hold part of the ply: the caller cuts them back.
