@@ -333,6 +333,7 @@ fn use_color() -> bool {
 
 /// Runs the command line; returns the exit status.
 pub fn main() -> i32 {
+    crate::output::remove_temporary_files_on_interrupt();
     let cli = Cli::parse();
     match run(cli) {
         Ok(status) => status,

@@ -3,7 +3,67 @@
 
 use std::fs;
 use std::io::{self, Seek, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
+
+/// The temporary files of outputs being written, to remove if the run is interrupted.
+static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Makes an interrupted run (Ctrl-C, `kill`, a closed terminal) remove the temporary
+/// files of the outputs it was writing, and end with status 130, as a shell reports a
+/// run ended by Ctrl-C: nothing is left beside the output. Called once, by the command.
+pub fn remove_temporary_files_on_interrupt() {
+    // If no handler can be set (one is set already), an interrupted run leaves its
+    // temporary file, as it did before there was a handler.
+    let _ = ctrlc::set_handler(|| {
+        let mut pending = PENDING.lock().unwrap_or_else(PoisonError::into_inner);
+        for path in pending.drain(..) {
+            let _ = fs::remove_file(path);
+        }
+        std::process::exit(130);
+    });
+}
+
+/// `path` is a temporary file being written (`true`), or no longer (`false`).
+fn pending(path: &Path, now: bool) {
+    let mut pending = PENDING.lock().unwrap_or_else(PoisonError::into_inner);
+    if now {
+        pending.push(path.to_path_buf());
+    } else {
+        pending.retain(|p| p != path);
+    }
+}
+
+/// The error of an output that exists and is not to be replaced.
+fn exists(path: &Path) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::AlreadyExists,
+        format!(
+            "{} exists; not overwritten (use --force to replace it)",
+            path.display()
+        ),
+    )
+}
+
+/// Gives the finished temporary file `tmp` the name `path`: over an existing file only
+/// with `force`. Without it, the file takes the name by a hard link, which fails if the
+/// name was taken while the output was written (a rename would replace that file);
+/// where hard links cannot be made, by a rename if the name is still free.
+fn publish(tmp: &Path, path: &Path, force: bool) -> io::Result<()> {
+    if force {
+        return fs::rename(tmp, path);
+    }
+    match fs::hard_link(tmp, path) {
+        Ok(()) => {
+            // The output is in place; a temporary name left over is only untidy.
+            let _ = fs::remove_file(tmp);
+            Ok(())
+        }
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(exists(path)),
+        Err(_) if path.exists() => Err(exists(path)),
+        Err(_) => fs::rename(tmp, path),
+    }
+}
 
 /// Writes `bytes` to `path`, or to standard output when `path` is `None` or `-`.
 pub fn write_output(path: Option<&Path>, force: bool, bytes: &[u8]) -> io::Result<()> {
@@ -41,13 +101,7 @@ pub fn stream_output<E>(
         return out.flush().map_err(StreamError::Io);
     };
     if path.exists() && !force {
-        return Err(StreamError::Io(io::Error::new(
-            io::ErrorKind::AlreadyExists,
-            format!(
-                "{} exists; not overwritten (use --force to replace it)",
-                path.display()
-            ),
-        )));
+        return Err(StreamError::Io(exists(path)));
     }
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
@@ -58,6 +112,7 @@ pub fn stream_output<E>(
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "output".into());
     let tmp = dir.join(format!(".{name}.sow-{}.tmp", std::process::id()));
+    pending(&tmp, true);
     let result = (|| {
         let file = fs::File::create(&tmp)?;
         let mut out = io::BufWriter::new(file);
@@ -66,12 +121,13 @@ pub fn stream_output<E>(
             .into_inner()
             .map_err(|e| StreamError::Io(e.into_error()))?;
         file.sync_all()?;
-        fs::rename(&tmp, path)?;
+        publish(&tmp, path, force)?;
         Ok(())
     })();
     if result.is_err() {
         let _ = fs::remove_file(&tmp);
     }
+    pending(&tmp, false);
     result
 }
 
@@ -221,6 +277,29 @@ impl Drop for SpoolFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_taken_while_the_output_was_written_is_not_replaced() {
+        // `stream_output` looks for the name first; a file that takes it before the
+        // output is finished is kept too, unless `force` says to replace it.
+        let dir = tempfile::tempdir().unwrap();
+        let (tmp, out) = (dir.path().join(".out.tmp"), dir.path().join("out"));
+        fs::write(&tmp, "ours").unwrap();
+        fs::write(&out, "theirs").unwrap();
+        let e = publish(&tmp, &out, false).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::AlreadyExists);
+        assert!(e.to_string().contains("use --force"), "{e}");
+        assert_eq!(fs::read_to_string(&out).unwrap(), "theirs");
+        publish(&tmp, &out, true).unwrap();
+        assert_eq!(fs::read_to_string(&out).unwrap(), "ours");
+        assert!(!tmp.exists());
+        // A free name is taken, and the temporary name is gone.
+        let free = dir.path().join("free");
+        fs::write(&tmp, "more").unwrap();
+        publish(&tmp, &free, false).unwrap();
+        assert_eq!(fs::read_to_string(&free).unwrap(), "more");
+        assert!(!tmp.exists());
+    }
 
     #[test]
     fn a_spool_gives_back_what_it_held_in_memory_or_past_it() {

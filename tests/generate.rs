@@ -188,3 +188,39 @@ fn a_wrong_argument_is_reported_before_the_output_is_looked_at() {
     assert!(stderr.contains("unknown game \"Oware\""), "{stderr}");
     assert_eq!(std::fs::read_to_string(&existing).unwrap(), "kept");
 }
+
+#[cfg(unix)]
+#[test]
+fn an_interrupted_run_leaves_no_temporary_file() {
+    // A run stopped by Ctrl-C (here SIGINT, sent once the output's temporary file
+    // exists) removes the temporary file and ends with status 130: nothing is left
+    // beside the output, and no output is made.
+    let dir = tempfile::tempdir().unwrap();
+    let output = dir.path().join("games.pmn");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sow"))
+        .args(["generate", "--game", "Nsolo", "--games", "100000000", "-o"])
+        .arg(&output)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let entries = || -> Vec<String> {
+        std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect()
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while entries().is_empty() {
+        assert!(std::time::Instant::now() < deadline, "no temporary file");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(entries()[0].ends_with(".tmp"), "{:?}", entries());
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    assert_eq!(entries(), Vec::<String>::new());
+}
