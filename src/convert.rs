@@ -650,10 +650,7 @@ fn convert_input(
     let streamed = matches!(from, ConvertFrom::Pmn | ConvertFrom::Relative);
     if !streamed {
         let mut read_notes = Vec::new();
-        let games = read_input(input, from, replay, &mut read_notes).map_err(Failure::Input)?;
-        for (i, parsed) in games.into_iter().enumerate() {
-            convert(i, parsed)?;
-        }
+        read_input(input, from, replay, &mut read_notes, &mut convert)?;
         // What the reading said goes first, as before the games.
         notes.splice(0..0, read_notes);
         return Ok(());
@@ -700,6 +697,12 @@ impl InputError {
     }
 }
 
+impl From<InputError> for Failure {
+    fn from(e: InputError) -> Failure {
+        Failure::Input(e)
+    }
+}
+
 impl From<io::Error> for InputError {
     fn from(e: io::Error) -> InputError {
         InputError {
@@ -709,17 +712,24 @@ impl From<io::Error> for InputError {
     }
 }
 
-/// The games of an input in Ludii's or the JSON form (read whole), turned into PMN
-/// games, with what to say of the input in `notes`.
+/// The games of an input in Ludii's or the JSON form, turned into PMN games and given
+/// to `game` one at a time with their index (from 0; a JSON record's own, empty records
+/// counted), with what to say of the input in `notes`. The text is read whole (its
+/// decoding, and JSON's check of its bytes, need all of it), not its games.
 fn read_input(
     input: &Input,
     from: ConvertFrom,
     options: &ReplayOptions,
     notes: &mut Vec<String>,
-) -> Result<Vec<ParsedGame>, InputError> {
+    game: &mut dyn FnMut(usize, ParsedGame) -> Result<(), Failure>,
+) -> Result<(), Failure> {
     let mut bytes = Vec::new();
-    input.open()?.read_to_end(&mut bytes)?;
-    Ok(match from {
+    input
+        .open()
+        .map_err(InputError::from)?
+        .read_to_end(&mut bytes)
+        .map_err(InputError::from)?;
+    match from {
         ConvertFrom::Ludii => {
             // Decoded as PMN files are (a byte-order mark, UTF-16, Latin-1 for lines that
             // are not UTF-8): tags and comments are kept verbatim, so no byte may be
@@ -745,7 +755,15 @@ fn read_input(
                     body.get(bad).copied().unwrap_or_default()
                 ));
             }
-            read_ludii(&text, options)
+            let mut index = 0;
+            each_ludii_game(&text, options, &mut |parsed| {
+                index += 1;
+                game(index - 1, parsed)
+            })?;
+            if index == 0 {
+                notes.push(no_game(input));
+            }
+            Ok(())
         }
         ConvertFrom::Json => {
             // JSON is UTF-8; other bytes would be replaced, and the records altered.
@@ -760,12 +778,31 @@ fn read_input(
                     message: "not JSON: a byte that is not UTF-8".into(),
                 }
             })?;
-            read_json(&text)?
+            // A byte-order mark, which JSON does not have, but editors write.
+            let json = text.strip_prefix('\u{feff}').unwrap_or(&text);
+            let mut games = 0;
+            each_json_game(json, &mut |index, parsed| {
+                games += 1;
+                game(index, parsed)
+            })?;
+            if games == 0 {
+                notes.push(no_game(input));
+            }
+            Ok(())
         }
         ConvertFrom::Pmn | ConvertFrom::Relative => {
             unreachable!("PMN and relative numbering are read a game at a time")
         }
-    })
+    }
+}
+
+/// What is said of an input of Ludii's or the JSON form that holds no game, as of a PMN
+/// file.
+fn no_game(input: &Input) -> String {
+    format!(
+        "{}: warning[empty-file]: the file holds no game",
+        input.name()
+    )
 }
 
 /// serde_json's message without the place it appends (given apart here).
@@ -781,49 +818,194 @@ fn json_error_message(e: &serde_json::Error) -> String {
 /// Reads records in JSON form as PMN games: a JSON array of records (`--to json`), one
 /// record a line (`--to jsonl`), or one record. Extra keys (`source`, `replay`) are
 /// ignored: the record alone is read, written as PMN and read again. A record with no
-/// tag, move or result holds nothing and is no game.
+/// tag, move or result holds nothing and is no game. What is reported of a game is
+/// placed where its record begins in the text.
 pub fn read_json(text: &str) -> Result<Vec<ParsedGame>, InputError> {
-    // Parsed whole, not trimmed, so that serde's lines and columns are the file's.
-    let parsed: Result<Vec<Record>, serde_json::Error> = if text.trim_start().starts_with('[') {
-        serde_json::from_str(text)
-    } else {
-        serde_json::Deserializer::from_str(text)
-            .into_iter::<Record>()
-            .collect()
-    };
-    let records = parsed.map_err(|e| InputError {
-        at: (e.line() > 0).then(|| (e.line(), e.column())),
-        message: format!("not JSON records: {}", json_error_message(&e)),
+    let mut games = Vec::new();
+    each_json_game(text, &mut |_, game| {
+        games.push(game);
+        Ok::<_, InputError>(())
     })?;
-    let mut games = Vec::with_capacity(records.len());
-    for (i, record) in records.iter().enumerate() {
+    Ok(games)
+}
+
+/// [`read_json`], giving each game to `game` as soon as its record is read, with the
+/// record's index (from 0): memory holds the text and one record, not all of them.
+fn each_json_game<E: From<InputError>>(
+    text: &str,
+    game: &mut dyn FnMut(usize, ParsedGame) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut index = 0;
+    each_json_record(text, &mut |record, (line, column)| {
+        index += 1;
         if record.tags.is_empty() && record.moves.is_empty() && record.result.is_none() {
-            continue;
+            return Ok(());
         }
         // A record PMN cannot express (a line break in a tag value, a `}` in a brace
         // comment) would be read back as something else: refused, not cut short. What
         // PMN can express writes the same once read back.
-        let text = pmn::write_game(record);
-        let Some(game) = pmn::parse_str(&text).into_iter().next() else {
-            continue;
+        let text = pmn::write_game(&record);
+        let Some(mut parsed) = pmn::parse_str(&text).into_iter().next() else {
+            return Ok(());
         };
-        if pmn::write_game(&game.record) != text {
-            let why = game.problems.iter().find(|p| p.is_error()).map_or_else(
+        if pmn::write_game(&parsed.record) != text {
+            let why = parsed.problems.iter().find(|p| p.is_error()).map_or_else(
                 || "it reads back as another record".to_string(),
                 |p| p.message.clone(),
             );
-            return Err(InputError {
-                at: None,
+            return Err(E::from(InputError {
+                at: Some((line, column)),
                 message: format!(
-                    "record {} cannot be written as PMN without loss (a line break in a tag value, or a closing brace in a brace comment?): {why}",
-                    i + 1
+                    "record {index} cannot be written as PMN without loss (a line break in a tag value, or a closing brace in a brace comment?): {why}"
                 ),
-            });
+            }));
         }
-        games.push(game);
-    }
-    Ok(games)
+        // The PMN text is the program's, not the file's: what is said of the game is
+        // said at its record.
+        let (line, column) = (line as u32, column as u32);
+        let place = |span: &mut Span| {
+            span.line = line;
+            span.column = column;
+        };
+        parsed.record.for_each_span_mut(place);
+        parsed.problems.iter_mut().for_each(|p| place(&mut p.span));
+        parsed.line = line;
+        game(index - 1, parsed)
+    })
 }
+
+/// Calls `record` with each record of a JSON text, in order, and the line and column
+/// where it begins: the elements of an array, or records one after another.
+fn each_json_record<E: From<InputError>>(
+    text: &str,
+    record: &mut dyn FnMut(Record, (usize, usize)) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut at = JsonPlace {
+        text,
+        at: 0,
+        line: 1,
+        line_start: 0,
+    };
+    at.skip_whitespace();
+    let array = text[at.at..].starts_with('[');
+    if array {
+        at.advance_to(at.at + 1);
+        at.skip_whitespace();
+        if text[at.at..].starts_with(']') {
+            at.advance_to(at.at + 1);
+        } else if at.at == text.len() {
+            return Err(at.end_error("EOF while parsing a list").into());
+        } else {
+            loop {
+                at.skip_whitespace();
+                if text[at.at..].starts_with(']') {
+                    return Err(at.error("trailing comma").into());
+                }
+                at.record(record)?;
+                at.skip_whitespace();
+                match text[at.at..].chars().next() {
+                    Some(',') => at.advance_to(at.at + 1),
+                    Some(']') => {
+                        at.advance_to(at.at + 1);
+                        break;
+                    }
+                    Some(_) => return Err(at.error("expected `,` or `]`").into()),
+                    None => return Err(at.end_error("EOF while parsing a list").into()),
+                }
+            }
+        }
+        at.skip_whitespace();
+        if at.at < text.len() {
+            return Err(at.error("trailing characters").into());
+        }
+        return Ok(());
+    }
+    while at.at < text.len() {
+        at.record(record)?;
+        at.skip_whitespace();
+    }
+    Ok(())
+}
+
+/// A place in a JSON text being walked, with its line and column (counted as the walk
+/// goes).
+struct JsonPlace<'t> {
+    text: &'t str,
+    at: usize,
+    line: usize,
+    /// Byte offset of the line's first byte.
+    line_start: usize,
+}
+
+impl JsonPlace<'_> {
+    fn advance_to(&mut self, to: usize) {
+        let passed = &self.text.as_bytes()[self.at..to];
+        if let Some(last) = memchr::memrchr(b'\n', passed) {
+            self.line += memchr::memchr_iter(b'\n', passed).count();
+            self.line_start = self.at + last + 1;
+        }
+        self.at = to;
+    }
+
+    /// Passes JSON's whitespace.
+    fn skip_whitespace(&mut self) {
+        let rest = &self.text[self.at..];
+        let left = rest.trim_start_matches([' ', '\t', '\n', '\r']).len();
+        self.advance_to(self.at + rest.len() - left);
+    }
+
+    fn column(&self) -> usize {
+        1 + self.text[self.line_start..self.at].chars().count()
+    }
+
+    /// Reads the record that begins here, gives it to `record`, and moves past it.
+    fn record<E: From<InputError>>(
+        &mut self,
+        record: &mut dyn FnMut(Record, (usize, usize)) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let mut one = serde_json::Deserializer::from_str(&self.text[self.at..]).into_iter();
+        match one.next() {
+            Some(Ok(read)) => {
+                let end = self.at + one.byte_offset();
+                record(read, (self.line, self.column()))?;
+                self.advance_to(end);
+                Ok(())
+            }
+            Some(Err(e)) => Err(self.serde_error(&e).into()),
+            None => Err(self.end_error("EOF while parsing a value").into()),
+        }
+    }
+
+    /// `message` about the text here.
+    fn error(&self, message: &str) -> InputError {
+        InputError {
+            at: Some((self.line, self.column())),
+            message: format!("not JSON records: {message}"),
+        }
+    }
+
+    /// `message` about the end of the text, here: placed as serde places it, at the
+    /// last character (column 0 of the line after a last line break).
+    fn end_error(&self, message: &str) -> InputError {
+        let mut error = self.error(message);
+        error.at = Some((self.line, self.column() - 1));
+        error
+    }
+
+    /// serde's error in the text from here, placed in the whole text.
+    fn serde_error(&self, e: &serde_json::Error) -> InputError {
+        let at = match e.line() {
+            0 => None,
+            1 => Some((self.line, self.column() + e.column().saturating_sub(1))),
+            n => Some((self.line + n - 1, e.column())),
+        };
+        InputError {
+            at,
+            message: format!("not JSON records: {}", json_error_message(e)),
+        }
+    }
+}
+
 /// Reads records in relative numbering (docs/relative.md) as PMN games.
 pub fn read_relative(bytes: &[u8], options: &ReplayOptions) -> Vec<ParsedGame> {
     let mut reader = pmn::Reader::new(bytes);
@@ -1048,12 +1230,25 @@ impl LudiiGame {
 /// points at the list: its lines, and in them the columns, of the sites written.
 pub fn read_ludii(text: &str, options: &ReplayOptions) -> Vec<ParsedGame> {
     let mut games = Vec::new();
+    let read = each_ludii_game(text, options, &mut |game| {
+        games.push(game);
+        Ok::<_, InputError>(())
+    });
+    debug_assert!(read.is_ok(), "the games are only gathered");
+    games
+}
+
+/// [`read_ludii`], giving each game to `game` as soon as it is read.
+fn each_ludii_game<E>(
+    text: &str,
+    options: &ReplayOptions,
+    game: &mut dyn FnMut(ParsedGame) -> Result<(), E>,
+) -> Result<(), E> {
     let mut current = LudiiGame::default();
-    let flush = |g: &mut LudiiGame, games: &mut Vec<ParsedGame>| {
-        if !g.is_empty() {
-            games.extend(g.read(options));
-        }
+    let mut flush = |g: &mut LudiiGame| {
+        let read = (!g.is_empty()).then(|| g.read(options)).flatten();
         *g = LudiiGame::default();
+        read.map_or(Ok(()), &mut *game)
     };
     for (number, line) in text.lines().enumerate() {
         let number = number as u32 + 1;
@@ -1062,7 +1257,7 @@ pub fn read_ludii(text: &str, options: &ReplayOptions) -> Vec<ParsedGame> {
         if let Some(comment) = line.strip_prefix("//") {
             if comment.trim_start().starts_with('[') {
                 if current.has_moves() {
-                    flush(&mut current, &mut games);
+                    flush(&mut current)?;
                 }
                 current.tags.push(piece(comment.trim_start()));
             } else if comment.starts_with('{') || comment.starts_with(';') {
@@ -1081,8 +1276,7 @@ pub fn read_ludii(text: &str, options: &ReplayOptions) -> Vec<ParsedGame> {
             current.last = (number, line.chars().count() as u32);
         }
     }
-    flush(&mut current, &mut games);
-    games
+    flush(&mut current)
 }
 
 /// Writes the output of one run, a game at a time.

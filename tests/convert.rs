@@ -816,6 +816,87 @@ fn an_input_that_is_not_json_fails_and_nothing_is_written() {
 }
 
 #[test]
+fn json_games_are_reported_at_their_records_and_numbered_as_records() {
+    // Found in the eighth session's bug hunt: a game's line and column were those of
+    // the PMN text made of its record (line 4 of a file of three lines), and after an
+    // empty record the games were numbered from the next one.
+    let record = |third: &str| {
+        format!(
+            r#"{{"tags":[{{"name":"Game","value":"Tsoro"}},{{"name":"Board","value":"4x12"}}],"moves":[{{"type":"ply","syntax":{{"form":"sowing","from":"a3"}}}},{{"type":"ply","syntax":{{"form":"sowing","from":"d3"}}}},{{"type":"ply","syntax":{{"form":"sowing","from":"{third}"}}}}],"result":{{"result":"*"}}}}"#
+        )
+    };
+    let empty = r#"{"tags":[],"moves":[],"result":null}"#;
+    let dir = tempfile::tempdir().unwrap();
+    let lines = dir.path().join("games.jsonl");
+    std::fs::write(
+        &lines,
+        format!("{}\n{empty}\n{}\n", record("a4"), record("b10")),
+    )
+    .unwrap();
+    // The same records in an array, the bad one indented on its line, after a UTF-8
+    // byte-order mark (which editors write).
+    let array = dir.path().join("games.json");
+    let text = format!(
+        "\u{feff}[\n{},\n{empty},\n  {}\n]\n",
+        record("a4"),
+        record("b10")
+    );
+    std::fs::write(&array, text).unwrap();
+    for (file, place) in [(&lines, "3:1"), (&array, "4:3")] {
+        let out = sow(&[
+            "convert",
+            "--from",
+            "json",
+            "--to",
+            "csv",
+            file.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{out:?}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        let expected = format!(
+            "{}:{place}: game 3: not converted from ply 3",
+            file.display()
+        );
+        assert!(stderr.contains(&expected), "{expected}\n{stderr}");
+        let csv = String::from_utf8(out.stdout).unwrap();
+        let games: Vec<&str> = csv
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').nth(1).unwrap())
+            .collect();
+        // Game 3's third row holds its text not converted.
+        assert_eq!(games, ["1", "1", "1", "3", "3", "3"], "{csv}");
+    }
+}
+
+#[test]
+fn an_input_of_json_or_ludii_without_a_game_is_warned_of() {
+    let dir = tempfile::tempdir().unwrap();
+    for (from, text) in [("json", ""), ("json", "[ ]\n"), ("ludii", "// nothing\n")] {
+        let file = dir.path().join("none");
+        std::fs::write(&file, text).unwrap();
+        let out = sow(&[
+            "convert",
+            "--from",
+            from,
+            "--to",
+            "pmn",
+            file.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{out:?}");
+        assert!(out.stdout.is_empty());
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(
+            stderr,
+            format!(
+                "sow: {}: warning[empty-file]: the file holds no game\n",
+                file.display()
+            )
+        );
+    }
+}
+
+#[test]
 fn an_input_that_cannot_be_opened_or_read_fails_the_run() {
     use sow::cli::{ConvertFrom, ConvertTo};
     use sow::corpus::{Filter, Input};
