@@ -940,10 +940,9 @@ fn reader_diagnostic(problem: &crate::pmn::Problem, inputs: &[PlyInput<'_>]) -> 
     );
     let first_ply = inputs.first().map(|i| i.span.start);
     if in_move_text && first_ply.is_some_and(|start| problem.span.start >= start) {
-        let before = inputs
-            .iter()
-            .take_while(|i| i.span.start < problem.span.start)
-            .count();
+        // The plies are in the order of the text: a search, not a walk, as a game can
+        // hold a problem a ply (a wrong move number before each).
+        let before = inputs.partition_point(|i| i.span.start < problem.span.start);
         d.ply = Some(before as u32 + 1);
     }
     d

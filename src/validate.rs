@@ -448,47 +448,137 @@ fn shown(text: &str) -> std::borrow::Cow<'_, str> {
     })
 }
 
-/// A game's text as a codespan file whose line numbers are those of the whole file.
-struct GameFile<'a> {
-    inner: SimpleFile<&'a str, &'a str>,
-    first_line: usize,
+/// A report's snippet of a game's text: the line its span starts on, the span cut to
+/// that line. A line is shown whole when each side of the span has at most [`WHOLE`]
+/// characters of it; a longer side is cut to its [`AROUND`] characters nearest the span,
+/// and `...` marks the cut. (A game written on one long line, with a problem a ply,
+/// was copied whole into every report of it: its text times its problems.)
+struct Snippet {
+    /// The text shown, one line (control characters replaced, see [`shown`]).
+    text: String,
+    /// The span in `text`.
+    label: Range<usize>,
+    /// The line and column in the file of the span's start.
+    line: usize,
+    column: usize,
 }
 
-impl<'a> Files<'a> for GameFile<'a> {
+/// The characters a side of a span may have and still be shown whole.
+const WHOLE: usize = 200;
+/// The characters shown of a longer side.
+const AROUND: usize = 60;
+
+impl Snippet {
+    /// The snippet of the span `start..end` of `text` (a game's), which is in the file
+    /// at `line` and `column`.
+    fn of(text: &str, (start, end): (usize, usize), (line, column): (usize, usize)) -> Snippet {
+        let is_break = |c: char| c == '\n';
+        // The span, to the end of its line (and at most WHOLE characters).
+        let span_end = (text[start..end].char_indices())
+            .take(WHOLE)
+            .find(|&(_, c)| is_break(c))
+            .map_or_else(
+                || (text[start..end].char_indices().nth(WHOLE)).map_or(end, |(i, _)| start + i),
+                |(i, _)| start + i,
+            );
+        let span_end =
+            if text[start..span_end].ends_with('\r') && text[span_end..].starts_with('\n') {
+                span_end - 1
+            } else {
+                span_end
+            };
+        // Each side: to the line's edge, if near; else its AROUND characters nearest.
+        let left: Vec<usize> = (text[..start].char_indices().rev())
+            .take_while(|&(_, c)| !is_break(c))
+            .take(WHOLE + 1)
+            .map(|(i, _)| i)
+            .collect();
+        let (from, cut_left) = match left.len() {
+            0 => (start, false),
+            n if n <= WHOLE => (left[n - 1], false),
+            _ => (left[AROUND - 1], true),
+        };
+        let right: Vec<usize> = (text[span_end..].char_indices())
+            .take_while(|&(_, c)| !is_break(c))
+            .take(WHOLE + 1)
+            .map(|(i, c)| span_end + i + c.len_utf8())
+            .collect();
+        let (mut to, cut_right) = match right.len() {
+            0 => (span_end, false),
+            n if n <= WHOLE => (right[n - 1], false),
+            _ => (right[AROUND - 1], true),
+        };
+        // A CRLF line's CR is its ending, not text to show.
+        if to > span_end && text[..to].ends_with('\r') && text[to..].starts_with('\n') {
+            to -= 1;
+        }
+        let mut shown_text = String::with_capacity(to - from + 6);
+        if cut_left {
+            shown_text.push_str("...");
+        }
+        let at = shown_text.len();
+        shown_text.push_str(&shown(&text[from..to]));
+        if cut_right {
+            shown_text.push_str("...");
+        }
+        Snippet {
+            text: shown_text,
+            label: at + (start - from)..at + (span_end - from),
+            line,
+            column,
+        }
+    }
+}
+
+/// A snippet as a codespan file of one line, whose line and columns are the file's.
+struct SnippetFile<'a> {
+    name: &'a str,
+    snippet: &'a Snippet,
+}
+
+impl<'a> Files<'a> for SnippetFile<'a> {
     type FileId = ();
     type Name = &'a str;
     type Source = &'a str;
 
-    fn name(&'a self, id: ()) -> Result<&'a str, codespan_reporting::files::Error> {
-        Files::name(&self.inner, id)
+    fn name(&'a self, _: ()) -> Result<&'a str, codespan_reporting::files::Error> {
+        Ok(self.name)
     }
 
-    fn source(&'a self, id: ()) -> Result<&'a str, codespan_reporting::files::Error> {
-        Files::source(&self.inner, id)
+    fn source(&'a self, _: ()) -> Result<&'a str, codespan_reporting::files::Error> {
+        Ok(&self.snippet.text)
     }
 
-    fn line_index(
-        &'a self,
-        id: (),
-        byte: usize,
-    ) -> Result<usize, codespan_reporting::files::Error> {
-        Files::line_index(&self.inner, id, byte)
+    fn line_index(&'a self, _: (), _: usize) -> Result<usize, codespan_reporting::files::Error> {
+        Ok(0)
     }
 
-    fn line_number(
+    fn line_number(&'a self, _: (), _: usize) -> Result<usize, codespan_reporting::files::Error> {
+        Ok(self.snippet.line)
+    }
+
+    fn column_number(
         &'a self,
         _: (),
-        line_index: usize,
+        _: usize,
+        byte: usize,
     ) -> Result<usize, codespan_reporting::files::Error> {
-        Ok(line_index + self.first_line)
+        let s = self.snippet;
+        let at = s.label.start;
+        let chars = |r: Range<usize>| s.text.get(r).map_or(0, |t| t.chars().count());
+        Ok(if byte >= at {
+            s.column + chars(at..byte)
+        } else {
+            s.column.saturating_sub(chars(byte..at))
+        })
     }
 
     fn line_range(
         &'a self,
-        id: (),
-        line_index: usize,
+        _: (),
+        _: usize,
     ) -> Result<Range<usize>, codespan_reporting::files::Error> {
-        Files::line_range(&self.inner, id, line_index)
+        Ok(0..self.snippet.text.len())
     }
 }
 
@@ -579,15 +669,18 @@ fn render_human(
     };
     match in_text {
         Some(g) => {
-            let source = shown(&g.text);
-            let files = GameFile {
-                inner: SimpleFile::new(file, &source),
-                first_line: g.line as usize,
-            };
             let start = d.span.start - g.offset;
             let end = (d.span.end - g.offset).max(start);
+            let at = (d.span.line as usize, d.span.column as usize);
+            let snippet = Snippet::of(&g.text, (start, end), at);
+            let files = SnippetFile {
+                name: file,
+                snippet: &snippet,
+            };
             report = report
-                .with_labels(vec![Label::primary((), start..end).with_message(where_)])
+                .with_labels(vec![
+                    Label::primary((), snippet.label.clone()).with_message(where_)
+                ])
                 .with_notes(notes);
             term::emit(&mut buffer, &config, &files, &report)
                 .map_err(|e| io::Error::other(e.to_string()))?;
@@ -629,6 +722,38 @@ pub fn exit_status(summary: &Summary) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_snippet_is_the_line_of_its_span_cut_when_long() {
+        let shown = |text: &str, span: (usize, usize)| {
+            let s = Snippet::of(text, span, (1, 1));
+            (s.text.clone(), s.text[s.label].to_string())
+        };
+        // A short line whole, its CRLF ending left out; the span cut at the line's end.
+        let text = "[Game \"Tsoro\"]\r\n\r\n1. a3 \u{e9}t\u{e9} d2 *\r\n[Game";
+        let at = text.find("d2").unwrap();
+        assert_eq!(
+            shown(text, (at, at + 2)),
+            ("1. a3 \u{e9}t\u{e9} d2 *".into(), "d2".into())
+        );
+        assert_eq!(
+            shown(text, (at, text.len())),
+            ("1. a3 \u{e9}t\u{e9} d2 *".into(), "d2 *".into())
+        );
+        assert_eq!(
+            shown(text, (0, 0)),
+            ("[Game \"Tsoro\"]".into(), String::new())
+        );
+        // A long side cut to its 60 characters nearest the span, in characters.
+        let long = format!("{}d2{}", "\u{e9}".repeat(300), "x".repeat(201));
+        let at = long.find("d2").unwrap();
+        let (line, span) = shown(&long, (at, at + 2));
+        assert_eq!(
+            line,
+            format!("...{}d2{}...", "\u{e9}".repeat(60), "x".repeat(60))
+        );
+        assert_eq!(span, "d2");
+    }
 
     /// The hand-written game line is the one serde_json writes for a `GameObject`:
     /// valid games, games with errors, declared results and none, odd file names.

@@ -812,3 +812,40 @@ fn suggestions_go_with_the_earliest_error() {
     let game = lines.iter().find(|v| v["kind"] == "game").unwrap();
     assert_eq!(game["first_error_ply"], 5);
 }
+
+#[test]
+fn a_report_on_a_long_line_shows_the_part_around_its_ply() {
+    // Found in the eighth session's bug hunt: each report copied the whole line of its
+    // span, so a game on one line with a problem at every move (here a wrong move
+    // number) gave reports of its text times its problems: 3.6 GB for 180 kB, which
+    // `validate` took minutes to write.
+    let moves: Vec<String> = (0..2_000).map(|_| "1. a2 d6".to_string()).collect();
+    let text = format!("[Game \"Tsoro\"]\n\n{} *\n", moves.join(" "));
+    let out = sow()
+        .args(["validate", "-"])
+        .write_stdin(text.clone())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let report = String::from_utf8(out.stdout).unwrap();
+    // Move 2's number, the second `1.` of the line, is reported whole with its line.
+    let second = "warning[move-number]: move number `1.` does not fit: the ply after it is South's ply of move 2, numbered `2.`\n  --> <stdin>:3:10\n  |\n3 | 1. a2 d6 1. a2 d6 ";
+    assert!(report.contains(second), "{}", &report[..2_000]);
+    // The last one, 16,000 characters in, with 60 characters of the line before it.
+    let at = text.rfind("1.").unwrap();
+    let line_start = text.rfind("\n\n").unwrap() + 2;
+    let last = format!(
+        "  --> <stdin>:3:{}\n  |\n3 | ...{}1. a2 d6 *\n  | {}^^ game 1, ply 3999\n",
+        1 + at - line_start,
+        &text[at - 60..at],
+        " ".repeat(63)
+    );
+    assert!(
+        report.contains(&last),
+        "{last}\n{}",
+        &report[report.len() - 2_000..]
+    );
+    // Every report is a few lines of at most some 200 characters.
+    let longest = report.lines().map(str::len).max().unwrap();
+    assert!(longest < 300, "a line of {longest} bytes");
+}
