@@ -231,8 +231,11 @@ pub fn write_games(
         if let Some(b) = &args.board {
             let _ = write!(command, " --board {b}");
         }
-        if !args.rules.trim().is_empty() {
-            let _ = write!(command, " --rules \"{}\"", args.rules.trim());
+        // The options' words, one space apart: the tag is one line, whatever spaces
+        // (line breaks too) the argument held.
+        let words: Vec<&str> = args.rules.split_whitespace().collect();
+        if !words.is_empty() {
+            let _ = write!(command, " --rules \"{}\"", words.join(" "));
         }
         tags.push((
             "Source",

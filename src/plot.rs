@@ -393,13 +393,14 @@ pub fn draw(figure: &Figure, style: &Style) -> Result<String, CommandError> {
     Ok(svg)
 }
 
-/// Text for the figure: control characters (from a tag value, say) are not allowed in
-/// XML, so a tab is a space and the others are shown as U+FFFD.
+/// Text for the figure: control characters (from a tag value, say) and the two
+/// noncharacters U+FFFE and U+FFFF are not allowed in XML, so a tab is a space and the
+/// others are shown as U+FFFD.
 fn printable(text: &str) -> String {
     text.chars()
         .map(|c| match c {
             '\t' => ' ',
-            c if c.is_control() => '\u{fffd}',
+            c if c.is_control() || matches!(c, '\u{fffe}' | '\u{ffff}') => '\u{fffd}',
             c => c,
         })
         .collect()

@@ -80,6 +80,29 @@ fn generated_games_of_every_option_set_validate() {
 }
 
 #[test]
+fn rules_written_over_lines_give_games_that_validate() {
+    // Found in the eighth session's bug hunt: the Source tag repeated `--rules` as
+    // given, its line break too, and the tag line broke in two.
+    let text = sow::generate::run(&args(
+        "Tsoro",
+        None,
+        " heads=1\r\n\tbonus=1 ",
+        2,
+        1,
+        Player::Random,
+    ))
+    .unwrap();
+    let games = pmn::parse_str(&text);
+    assert_eq!(games.len(), 2);
+    for parsed in &games {
+        assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
+        assert!(replay(parsed, &ReplayOptions::validate()).is_valid());
+        let source = parsed.record.tag("Source").unwrap();
+        assert!(source.contains(" --rules \"heads=1 bonus=1\","), "{source}");
+    }
+}
+
+#[test]
 fn the_same_seed_gives_the_same_games() {
     let a = sow::generate::run(&args("Nsolo", None, "", 5, 42, Player::Random)).unwrap();
     let b = sow::generate::run(&args("Nsolo", None, "", 5, 42, Player::Random)).unwrap();
