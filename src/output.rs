@@ -34,14 +34,12 @@ fn pending(path: &Path, now: bool) {
     }
 }
 
-/// The error of an output that exists and is not to be replaced.
-fn exists(path: &Path) -> io::Error {
+/// The error of an output that exists and is not to be replaced (said of the output
+/// by the caller, which names it: `sow: out.csv: the file exists; ...`).
+fn exists() -> io::Error {
     io::Error::new(
         io::ErrorKind::AlreadyExists,
-        format!(
-            "{} exists; not overwritten (use --force to replace it)",
-            path.display()
-        ),
+        "the file exists; not overwritten (use --force to replace it)",
     )
 }
 
@@ -59,8 +57,8 @@ fn publish(tmp: &Path, path: &Path, force: bool) -> io::Result<()> {
             let _ = fs::remove_file(tmp);
             Ok(())
         }
-        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(exists(path)),
-        Err(_) if path.exists() => Err(exists(path)),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(exists()),
+        Err(_) if path.exists() => Err(exists()),
         Err(_) => fs::rename(tmp, path),
     }
 }
@@ -89,6 +87,11 @@ impl<E> From<io::Error> for StreamError<E> {
 /// same folder, renamed over `path` only when `write` succeeded, never over an existing
 /// file without `force`), or to standard output when `path` is `None` or `-` (as `-`
 /// names standard input among the inputs). Memory holds no more than `write` keeps.
+///
+/// A symbolic link is written through: its target is the file replaced, and the link
+/// stays. A `path` that is no regular file (a device such as `/dev/null`, a FIFO) is
+/// written straight into, as a shell's redirection would, `force` or not: no file is
+/// replaced. A file replaced keeps its permissions.
 pub fn stream_output<E>(
     path: Option<&Path>,
     force: bool,
@@ -100,8 +103,21 @@ pub fn stream_output<E>(
         write(&mut out).map_err(StreamError::Write)?;
         return out.flush().map_err(StreamError::Io);
     };
-    if path.exists() && !force {
-        return Err(StreamError::Io(exists(path)));
+    if is_special(path) {
+        let file = fs::OpenOptions::new().write(true).open(path)?;
+        let mut out = io::BufWriter::new(file);
+        write(&mut out).map_err(StreamError::Write)?;
+        return out.flush().map_err(StreamError::Io);
+    }
+    // A link's target, where the link leads to a file.
+    let target = fs::symlink_metadata(path)
+        .is_ok_and(|m| m.file_type().is_symlink())
+        .then(|| fs::canonicalize(path).ok())
+        .flatten();
+    let path = target.as_deref().unwrap_or(path);
+    let replaced = fs::metadata(path).ok();
+    if replaced.is_some() && !force {
+        return Err(StreamError::Io(exists()));
     }
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
@@ -115,6 +131,9 @@ pub fn stream_output<E>(
     pending(&tmp, true);
     let result = (|| {
         let file = fs::File::create(&tmp)?;
+        if let Some(replaced) = &replaced {
+            file.set_permissions(replaced.permissions())?;
+        }
         let mut out = io::BufWriter::new(file);
         write(&mut out).map_err(StreamError::Write)?;
         let file = out
@@ -131,19 +150,32 @@ pub fn stream_output<E>(
     result
 }
 
+/// Whether `path` is an existing file that is neither a regular file nor a folder (a
+/// device, a FIFO, a socket), following links.
+fn is_special(path: &Path) -> bool {
+    fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
+}
+
 /// [`stream_output`] that writes nothing unless `write` succeeds, to standard output
-/// too: there the output is held until it is whole (see [`Spool`]) and copied out then.
-/// (A file is written whole already: its temporary file is renamed only then.)
+/// too: there the output is held until it is whole (see [`Spool`]) and copied out then,
+/// as it is for a device or a FIFO. (A file is written whole already: its temporary
+/// file is renamed only then.)
 pub fn stream_whole_output<E>(
     path: Option<&Path>,
     force: bool,
     write: impl FnOnce(&mut dyn Write) -> Result<(), E>,
 ) -> Result<(), StreamError<E>> {
-    if path.is_some_and(|p| p.as_os_str() != "-") {
+    let path = path.filter(|p| p.as_os_str() != "-");
+    if path.is_some_and(|p| !is_special(p)) {
         return stream_output(path, force, write);
     }
     let mut spool = Spool::default();
     write(&mut spool).map_err(StreamError::Write)?;
+    if let Some(path) = path {
+        let mut file = fs::OpenOptions::new().write(true).open(path)?;
+        spool.copy_to(&mut file)?;
+        return file.flush().map_err(StreamError::Io);
+    }
     let stdout = io::stdout();
     let mut stdout = stdout.lock();
     spool.copy_to(&mut stdout)?;
@@ -277,6 +309,41 @@ impl Drop for SpoolFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_is_written_through_a_device_into_and_a_mode_kept() {
+        // Found in the eighth session's bug hunt: with --force, the output was renamed
+        // over whatever had its name: a link lost its target's update, `/dev/null` (as
+        // root) became a file, a file of mode 0600 came back 0644.
+        use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+        let write = |text: &'static str| move |out: &mut dyn Write| out.write_all(text.as_bytes());
+        let dir = tempfile::tempdir().unwrap();
+        let (target, link) = (dir.path().join("target.csv"), dir.path().join("link.csv"));
+        fs::write(&target, "old").unwrap();
+        fs::set_permissions(&target, fs::Permissions::from_mode(0o600)).unwrap();
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let refused = stream_output(Some(&link), false, write("new")).unwrap_err();
+        assert!(matches!(refused, StreamError::Io(e) if e.kind() == io::ErrorKind::AlreadyExists));
+        stream_output(Some(&link), true, write("new")).unwrap();
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(fs::read_to_string(&target).unwrap(), "new");
+        let mode = fs::metadata(&target).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+        // A device is written into, without --force, whole or streamed.
+        let null = Path::new("/dev/null");
+        stream_output(Some(null), false, write("into the device")).unwrap();
+        stream_whole_output(Some(null), false, write("into the device")).unwrap();
+        assert!(fs::metadata(null).unwrap().file_type().is_char_device());
+        let names: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+    }
 
     #[test]
     fn a_name_taken_while_the_output_was_written_is_not_replaced() {
