@@ -1201,9 +1201,12 @@ impl LudiiGame {
 
     /// The game, read as PMN, its spans placed in the file: their lines and columns
     /// are those of the list as written (their byte offsets, the PMN text's).
-    fn read(&self, options: &ReplayOptions) -> Option<ParsedGame> {
+    ///
+    /// Its PMN text is one game, unless a line of the list begins with `[` (a tag line
+    /// written without `//`): the PMN reader begins a game there, and each game it reads
+    /// is given, so that nothing of the list is passed over unsaid.
+    fn read(&self, options: &ReplayOptions) -> Vec<ParsedGame> {
         let (text, origins) = self.to_pmn(options);
-        let mut game = pmn::parse_str(&text).into_iter().next()?;
         let place = |span: &mut Span| {
             let Some(o) = (origins.partition_point(|o| o.start <= span.start))
                 .checked_sub(1)
@@ -1217,12 +1220,18 @@ impl LudiiGame {
             span.line = read.line;
             span.column = read.column + before.map_or(0, |b| b.chars().count() as u32);
         };
-        game.record.for_each_span_mut(place);
-        game.problems.iter_mut().for_each(|p| place(&mut p.span));
-        if let Some(first) = origins.first() {
-            game.line = first.read.line;
+        let mut games = pmn::parse_str(&text);
+        for game in &mut games {
+            game.record.for_each_span_mut(place);
+            game.problems.iter_mut().for_each(|p| place(&mut p.span));
+            let mut first = Span {
+                start: game.offset,
+                ..Span::default()
+            };
+            place(&mut first);
+            game.line = first.line;
         }
-        Some(game)
+        games
     }
 }
 
@@ -1246,9 +1255,13 @@ fn each_ludii_game<E>(
 ) -> Result<(), E> {
     let mut current = LudiiGame::default();
     let mut flush = |g: &mut LudiiGame| {
-        let read = (!g.is_empty()).then(|| g.read(options)).flatten();
+        let read = if g.is_empty() {
+            Vec::new()
+        } else {
+            g.read(options)
+        };
         *g = LudiiGame::default();
-        read.map_or(Ok(()), &mut *game)
+        read.into_iter().try_for_each(&mut *game)
     };
     for (number, line) in text.lines().enumerate() {
         let number = number as u32 + 1;
@@ -1263,7 +1276,9 @@ fn each_ludii_game<E>(
             } else if comment.starts_with('{') || comment.starts_with(';') {
                 current.comments.push((current.plies.len(), piece(comment)));
             } else if let Some(result) = comment.trim().strip_prefix("end ") {
+                // The result ends the game: what follows is another's.
                 current.end = Some(piece(result.trim()));
+                flush(&mut current)?;
             } else {
                 continue;
             }
@@ -1274,6 +1289,9 @@ fn each_ludii_game<E>(
         if !ply.is_empty() {
             current.plies.push(piece(ply));
             current.last = (number, line.chars().count() as u32);
+        } else if current.has_moves() {
+            // Games are separated by a blank line (docs/ludii.md).
+            flush(&mut current)?;
         }
     }
     flush(&mut current)

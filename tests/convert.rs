@@ -497,6 +497,56 @@ fn a_ludii_list_is_reported_at_its_own_lines_and_columns() {
 }
 
 #[test]
+fn a_ludii_list_loses_no_game_to_a_missing_header_or_separator() {
+    // Found by helper-27's bug hunt: a game after `// end` or a blank line, with no
+    // header of its own, was merged into the game before (its result overwriting the
+    // first); a line beginning with `[` (a tag written without `//`) began a game of
+    // the PMN text that was then dropped, with every game after it up to the next
+    // header, silently.
+    let header = "// [Game \"Tsoro\"]\n// [Board \"4x8\"]\n";
+    let text = format!(
+        "{header}4-6\n// end 1-0\n27-25\n// end 0-1\n\n{header}4-6\n\n27-25\n\n[Game \"Tsoro\"]\n4-6\n// end *\n"
+    );
+    let games = read_ludii(&text, &ReplayOptions::full());
+    let summary: Vec<(u32, String, Option<String>)> = games
+        .iter()
+        .map(|g| {
+            let plies = g
+                .record
+                .main_line()
+                .map(|p| p.ply.syntax.to_string())
+                .collect();
+            let result = g.record.result.map(|r| r.result.as_str().to_string());
+            (g.line, plies, result)
+        })
+        .map(|(line, plies, result): (u32, Vec<String>, _)| (line, plies.join(" "), result))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (1, "a5-a7".into(), Some("1-0".into())),
+            // No header, so no rules to read its sites by: `27-25` is not PMN.
+            (5, String::new(), None),
+            // A game without `// end` is given `*`.
+            (8, "a5-a7".into(), Some("*".into())),
+            (12, String::new(), None),
+            // The tag line without `//` begins a PMN game, whose plies are not read.
+            (14, String::new(), None),
+        ]
+    );
+    // The games without a header are reported, where they are: no game is lost.
+    for (game, at, found) in [
+        (1, (5, 1), "27-25"),
+        (3, (12, 1), "27-25"),
+        (4, (15, 1), "4-6"),
+    ] {
+        let problem = &games[game].problems[0];
+        assert_eq!((problem.span.line, problem.span.column), at, "{problem:?}");
+        assert!(problem.message.contains(found), "{}", problem.message);
+    }
+}
+
+#[test]
 fn a_ludii_list_in_latin1_keeps_its_bytes_and_is_warned_of() {
     // `ú` in Latin-1 (0xFA), after a UTF-8 byte-order mark: decoded as PMN files are, the
     // line holding it wholly as Latin-1 (its UTF-8 `é` too: two characters), and its
