@@ -260,19 +260,29 @@ pub fn convert_game(
     }
 }
 
-/// `Board` dropped when it is the default, `Rules` as the rule set's export form.
+/// `Board` dropped when it is the default, `Rules` as the rule set's export form. Only
+/// the first tag of each name is the one the rules were read from: a second, which the
+/// reader reported as a duplicate, is kept as written (and the first then too, though
+/// it says the default, or the second would be read in its place).
 fn normalise_tags(record: &mut Record, rules: &Rules) {
     let board = rules.board();
     let options = rules.options_tag();
-    record.tags.retain(|t| {
-        !(t.name == "Board" && board == rules.game().default_board()
-            || t.name == "Rules" && options.is_empty())
-    });
-    for tag in &mut record.tags {
-        match tag.name.as_ref() {
-            "Board" => tag.value = board.to_string().into(),
-            "Rules" => tag.value = options.as_str().into(),
-            _ => {}
+    for (name, value, dropped) in [
+        (
+            "Board",
+            board.to_string(),
+            board == rules.game().default_board(),
+        ),
+        ("Rules", options.clone(), options.is_empty()),
+    ] {
+        let Some(first) = record.tags.iter().position(|t| t.name == name) else {
+            continue;
+        };
+        let more = record.tags.iter().filter(|t| t.name == name).count() > 1;
+        if dropped && !more {
+            record.tags.remove(first);
+        } else {
+            record.tags[first].value = value.into();
         }
     }
     if !options.is_empty() && record.tag("Rules").is_none() {

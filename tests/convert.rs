@@ -920,6 +920,33 @@ fn json_games_are_reported_at_their_records_and_numbered_as_records() {
 }
 
 #[test]
+fn a_second_board_or_rules_tag_is_kept_as_written() {
+    // Found by helper-27's bug hunt: every Board and Rules tag was given the first
+    // one's value, or all dropped when it was the default; the other value was lost.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("dup.pmn");
+    for (tags, kept) in [
+        (
+            "[Board \"4x8\"]\n[Rules \"bonus=1\"]\n[Rules \"bonus=3\"]\n[Board \"4x12\"]\n",
+            "[Board \"4x8\"]\n[Board \"4x12\"]\n[Rules \"bonus=1\"]\n[Rules \"bonus=3\"]\n",
+        ),
+        // The first says the default: kept, or the second would be read in its place.
+        (
+            "[Board \"4x21\"]\n[Board \"4x8\"]\n",
+            "[Board \"4x21\"]\n[Board \"4x8\"]\n",
+        ),
+        // Alone, the default is dropped as before.
+        ("[Board \"4x21\"]\n", ""),
+    ] {
+        std::fs::write(&file, format!("[Game \"Tsoro\"]\n{tags}\n1. a5-a7 *\n")).unwrap();
+        let out = sow(&["convert", "--to", "pmn", file.to_str().unwrap()]);
+        assert!(out.status.success(), "{out:?}");
+        let expected = format!("[Game \"Tsoro\"]\n{kept}\n1. a5-a7 *\n");
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), expected);
+    }
+}
+
+#[test]
 fn an_input_of_json_or_ludii_without_a_game_is_warned_of() {
     let dir = tempfile::tempdir().unwrap();
     for (from, text) in [("json", ""), ("json", "[ ]\n"), ("ludii", "// nothing\n")] {
