@@ -653,6 +653,16 @@ fn convert_input(
         if !filter.accepts(&parsed.record) {
             return Ok(());
         }
+        // What the reading changed of the text (bytes read as Latin-1 or replaced, NUL
+        // bytes read as spaces) is said, as PMN.md asks, since the output holds it so.
+        let altered = |p: &&Problem| matches!(p.code, ProblemCode::Encoding | ProblemCode::NulByte);
+        notes.extend(
+            parsed
+                .problems
+                .iter()
+                .filter(altered)
+                .map(|p| format!("{name}:{p}")),
+        );
         let conversion = convert_game(&name, i + 1, &parsed, replay);
         notes.extend(conversion.kept_summary());
         writer.push(&conversion).map_err(Failure::Output)

@@ -920,6 +920,31 @@ fn json_games_are_reported_at_their_records_and_numbered_as_records() {
 }
 
 #[test]
+fn what_reading_changed_of_the_text_is_warned_of() {
+    // Found by helper-27's bug hunt: a Latin-1 file, or a NUL byte, was converted
+    // without the warning PMN.md asks for (validate gave it, convert did not).
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("changed.pmn");
+    std::fs::write(
+        &file,
+        b"[Game \"Tsoro\"]\n[Site \"Mutoko \xe9\"]\n\n1. a3 {a\0b} *\n",
+    )
+    .unwrap();
+    let out = sow(&["convert", "--to", "pmn", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{out:?}");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let name = file.display();
+    assert!(
+        stderr.contains(&format!("sow: {name}:2:15: warning[encoding]: byte 0xe9")),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!("sow: {name}:4:9: warning[nul-byte]")),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn a_second_board_or_rules_tag_is_kept_as_written() {
     // Found by helper-27's bug hunt: every Board and Rules tag was given the first
     // one's value, or all dropped when it was the default; the other value was lost.
