@@ -809,7 +809,7 @@ pub fn replay(parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
     let mut trace = Trace {
         diagnostics: problems
             .into_iter()
-            .map(|p| reader_diagnostic(p, &inputs))
+            .map(|p| reader_diagnostic(p, &inputs, moves_start(record)))
             .collect(),
         plies_written: 0,
         declared: declared_result(record),
@@ -923,9 +923,20 @@ pub(crate) fn cut_short(parsed: &ParsedGame) -> bool {
     })
 }
 
+/// Where the move text begins: after the last tag read (a problem before it is one of
+/// the tags).
+fn moves_start(record: &Record) -> usize {
+    record.tags.iter().map(|t| t.span.end).max().unwrap_or(0)
+}
+
 /// A reader problem as a diagnostic. A problem of the move text where a ply stands is
-/// given that ply's number: the plies before it, plus one.
-fn reader_diagnostic(problem: &crate::pmn::Problem, inputs: &[PlyInput<'_>]) -> Diagnostic {
+/// given that ply's number: the plies before it, plus one (so a ply 1 that could not
+/// be read, or a wrong move number before it, is ply 1).
+fn reader_diagnostic(
+    problem: &crate::pmn::Problem,
+    inputs: &[PlyInput<'_>],
+    moves_start: usize,
+) -> Diagnostic {
     use crate::pmn::ProblemCode as P;
     let mut d = Diagnostic::from_problem(problem);
     let in_move_text = matches!(
@@ -938,8 +949,7 @@ fn reader_diagnostic(problem: &crate::pmn::Problem, inputs: &[PlyInput<'_>]) -> 
             | P::NumberTooLarge
             | P::NestingTooDeep
     );
-    let first_ply = inputs.first().map(|i| i.span.start);
-    if in_move_text && first_ply.is_some_and(|start| problem.span.start >= start) {
+    if in_move_text && problem.span.start >= moves_start {
         // The plies are in the order of the text: a search, not a walk, as a game can
         // hold a problem a ply (a wrong move number before each).
         let before = inputs.partition_point(|i| i.span.start < problem.span.start);

@@ -849,3 +849,29 @@ fn a_report_on_a_long_line_shows_the_part_around_its_ply() {
     let longest = report.lines().map(str::len).max().unwrap();
     assert!(longest < 300, "a line of {longest} bytes");
 }
+
+#[test]
+fn a_problem_at_the_first_ply_is_ply_1() {
+    // Found by helper-28's bug hunt: a first ply that could not be read, or a wrong
+    // move number before it, was given no ply (and no suggestion), where the same at
+    // ply 2 was numbered and mended.
+    for (text, code) in [
+        ("1. e4 d4-d2 *", "syntax"),
+        ("1... a5-a7 d4-d2 *", "move-number"),
+    ] {
+        let text = format!("[Game \"Tsoro\"]\n[Board \"4x8\"]\n[Result \"*\"]\n\n{text}\n");
+        let out = sow()
+            .args(["validate", "--format", "json", "-"])
+            .write_stdin(text)
+            .output()
+            .unwrap();
+        let lines: Vec<Value> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let d = diagnostics(&lines);
+        assert_eq!(d[0]["code"], code, "{lines:?}");
+        assert_eq!(d[0]["ply"], 1, "{lines:?}");
+    }
+}
