@@ -75,6 +75,10 @@ pub struct Diagnostic {
     /// Repairs found by `--suggest`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub suggestions: Vec<Suggestion>,
+    /// When `--suggest`'s search stopped at its bound: what it had done (more repairs
+    /// may exist).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suggestions_stopped: Option<String>,
 }
 
 impl Diagnostic {
@@ -88,6 +92,7 @@ impl Diagnostic {
             legal: Vec::new(),
             position: None,
             suggestions: Vec::new(),
+            suggestions_stopped: None,
         }
     }
 
@@ -118,6 +123,7 @@ impl Diagnostic {
             legal: Vec::new(),
             position: None,
             suggestions: Vec::new(),
+            suggestions_stopped: None,
         }
     }
 }

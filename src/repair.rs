@@ -907,15 +907,11 @@ pub fn attach_suggestions(
         } else {
             format!("{} ms", bounds.budget.unwrap_or_default().as_millis())
         };
-        d.suggestions.push(Suggestion {
-            edit: format!(
-                "(search stopped after {after} and {} candidates; more repairs may exist)",
-                found.tried
-            ),
-            text: String::new(),
-            replays: 0,
-            complete: false,
-        });
+        // Said apart from the suggestions: it is none.
+        d.suggestions_stopped = Some(format!(
+            "the search stopped after {after} and {} candidates; more repairs may exist",
+            found.tried
+        ));
     }
 }
 

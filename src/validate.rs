@@ -130,6 +130,8 @@ struct DiagnosticObject<'a> {
     position: Option<&'a str>,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     suggestions: &'a [crate::diagnostic::Suggestion],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    suggestions_stopped: Option<&'a str>,
 }
 
 /// Validates inputs, writing reports to `out` in input order; returns the totals.
@@ -160,6 +162,7 @@ pub fn run(
                 legal: Vec::new(),
                 position: None,
                 suggestions: Vec::new(),
+                suggestions_stopped: None,
             };
             let mut buf = Vec::new();
             write_diagnostic(&mut buf, format, &s.path, None, &d, None)?;
@@ -605,6 +608,7 @@ fn write_diagnostic(
                 legal: &d.legal,
                 position: d.position.as_deref(),
                 suggestions: &d.suggestions,
+                suggestions_stopped: d.suggestions_stopped.as_deref(),
             };
             serde_json::to_writer(&mut *out, &obj)?;
             out.push(b'\n');
@@ -652,6 +656,9 @@ fn render_human(
             }
         };
         notes.push(format!("suggestion: {} ({how}): {}", s.edit, s.text));
+    }
+    if let Some(stopped) = &d.suggestions_stopped {
+        notes.push(format!("suggestions: {stopped}"));
     }
     let mut notes: Vec<String> = notes.iter().map(|n| escaped(n).into_owned()).collect();
     // The span lies in the game's text when it was found in it.

@@ -522,6 +522,10 @@ fn the_command_line_sets_the_window_and_the_bounds_of_the_search() {
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("no stop reported: {short}"));
     assert!(replayed >= 50, "{short}");
+    // The stop is said apart from the suggestions, which it is not one of (it was a
+    // suggestion of 0 plies: found by helper-28's bug hunt).
+    assert!(short.contains("\"suggestions_stopped\":\"the search stopped after "));
+    assert!(!short.contains("\"edit\":\"(search"), "{short}");
     assert_eq!(
         run(&["--suggest-window", &window, "--suggest-plies", "50"]),
         short
