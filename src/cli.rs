@@ -106,7 +106,7 @@ pub struct ValidateArgs {
     /// open, and say which are consistent with it.
     #[arg(long)]
     pub infer_rules: bool,
-    /// Worker threads (default: one per core).
+    /// Worker threads (default: one per core; at most four a core).
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
 }
@@ -449,8 +449,19 @@ pub fn write_man_pages(dir: &Path) -> io::Result<()> {
 
 fn run_validate(args: ValidateArgs) -> Result<i32, CommandError> {
     if let Some(jobs) = args.jobs {
+        // More threads than a few a core only cost: each is made, and waits (found by
+        // helper-28's bug hunt: `-j 5000` took 28 s over one small file). A slip of
+        // the finger is lowered, and said so.
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let most = 4 * cores;
+        if jobs > most {
+            let _ = writeln!(
+                io::stderr(),
+                "sow: -j {jobs} is more than {most} (4 a core); {most} threads are used"
+            );
+        }
         rayon::ThreadPoolBuilder::new()
-            .num_threads(jobs.max(1))
+            .num_threads(jobs.clamp(1, most))
             .build_global()
             .map_err(|e| CommandError::Usage(e.to_string()))?;
     }

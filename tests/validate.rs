@@ -875,3 +875,15 @@ fn a_problem_at_the_first_ply_is_ply_1() {
         assert_eq!(d[0]["ply"], 1, "{lines:?}");
     }
 }
+
+#[test]
+fn too_many_threads_are_lowered_and_said_so() {
+    // Found by helper-28's bug hunt: `-j 5000` made 5000 threads (28 s for one file).
+    let out = sow()
+        .args(["validate", "-j", "100000", "records/examples/tsoro.pmn"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("-j 100000 is more than"), "{stderr}");
+}
