@@ -175,9 +175,10 @@ impl Filter {
 
     pub fn accepts(&self, record: &Record) -> bool {
         if let Some(g) = &self.game {
+            // Trimmed, as the replay reads the tag (`[Game "Tsoro "]` is Tsoro).
             if !record
                 .tag("Game")
-                .is_some_and(|t| t.eq_ignore_ascii_case(g))
+                .is_some_and(|t| t.trim().eq_ignore_ascii_case(g.trim()))
             {
                 return false;
             }
@@ -311,5 +312,9 @@ mod tests {
         assert!(f.accepts(&games[0].record));
         assert!(!f.accepts(&games[1].record));
         assert!(Filter::new(None, &["Site".into()]).is_err());
+        // A Game tag with spaces around its name is the game the replay reads it as
+        // (found by helper-29's bug hunt: `--game` left it out).
+        let spaced = crate::pmn::parse_str("[Game \"Tsoro \"]\n\n*\n");
+        assert!(Filter::new(Some("Tsoro".into()), &[]).unwrap().accepts(&spaced[0].record));
     }
 }
