@@ -475,6 +475,16 @@ impl Snippet {
     /// The snippet of the span `start..end` of `text` (a game's), which is in the file
     /// at `line` and `column`.
     fn of(text: &str, (start, end): (usize, usize), (line, column): (usize, usize)) -> Snippet {
+        // A span of the reader's may end inside a character (a byte of a word it could
+        // not read): widened to whole characters.
+        let (mut start, mut end) = (start.min(text.len()), end.min(text.len()));
+        while !text.is_char_boundary(start) {
+            start -= 1;
+        }
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        let end = end.max(start);
         let is_break = |c: char| c == '\n';
         // The span, to the end of its line (and at most WHOLE characters).
         let span_end = (text[start..end].char_indices())
@@ -760,6 +770,10 @@ mod tests {
             format!("...{}d2{}...", "\u{e9}".repeat(60), "x".repeat(60))
         );
         assert_eq!(span, "d2");
+        // A span that ends (or starts) inside a character is widened to it.
+        let text = "[Ga\u{e9}me \"x\"]";
+        assert_eq!(shown(text, (3, 4)), (text.into(), "\u{e9}".into()));
+        assert_eq!(shown(text, (4, 5)), (text.into(), "\u{e9}".into()));
     }
 
     /// The hand-written game line is the one serde_json writes for a `GameObject`:
