@@ -1037,10 +1037,10 @@ pub fn read_relative(bytes: &[u8], options: &ReplayOptions) -> Vec<ParsedGame> {
 /// One game of [`read_relative`]: its plies rewritten in absolute pits, and the
 /// rewritten text parsed in the place of the text read.
 ///
-/// What is reported of the game points at the text as written: the lines are the
-/// file's, and the columns those of the numbers written, not of the pits, often longer,
-/// that they became. (The spans' byte offsets are the rewritten text's, which the game
-/// holds and its pieces are cut from.) The problems of the decoding are the text's.
+/// The game holds the text as written, and its spans point there: what is reported of
+/// it is at the file's lines and at the columns of the numbers written (not of the
+/// pits, often longer, that they became), and what its record does not hold is kept
+/// as written, numbers and all. The problems of the decoding are the text's.
 fn from_relative(text: GameText, options: &ReplayOptions) -> ParsedGame {
     let decoding = text.problems().to_vec();
     let parsed = text.parse();
@@ -1056,26 +1056,34 @@ fn from_relative(text: GameText, options: &ReplayOptions) -> ParsedGame {
         Numbering::Absolute,
     );
     let (mut record, mut problems) = pmn::parse::parse_game(&rewritten, parsed.offset, parsed.line);
-    // The column of the place in the text read that a span of the rewritten text
-    // stands for (a line is the same line in both).
-    let written = |span: &mut Span| {
-        let Some(at) = span.start.checked_sub(parsed.offset) else {
+    // A span of the rewritten text made a span of the text read: the same pieces, in
+    // the same order, between the same spaces, so that what the record does not hold
+    // is cut from the text as written and kept verbatim (a line is the same line in
+    // both).
+    let read = |span: &mut Span| {
+        let (Some(start), Some(end)) = (
+            span.start.checked_sub(parsed.offset),
+            span.end.checked_sub(parsed.offset),
+        ) else {
             return;
         };
-        let Some(before) = parsed.text.get(..map.read_offset(at)) else {
+        let (start, end) = (map.read_offset(start), map.read_offset(end));
+        let Some(before) = parsed.text.get(..start) else {
             return;
         };
         let line_start = before.rfind('\n').map_or(0, |i| i + 1);
         span.column = 1 + before[line_start..].chars().count() as u32;
+        span.start = parsed.offset + start;
+        span.end = parsed.offset + end.max(start);
     };
-    record.for_each_span_mut(written);
-    problems.iter_mut().for_each(|p| written(&mut p.span));
+    record.for_each_span_mut(read);
+    problems.iter_mut().for_each(|p| read(&mut p.span));
     problems.extend(decoding);
-    problems.sort_by_key(|p| (p.span.line, p.span.column));
+    problems.sort_by_key(|p| p.span.start);
     let mut game = ParsedGame {
         record,
         problems,
-        text: rewritten,
+        text: parsed.text,
         offset: parsed.offset,
         line: parsed.line,
     };
