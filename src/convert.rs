@@ -1512,6 +1512,11 @@ pub fn to_ludii(c: &Conversion) -> String {
         )
         .unwrap_or_else(|| ply.text.clone());
         let _ = writeln!(out, "{line}");
+        // A foul accepted is part of the play, not commentary: without it the ply
+        // would not replay when the list is read back.
+        if ply.foul {
+            let _ = writeln!(out, "//{{[%foul]}}");
+        }
     }
     if let Some(rest) = &c.rest {
         ludii_comments(&mut out, &rest_comments(rest));

@@ -315,6 +315,8 @@ mod tests {
         // A Game tag with spaces around its name is the game the replay reads it as
         // (found by helper-29's bug hunt: `--game` left it out).
         let spaced = crate::pmn::parse_str("[Game \"Tsoro \"]\n\n*\n");
-        assert!(Filter::new(Some("Tsoro".into()), &[]).unwrap().accepts(&spaced[0].record));
+        assert!(Filter::new(Some("Tsoro".into()), &[])
+            .unwrap()
+            .accepts(&spaced[0].record));
     }
 }

@@ -315,6 +315,36 @@ fn pmn_ludii_pmn_keeps_the_plies_tags_and_result() {
 }
 
 #[test]
+fn a_foul_accepted_goes_to_ludii_and_back() {
+    // Found by helper-27's bug hunt: `[%foul]` was dropped with the comments, and the
+    // ply played under it did not replay when the list was read back.
+    let options = ReplayOptions::full();
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("records/examples/tsoro.pmn"),
+    )
+    .unwrap();
+    let games = convert_all(&text);
+    let fouled: Vec<_> = games
+        .iter()
+        .filter(|c| c.trace.plies.iter().any(|p| p.foul))
+        .collect();
+    assert!(!fouled.is_empty(), "the examples hold a foul accepted");
+    for c in fouled {
+        let ludii = to_ludii(c);
+        assert!(ludii.contains("\n//{[%foul]}\n"), "{ludii}");
+        for game in read_ludii(&ludii, &options) {
+            let back = convert_game("test.pmn", 1, &game, &options);
+            assert!(
+                back.rest.is_none() && back.trace.is_valid(),
+                "{ludii}\n{:?}",
+                back.trace.diagnostics
+            );
+            assert_eq!(back.trace.plies.len(), c.trace.plies.len());
+        }
+    }
+}
+
+#[test]
 fn ludii_sites_are_row_major_from_souths_outer_left() {
     let c = &convert_all(&read("illegal.pmn"))[0];
     let ludii = to_ludii(c);
