@@ -107,7 +107,8 @@ pub struct Trace {
     pub plies_written: usize,
     /// The position after the last ply replayed.
     pub last: Option<Position>,
-    /// The outcome if the game is over after the last ply (only for a complete replay).
+    /// The outcome if the game is over after the last ply (only for a complete replay,
+    /// or one stopped by a ply written after the end).
     pub outcome: Option<Outcome>,
     /// The result the record declares (token, else `Result` tag).
     pub declared: Option<GameResult>,
@@ -1016,6 +1017,11 @@ pub(crate) fn replay_from<'a, P: std::borrow::Borrow<PlyInput<'a>>>(
     let _ = PLY_BUFFERS.try_with(|buffers| buffers.set(Some((effect, mv))));
     trace.last = Some(state.position().clone());
     if failed || cut_short {
+        // A ply written after the end: the game replayed to its end, and its outcome
+        // is known (the after-end error says it; found by helper-28's bug hunt).
+        if trace.diagnostics.iter().any(|d| d.code == code::AFTER_END) {
+            trace.outcome = state.outcome();
+        }
         return;
     }
     trace.complete = true;

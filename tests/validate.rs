@@ -887,3 +887,14 @@ fn too_many_threads_are_lowered_and_said_so() {
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("-j 100000 is more than"), "{stderr}");
 }
+
+#[test]
+fn a_game_over_before_its_last_ply_has_its_outcome() {
+    // Found by helper-28's bug hunt: the after-end error says the result, but the game
+    // line's outcome was null, as for a game not over.
+    let (lines, status) = json_lines(&["records/flawed/after-end.pmn"]);
+    assert_eq!(status, 1);
+    let game = lines.iter().find(|v| v["kind"] == "game").unwrap();
+    assert_eq!(game["outcome"], "0-1", "{game}");
+    assert_eq!(game["first_error_ply"], 13, "{game}");
+}
