@@ -544,6 +544,10 @@ pub fn search_from(
         return result;
     }
     let error_index = (first_error as usize - 1).min(inputs.len().saturating_sub(1));
+    // The text's own errors (a Result tag against the result token, a missing result,
+    // a duplicate tag) stay whatever ply is edited: with one, no edit makes the record
+    // replay completely (found by helper-28's bug hunt: such edits were said to).
+    let text_errors = parsed.problems.iter().any(|p| p.is_error());
     let lowest = error_index.saturating_sub(bounds.window);
     // One more state before the window: a deletion replays the ply before it.
     let first_state = lowest.saturating_sub(1);
@@ -584,6 +588,29 @@ pub fn search_from(
     }
     // Cheap edits first, so that a search cut short has tried the likeliest ones.
     candidates.sort_by_key(|(e, cost)| (*cost, error_index - e.at().min(error_index)));
+
+    // How far the record as written replays: to the ply of the first error, or past it
+    // when that error is the text's (a Result tag against the token, at the last ply).
+    // An edit must do better, or replay completely.
+    let written = match states.get(error_index - base) {
+        Some(st) => {
+            let mut st = st.clone();
+            let mut trace = Trace::default();
+            replay_from(
+                &mut st,
+                inputs[error_index..].iter(),
+                record,
+                false,
+                &lean,
+                &mut trace,
+            );
+            result.replayed += trace.played as u64;
+            trace
+                .first_error_ply()
+                .map_or(inputs.len(), |p| p as usize - 1)
+        }
+        None => error_index,
+    };
 
     for (edit, cost) in candidates {
         let out_of_time = bounds.budget.is_some_and(|b| started.elapsed() > b);
@@ -668,13 +695,13 @@ pub fn search_from(
             .first_error_ply()
             .map(|p| p as usize - 1)
             .unwrap_or(from + edited_len);
-        let complete = trace.complete && trace.is_valid();
+        let complete = trace.complete && trace.is_valid() && !text_errors;
         // Plies of the record as written that replay: an inserted ply is not one of them.
         let progress = match edit {
             Edit::Insert { at, .. } if at < replays => replays - 1,
             _ => replays,
         };
-        if progress <= error_index && !complete {
+        if progress <= written.max(error_index) && !complete {
             continue; // no further than the record as written
         }
         result.repairs.push(Repair {

@@ -541,3 +541,29 @@ fn the_command_line_sets_the_window_and_the_bounds_of_the_search() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "{out:?}");
 }
+
+#[test]
+fn no_edit_is_suggested_that_leaves_the_texts_own_error() {
+    // Found by helper-28's bug hunt: with a Result tag against the result token (an
+    // error of the text, at the last ply), edits of the last ply were said to replay
+    // completely, and an unterminated comment got an edit that replays no further
+    // than the record as written.
+    let mismatch = "[Game \"Tsoro\"]\n[Board \"4x6\"]\n[Result \"1-0\"]\n\n1. a2 d2 2. a6 d6-d1 3. a1 d5-d2 4. b4 d2xb5,a4 5. a5 d1xa2,b2 6. a6xc4,d4\nc2xb6,b5 0-1\n";
+    let unterminated = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("records/flawed/unterminated-comment.pmn"),
+    )
+    .unwrap();
+    for text in [mismatch.to_string(), unterminated] {
+        let out = assert_cmd::Command::cargo_bin("sow")
+            .unwrap()
+            .args(["validate", "--format", "json", "--suggest", "-"])
+            .write_stdin(text)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        let json = String::from_utf8(out.stdout).unwrap();
+        assert!(json.contains("\"severity\":\"error\""), "{json}");
+        assert!(!json.contains("\"suggestions\""), "{json}");
+    }
+}
