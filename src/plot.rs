@@ -171,23 +171,29 @@ pub fn gather(
     let names: Vec<String> = inputs.iter().map(Input::name).collect();
     let mut figure = Figure::new(kind, every);
     let mut unreadable = vec![false; inputs.len()];
+    // Games kept by the filters that could not be replayed (their game, board, rules or
+    // set-up not understood): they have no figures, and are counted to be said so.
+    let mut not_replayed = 0;
     let mut batches = Batches::new(inputs);
     while let Some(batch) = batches.next_batch() {
-        let data: Vec<(usize, Result<Option<GameData>, String>)> = batch
+        // A game filtered out is `None`; one kept but not replayed, `Some(None)`.
+        type Read = Result<Option<Option<GameData>>, String>;
+        let data: Vec<(usize, Read)> = batch
             .into_par_iter()
             .map(|work| {
                 let input = work.input();
                 let data = work.parse_game(&names, filter).map(|game| {
                     let (_, game) = game?;
                     let trace = crate::replay::replay(&game, &options);
-                    GameData::from_trace_for(Some(kind), &game.record, &trace)
+                    Some(GameData::from_trace_for(Some(kind), &game.record, &trace))
                 });
                 (input, data)
             })
             .collect();
         for (input, data) in data {
             match data {
-                Ok(Some(game)) => figure.add(game),
+                Ok(Some(Some(game))) => figure.add(game),
+                Ok(Some(None)) => not_replayed += 1,
                 Ok(None) => {}
                 Err(e) => {
                     eprintln!("sow: {e}");
@@ -195,6 +201,16 @@ pub fn gather(
                 }
             }
         }
+    }
+    // Found by helper-29's bug hunt: they were left out without a word.
+    if not_replayed > 0 {
+        let (games, are) = match not_replayed {
+            1 => ("game", "is"),
+            _ => ("games", "are"),
+        };
+        eprintln!(
+            "sow: {not_replayed} {games} could not be replayed (game, board, rules or set-up not understood; `sow validate` says why) and {are} not drawn"
+        );
     }
     match unreadable.iter().filter(|&&u| u).count() {
         0 => Ok(figure),
@@ -361,7 +377,8 @@ pub fn draw(figure: &Figure, style: &Style) -> Result<String, CommandError> {
     let kind = figure.kind;
     if figure.games == 0 {
         return Err(CommandError::Usage(
-            "no game to plot (no input, or every game filtered out or unreadable)".into(),
+            "no game to plot (no input, or every game filtered out, unreadable or not replayed)"
+                .into(),
         ));
     }
     if kind == PlotKind::Material && figure.prisons == [true, true] {

@@ -470,6 +470,43 @@ fn the_command_writes_an_svg_and_refuses_an_empty_corpus() {
         .code(2);
 }
 
+#[test]
+fn games_that_cannot_be_replayed_are_said_not_drawn() {
+    // Found by helper-29's bug hunt: such games were left out of the figure silently,
+    // and with no other game the message blamed the filters or the input.
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let bad = root.join("records/flawed/bad-board.pmn");
+    let good = root.join("tests/data/analysers/kiothi.pmn");
+    let out = Command::cargo_bin("sow")
+        .unwrap()
+        .args(["plot", "--kind", "length"])
+        .arg(&good)
+        .arg(&bad)
+        .arg("-o")
+        .arg(dir.path().join("l.svg"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("sow: 1 game could not be replayed"),
+        "{stderr}"
+    );
+    let out = Command::cargo_bin("sow")
+        .unwrap()
+        .arg("plot")
+        .arg(&bad)
+        .arg("-o")
+        .arg(dir.path().join("b.svg"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("not replayed"), "{stderr}");
+    assert!(!dir.path().join("b.svg").exists());
+}
+
 /// Random games written as PMN text (the moves of `GameState::play_random`).
 fn generated(game: sow::Game, options: &str, games: usize, seed: u64, max_plies: u32) -> String {
     let rules = sow::Rules::new(game, None, options).unwrap();
