@@ -303,7 +303,7 @@ fn validate_game(
     let verdicts = settings
         .infer_rules
         .then(|| crate::repair::infer_rules(game, &settings.replay));
-    for d in &trace.diagnostics {
+    for d in in_text_order(&trace.diagnostics) {
         let _ = write_diagnostic(&mut out, format, file, Some(index), d, Some(game));
     }
     let summary = Summary {
@@ -316,6 +316,22 @@ fn validate_game(
     };
     let _ = write_game(&mut out, format, name, index, &trace, verdicts);
     (out, summary)
+}
+
+/// A game's diagnostics in the order of its text (the replay lists the reader's before
+/// its own: a problem of ply 3 came before the illegal ply 1 that stopped the replay),
+/// those of the result last, as PMN.md asks. Found by helper-28's bug hunt.
+fn in_text_order(diagnostics: &[Diagnostic]) -> Vec<&Diagnostic> {
+    let mut sorted: Vec<&Diagnostic> = diagnostics.iter().collect();
+    let of_result = |d: &Diagnostic| {
+        matches!(
+            d.code,
+            crate::diagnostic::code::RESULT_MISMATCH | crate::diagnostic::code::RESULT_NOT_OVER
+        )
+    };
+    // A stable sort: what is at one place keeps its order.
+    sorted.sort_by_key(|d| (of_result(d), d.span.start));
+    sorted
 }
 
 fn write_game(

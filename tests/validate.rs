@@ -898,3 +898,23 @@ fn a_game_over_before_its_last_ply_has_its_outcome() {
     assert_eq!(game["outcome"], "0-1", "{game}");
     assert_eq!(game["first_error_ply"], 13, "{game}");
 }
+
+#[test]
+fn a_games_reports_follow_its_text() {
+    // Found by helper-28's bug hunt: the reader's problems were all listed before the
+    // replay's, so a problem of ply 3 came before the illegal ply 1 that stopped the
+    // replay. The result's problems still come last (PMN.md).
+    let text = "[Game \"Kiothi\"]\n[Result \"*\"]\n\n1. a7,a9>a5:15,a8:0,a9:4 b1,b5>b3:11 2. a8:99999999999 *\n";
+    let out = sow()
+        .args(["validate", "--format", "json", "-"])
+        .write_stdin(text)
+        .output()
+        .unwrap();
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let plies: Vec<&Value> = diagnostics(&lines).iter().map(|d| &d["ply"]).collect();
+    assert_eq!(plies, [1, 3], "{lines:?}");
+}
