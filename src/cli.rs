@@ -532,12 +532,21 @@ fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
     if args.game == 0 {
         return Err(CommandError::Usage("games are numbered from 1".into()));
     }
-    let Some(parsed) = games.into_iter().nth(args.game - 1) else {
-        return Err(CommandError::Usage(format!(
-            "{} has fewer than {} games",
-            args.file.display(),
-            args.game
-        )));
+    let mut read = 0;
+    let mut games = games
+        .into_iter()
+        .inspect(|g| read += usize::from(!g.is_no_game()));
+    let found = games.nth(args.game - 1);
+    drop(games);
+    let Some(parsed) = found else {
+        // How many there are, which is what a wrong number wants to know (the stand-in
+        // of a file with no game is none).
+        let file = args.file.display();
+        return Err(CommandError::Usage(match read {
+            0 => format!("{file} holds no game"),
+            1 => format!("{file} has 1 game, not {}", args.game),
+            n => format!("{file} has {n} games, not {}", args.game),
+        }));
     };
     if parsed.is_no_game() {
         return Err(match parsed.io_error() {

@@ -918,3 +918,18 @@ fn a_games_reports_follow_its_text() {
     let plies: Vec<&Value> = diagnostics(&lines).iter().map(|d| &d["ply"]).collect();
     assert_eq!(plies, [1, 3], "{lines:?}");
 }
+
+#[test]
+fn show_says_how_many_games_a_file_has() {
+    // Found by helper-28's bug hunt: it said only "fewer than 7 games".
+    let out = sow()
+        .args(["show", "records/examples/tsoro.pmn", "--game", "70"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("records/examples/tsoro.pmn has 6 games, not 70"),
+        "{stderr}"
+    );
+}
