@@ -10,19 +10,34 @@ use std::sync::{Mutex, PoisonError};
 static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
 /// Makes an interrupted run (Ctrl-C, `kill`, a closed terminal) remove the temporary
-/// files of the outputs it was writing, and end with status 130, as a shell reports a
-/// run ended by Ctrl-C: nothing is left beside the output. Called once, by the command.
+/// files of the outputs it was writing, then end as the signal would have ended it (so
+/// that a shell sees a run interrupted: Ctrl-C stops a loop of them, and the status is
+/// 128 + the signal). Nothing is left beside the output. Called once, by the command.
+#[cfg(unix)]
 pub fn remove_temporary_files_on_interrupt() {
-    // If no handler can be set (one is set already), an interrupted run leaves its
-    // temporary file, as it did before there was a handler.
-    let _ = ctrlc::set_handler(|| {
-        let mut pending = PENDING.lock().unwrap_or_else(PoisonError::into_inner);
-        for path in pending.drain(..) {
-            let _ = fs::remove_file(path);
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    // If the signals cannot be caught, an interrupted run leaves its temporary file, as
+    // it did before they were.
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            let mut pending = PENDING.lock().unwrap_or_else(PoisonError::into_inner);
+            for path in pending.drain(..) {
+                let _ = fs::remove_file(path);
+            }
+            // The default action of these signals ends the process; should it fail to,
+            // the run ends as a shell reports an interrupted one.
+            let _ = signal_hook::low_level::emulate_default_handler(signal);
+            std::process::exit(128 + signal);
         }
-        std::process::exit(130);
     });
 }
+
+/// Elsewhere, an interrupted run leaves its temporary files.
+#[cfg(not(unix))]
+pub fn remove_temporary_files_on_interrupt() {}
 
 /// `path` is a temporary file being written (`true`), or no longer (`false`).
 fn pending(path: &Path, now: bool) {
