@@ -810,7 +810,7 @@ pub fn replay(parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
     let mut trace = Trace {
         diagnostics: problems
             .into_iter()
-            .map(|p| reader_diagnostic(p, &inputs, moves_start(record)))
+            .map(|p| reader_diagnostic(p, &inputs, parsed))
             .collect(),
         plies_written: 0,
         declared: declared_result(record),
@@ -924,10 +924,15 @@ pub(crate) fn cut_short(parsed: &ParsedGame) -> bool {
     })
 }
 
-/// Where the move text begins: after the last tag read (a problem before it is one of
-/// the tags).
-fn moves_start(record: &Record) -> usize {
-    record.tags.iter().map(|t| t.span.end).max().unwrap_or(0)
+/// Whether a place before the first ply is in the move text: after the last tag read,
+/// and on no tag line (one the reader could not read is after the last it could).
+fn before_plies_in_move_text(parsed: &ParsedGame, at: usize) -> bool {
+    let moves_start = (parsed.record.tags.iter()).map(|t| t.span.end).max().unwrap_or(0);
+    let Some(before) = at.checked_sub(parsed.offset).and_then(|a| parsed.text.get(..a)) else {
+        return false;
+    };
+    let line = &parsed.text[before.rfind('\n').map_or(0, |i| i + 1)..];
+    at >= moves_start && !line.trim_start().starts_with('[')
 }
 
 /// A reader problem as a diagnostic. A problem of the move text where a ply stands is
@@ -936,7 +941,7 @@ fn moves_start(record: &Record) -> usize {
 fn reader_diagnostic(
     problem: &crate::pmn::Problem,
     inputs: &[PlyInput<'_>],
-    moves_start: usize,
+    parsed: &ParsedGame,
 ) -> Diagnostic {
     use crate::pmn::ProblemCode as P;
     let mut d = Diagnostic::from_problem(problem);
@@ -950,7 +955,9 @@ fn reader_diagnostic(
             | P::NumberTooLarge
             | P::NestingTooDeep
     );
-    if in_move_text && problem.span.start >= moves_start {
+    let at = problem.span.start;
+    let after_a_ply = inputs.first().is_some_and(|first| at >= first.span.start);
+    if in_move_text && (after_a_ply || before_plies_in_move_text(parsed, at)) {
         // The plies are in the order of the text: a search, not a walk, as a game can
         // hold a problem a ply (a wrong move number before each).
         let before = inputs.partition_point(|i| i.span.start < problem.span.start);
