@@ -1350,7 +1350,9 @@ fn each_ludii_game<E>(
                 current.tags.push(piece(comment.trim_start()));
             } else if comment.starts_with('{') || comment.starts_with(';') {
                 current.comments.push((current.plies.len(), piece(comment)));
-            } else if let Some(result) = comment.trim().strip_prefix("end ") {
+            } else if let Some(result) = (comment.trim().strip_prefix("end"))
+                .filter(|rest| rest.starts_with(char::is_whitespace))
+            {
                 // The result ends the game: what follows is another's.
                 current.end = Some(piece(result.trim()));
                 flush(&mut current)?;

@@ -228,8 +228,9 @@ pub fn write_games(
             args.seed,
             args.max_plies
         );
-        if let Some(b) = &args.board {
-            let _ = write!(command, " --board {b}");
+        if args.board.is_some() {
+            // As the board was read, not as typed (a line break would break the tag).
+            let _ = write!(command, " --board {}", rules.board());
         }
         // The options' words, one space apart: the tag is one line, whatever spaces
         // (line breaks too) the argument held.

@@ -124,10 +124,18 @@ pub fn stream_output<E>(
         write(&mut out).map_err(StreamError::Write)?;
         return out.flush().map_err(StreamError::Io);
     }
-    // A link's target, where the link leads to a file.
+    // A link's target, where the link leads (to a file, or to a name not yet taken).
     let target = fs::symlink_metadata(path)
         .is_ok_and(|m| m.file_type().is_symlink())
-        .then(|| fs::canonicalize(path).ok())
+        .then(|| {
+            fs::canonicalize(path).ok().or_else(|| {
+                let to = fs::read_link(path).ok()?;
+                Some(match path.parent() {
+                    Some(dir) if to.is_relative() => dir.join(to),
+                    _ => to,
+                })
+            })
+        })
         .flatten();
     let path = target.as_deref().unwrap_or(path);
     let replaced = fs::metadata(path).ok();
@@ -348,6 +356,16 @@ mod tests {
         assert_eq!(fs::read_to_string(&target).unwrap(), "new");
         let mode = fs::metadata(&target).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o600);
+        // A link to no file yet makes its target (found by helper-30's review: it was
+        // said to exist, and replaced by a file with --force).
+        let (dangling, made) = (dir.path().join("dangling.csv"), dir.path().join("made.csv"));
+        std::os::unix::fs::symlink("made.csv", &dangling).unwrap();
+        stream_output(Some(&dangling), false, write("made")).unwrap();
+        assert_eq!(fs::read_to_string(&made).unwrap(), "made");
+        assert!(fs::symlink_metadata(&dangling)
+            .unwrap()
+            .file_type()
+            .is_symlink());
         // A device is written into, without --force, whole or streamed.
         let null = Path::new("/dev/null");
         stream_output(Some(null), false, write("into the device")).unwrap();
@@ -357,7 +375,7 @@ mod tests {
             .unwrap()
             .map(|e| e.unwrap().file_name())
             .collect();
-        assert_eq!(names.len(), 2, "{names:?}");
+        assert_eq!(names.len(), 4, "{names:?}");
     }
 
     #[test]

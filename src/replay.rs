@@ -927,8 +927,14 @@ pub(crate) fn cut_short(parsed: &ParsedGame) -> bool {
 /// Whether a place before the first ply is in the move text: after the last tag read,
 /// and on no tag line (one the reader could not read is after the last it could).
 fn before_plies_in_move_text(parsed: &ParsedGame, at: usize) -> bool {
-    let moves_start = (parsed.record.tags.iter()).map(|t| t.span.end).max().unwrap_or(0);
-    let Some(before) = at.checked_sub(parsed.offset).and_then(|a| parsed.text.get(..a)) else {
+    let moves_start = (parsed.record.tags.iter())
+        .map(|t| t.span.end)
+        .max()
+        .unwrap_or(0);
+    let Some(before) = at
+        .checked_sub(parsed.offset)
+        .and_then(|a| parsed.text.get(..a))
+    else {
         return false;
     };
     let line = &parsed.text[before.rfind('\n').map_or(0, |i| i + 1)..];

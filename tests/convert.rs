@@ -564,6 +564,11 @@ fn a_ludii_list_loses_no_game_to_a_missing_header_or_separator() {
             (14, String::new(), None),
         ]
     );
+    // `// end` may be followed by any space (found by helper-30's review: a tab was
+    // not read).
+    let tabbed = format!("{header}4-6\n//\tend\t1-0\n");
+    let result = read_ludii(&tabbed, &ReplayOptions::full())[0].record.result;
+    assert_eq!(result.map(|r| r.result.as_str()), Some("1-0"));
     // The games without a header are reported, where they are: no game is lost.
     for (game, at, found) in [
         (1, (5, 1), "27-25"),

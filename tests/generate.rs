@@ -83,9 +83,10 @@ fn generated_games_of_every_option_set_validate() {
 fn rules_written_over_lines_give_games_that_validate() {
     // Found in the eighth session's bug hunt: the Source tag repeated `--rules` as
     // given, its line break too, and the tag line broke in two.
+    // And --board (found by helper-30's review).
     let text = sow::generate::run(&args(
         "Tsoro",
-        None,
+        Some("4x12\n"),
         " heads=1\r\n\tbonus=1 ",
         2,
         1,
@@ -98,7 +99,10 @@ fn rules_written_over_lines_give_games_that_validate() {
         assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
         assert!(replay(parsed, &ReplayOptions::validate()).is_valid());
         let source = parsed.record.tag("Source").unwrap();
-        assert!(source.contains(" --rules \"heads=1 bonus=1\","), "{source}");
+        assert!(
+            source.contains(" --board 4x12 --rules \"heads=1 bonus=1\","),
+            "{source}"
+        );
     }
 }
 
