@@ -936,34 +936,7 @@ impl Record {
     /// Sets every span in the record to zero, so that records read from different
     /// texts compare by content alone.
     pub fn clear_spans(&mut self) {
-        for tag in &mut self.tags {
-            tag.span = Span::default();
-            tag.value_span = Span::default();
-        }
-        clear_element_spans(&mut self.moves);
-        if let Some(r) = &mut self.result {
-            r.span = Span::default();
-        }
-    }
-}
-
-fn clear_element_spans(elements: &mut [Element]) {
-    for e in elements {
-        match e {
-            Element::MoveNumber(m) => m.span = Span::default(),
-            Element::Ply(p) => p.span = Span::default(),
-            Element::Comment(c) => {
-                c.span = Span::default();
-                for cmd in &mut c.commands {
-                    cmd.span = Span::default();
-                }
-            }
-            Element::Nag(n) => n.span = Span::default(),
-            Element::Variation(v) => {
-                v.span = Span::default();
-                clear_element_spans(&mut v.elements);
-            }
-        }
+        self.for_each_span_mut(|span| *span = Span::default());
     }
 }
 
