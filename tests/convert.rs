@@ -21,6 +21,27 @@ fn read(name: &str) -> String {
     std::fs::read_to_string(Path::new(DATA).join(name)).unwrap()
 }
 
+/// The places (`LINE:COLUMN`) `sow convert --from FROM --to pmn` names its games at on
+/// standard error, for `text` in a file.
+fn places_said(text: &str, from: &str) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("input");
+    std::fs::write(&file, text).unwrap();
+    let out = Command::cargo_bin("sow")
+        .unwrap()
+        .args(["convert", "--from", from, "--to", "pmn"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let places: Vec<String> = (stderr.lines())
+        .filter_map(|l| l.split(": game").next()?.rsplit_once("input:"))
+        .map(|(_, place)| place.to_string())
+        .collect();
+    assert!(!places.is_empty(), "{stderr}");
+    places
+}
+
 fn convert_all(text: &str) -> Vec<Conversion> {
     let options = ReplayOptions::full();
     pmn::parse_str(text)
@@ -508,22 +529,7 @@ fn a_ludii_list_is_reported_at_its_own_lines_and_columns() {
     assert_eq!((problem.span.line, problem.span.column), (14, 4));
     assert!(problem.message.contains("9q9"), "{}", problem.message);
 
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("l.txt");
-    std::fs::write(&file, &text).unwrap();
-    let out = Command::cargo_bin("sow")
-        .unwrap()
-        .args(["convert", "--from", "ludii", "--to", "pmn"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    let places: Vec<&str> = stderr
-        .lines()
-        .filter_map(|l| l.split(": game").next()?.rsplit_once("l.txt:"))
-        .map(|(_, place)| place)
-        .collect();
-    assert_eq!(places, ["6:3", "14:4"], "{stderr}");
+    assert_eq!(places_said(&text, "ludii"), ["6:3", "14:4"]);
 }
 
 #[test]
@@ -1374,22 +1380,7 @@ fn relative_numbering_is_reported_at_the_line_and_column_written() {
     assert_eq!((problem.span.line, problem.span.column), (11, 12));
     assert!(problem.message.contains("1q5"), "{}", problem.message);
 
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("r.pmn");
-    std::fs::write(&file, &text).unwrap();
-    let out = Command::cargo_bin("sow")
-        .unwrap()
-        .args(["convert", "--from", "relative", "--to", "pmn"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    let places: Vec<&str> = stderr
-        .lines()
-        .filter_map(|l| l.split(": game").next()?.rsplit_once("r.pmn:"))
-        .map(|(_, place)| place)
-        .collect();
-    assert_eq!(places, ["5:12", "11:12"], "{stderr}");
+    assert_eq!(places_said(&text, "relative"), ["5:12", "11:12"]);
 }
 
 #[test]

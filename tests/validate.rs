@@ -30,6 +30,19 @@ fn json_lines(args: &[&str]) -> (Vec<Value>, i32) {
     (lines, out.status.code().unwrap())
 }
 
+/// The JSON objects `sow validate --format json -` prints for `text` on standard input.
+fn json_lines_of_stdin(text: &str) -> Vec<Value> {
+    let out = sow()
+        .args(["validate", "--format", "json", "-"])
+        .write_stdin(text)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
 fn diagnostics(lines: &[Value]) -> Vec<&Value> {
     lines.iter().filter(|v| v["kind"] == "diagnostic").collect()
 }
@@ -862,16 +875,7 @@ fn a_problem_at_the_first_ply_is_ply_1() {
         ("[Bad tag here\n\n1. a5-a7 *", "syntax", 0),
     ] {
         let text = format!("[Game \"Tsoro\"]\n[Board \"4x8\"]\n[Result \"*\"]\n\n{text}\n");
-        let out = sow()
-            .args(["validate", "--format", "json", "-"])
-            .write_stdin(text)
-            .output()
-            .unwrap();
-        let lines: Vec<Value> = String::from_utf8(out.stdout)
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
+        let lines = json_lines_of_stdin(&text);
         let d = diagnostics(&lines);
         assert_eq!(d[0]["code"], code, "{lines:?}");
         let ply = if ply == 0 { Value::Null } else { ply.into() };
@@ -908,16 +912,7 @@ fn a_games_reports_follow_its_text() {
     // replay's, so a problem of ply 3 came before the illegal ply 1 that stopped the
     // replay. The result's problems still come last (PMN.md).
     let text = "[Game \"Kiothi\"]\n[Result \"*\"]\n\n1. a7,a9>a5:15,a8:0,a9:4 b1,b5>b3:11 2. a8:99999999999 *\n";
-    let out = sow()
-        .args(["validate", "--format", "json", "-"])
-        .write_stdin(text)
-        .output()
-        .unwrap();
-    let lines: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines_of_stdin(text);
     let plies: Vec<&Value> = diagnostics(&lines).iter().map(|d| &d["ply"]).collect();
     assert_eq!(plies, [1, 3], "{lines:?}");
 }
