@@ -907,6 +907,15 @@ fn each_json_record<E: From<InputError>>(
         line_start: 0,
         column: 1,
     };
+    if let Some(too_deep) = deepest(text, MAX_JSON_NESTING) {
+        at.advance_to(too_deep);
+        return Err(at
+            .error(&format!(
+                "nested more than {MAX_JSON_NESTING} deep (PMN's variations nest {} deep at most)",
+                crate::pmn::parse::MAX_NESTING
+            ))
+            .into());
+    }
     at.skip_whitespace();
     let array = text[at.at..].starts_with('[');
     if array {
@@ -946,6 +955,40 @@ fn each_json_record<E: From<InputError>>(
         at.skip_whitespace();
     }
     Ok(())
+}
+
+/// How deep a JSON text of records may nest: a record's own levels and two for each
+/// variation, 256 deep, with room to spare. Deeper text is refused before it is read,
+/// so that reading it cannot run out of stack.
+const MAX_JSON_NESTING: usize = 2 * crate::pmn::parse::MAX_NESTING + 64;
+
+/// The offset of the first `[` or `{` of `text` (outside strings) that is more than
+/// `most` deep, if any.
+fn deepest(text: &str, most: usize) -> Option<usize> {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for (i, &b) in text.as_bytes().iter().enumerate() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > most {
+                    return Some(i);
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// A place in a JSON text being walked, with its line and column (counted as the walk
@@ -993,7 +1036,13 @@ impl JsonPlace<'_> {
         &mut self,
         record: &mut dyn FnMut(Record, (usize, usize)) -> Result<(), E>,
     ) -> Result<(), E> {
-        let mut one = serde_json::Deserializer::from_str(&self.text[self.at..]).into_iter();
+        // serde_json's own bound on nesting (128) is below what PMN's variations reach
+        // (two levels a variation, 256 variations deep): `sow`'s own JSON of a record
+        // nested 62 deep could not be read back (found by helper-27's bug hunt). The
+        // text's nesting was bounded before any record was read (`deepest`).
+        let mut de = serde_json::Deserializer::from_str(&self.text[self.at..]);
+        de.disable_recursion_limit();
+        let mut one = de.into_iter();
         match one.next() {
             Some(Ok(read)) => {
                 let end = self.at + one.byte_offset();

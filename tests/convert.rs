@@ -1013,6 +1013,51 @@ fn a_second_board_or_rules_tag_is_kept_as_written() {
 }
 
 #[test]
+fn json_of_variations_nested_as_deep_as_pmn_allows_reads_back() {
+    // Found by helper-27's bug hunt: serde_json's bound on nesting (128 levels) refused
+    // sow's own JSON of a record with variations nested 62 deep (PMN allows 256).
+    let n = sow::pmn::parse::MAX_NESTING;
+    let text = format!(
+        "[Game \"Tsoro\"]\n[Board \"4x8\"]\n\n1. a5-a7 {}{} *\n",
+        "(1. a1 ".repeat(n),
+        ")".repeat(n)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let (pmn_file, json_file) = (dir.path().join("deep.pmn"), dir.path().join("deep.json"));
+    std::fs::write(&pmn_file, &text).unwrap();
+    let json = sow(&["convert", "--to", "json", pmn_file.to_str().unwrap()]);
+    assert!(json.status.success(), "{json:?}");
+    std::fs::write(&json_file, &json.stdout).unwrap();
+    let back = sow(&[
+        "convert",
+        "--from",
+        "json",
+        "--to",
+        "pmn",
+        json_file.to_str().unwrap(),
+    ]);
+    let direct = sow(&["convert", "--to", "pmn", pmn_file.to_str().unwrap()]);
+    assert!(back.status.success(), "{back:?}");
+    assert_eq!(back.stdout, direct.stdout);
+    // Deeper JSON is refused before it is read, where it goes too deep.
+    std::fs::write(&json_file, "[".repeat(100_000)).unwrap();
+    let out = sow(&[
+        "convert",
+        "--from",
+        "json",
+        "--to",
+        "pmn",
+        json_file.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("deep.json:1:577: not JSON records: nested more than 576 deep"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn an_input_of_json_or_ludii_without_a_game_is_warned_of() {
     let dir = tempfile::tempdir().unwrap();
     for (from, text) in [("json", ""), ("json", "[ ]\n"), ("ludii", "// nothing\n")] {
