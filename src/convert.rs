@@ -1139,6 +1139,12 @@ fn from_relative(text: GameText, options: &ReplayOptions) -> ParsedGame {
     };
     record.for_each_span_mut(&mut read);
     problems.iter_mut().for_each(|p| read(&mut p.span));
+    explain_unnamed(
+        &mut problems,
+        (&parsed.text, parsed.offset),
+        &rules,
+        Numbering::Relative,
+    );
     problems.extend(decoding);
     problems.sort_by_key(|p| p.span.start);
     let mut game = ParsedGame {
@@ -1160,6 +1166,38 @@ fn from_relative(text: GameText, options: &ReplayOptions) -> ParsedGame {
     }
     game.record.tags.retain(|t| t.name != NUMBERING_TAG);
     game
+}
+
+/// Says why a ply of another numbering was left as written, where a pit of it names
+/// none, in the place of the reader's syntax error at it ("expected a move number ...,
+/// found `99`"). `text` is the game's text and its offset, which the problems' spans
+/// point into.
+fn explain_unnamed(
+    problems: &mut [Problem],
+    (text, offset): (&str, usize),
+    rules: &Rules,
+    from: Numbering,
+) {
+    for p in problems
+        .iter_mut()
+        .filter(|p| p.code == ProblemCode::Syntax)
+    {
+        let Some(rest) = p
+            .span
+            .start
+            .checked_sub(offset)
+            .and_then(|at| text.get(at..))
+        else {
+            continue;
+        };
+        let end = rest
+            .find(|c: char| c.is_whitespace() || "{}();[".contains(c))
+            .unwrap_or(rest.len());
+        let token = &rest[..end];
+        if let Some(why) = numbering::unnamed_pit(rules, token, from) {
+            p.message = format!("in ply `{token}`: {why}");
+        }
+    }
 }
 
 /// The columns of places in a text, each counted on from the last place asked for when
@@ -1346,6 +1384,10 @@ impl LudiiGame {
         };
         let mut games = pmn::parse_str(&text);
         for game in &mut games {
+            if let Ok(rules) = rules_of(&game.record, &options.overrides) {
+                let text = (game.text.as_str(), game.offset);
+                explain_unnamed(&mut game.problems, text, &rules, Numbering::Ludii);
+            }
             game.record.for_each_span_mut(place);
             game.problems.iter_mut().for_each(|p| place(&mut p.span));
             let mut first = Span {

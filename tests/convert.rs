@@ -528,6 +528,9 @@ fn a_ludii_list_is_reported_at_its_own_lines_and_columns() {
     let problem = &games[1].problems[0];
     assert_eq!((problem.span.line, problem.span.column), (14, 4));
     assert!(problem.message.contains("9q9"), "{}", problem.message);
+    // Said as what it is, not as a token the reader did not expect (helper-27's hunt).
+    let expected = "in ply `9q9`: `9q9` is no site of the 4x12 board (0-47)";
+    assert_eq!(problem.message, expected);
 
     assert_eq!(places_said(&text, "ludii"), ["6:3", "14:4"]);
 }
@@ -1424,6 +1427,9 @@ fn relative_numbering_is_reported_at_the_line_and_column_written() {
     assert_eq!(problem.code, pmn::ProblemCode::Syntax);
     assert_eq!((problem.span.line, problem.span.column), (11, 12));
     assert!(problem.message.contains("1q5"), "{}", problem.message);
+    // Said as what it is, not as a token the reader did not expect (helper-27's hunt).
+    let expected = "in ply `1q5`: `1q5` names no pit: numbers here are 1-24 (the player's own pits) and 25-48 (the opponent's)";
+    assert_eq!(problem.message, expected);
 
     assert_eq!(places_said(&text, "relative"), ["5:12", "11:12"]);
 }

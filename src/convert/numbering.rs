@@ -192,6 +192,48 @@ fn rewrite_ply_into(
     true
 }
 
+/// Why a ply of another numbering could not be rewritten, when one of its pits names
+/// none: said in the place of the reader's "expected a move number", which is all it
+/// can say of `99` (found by helper-27's bug hunt). `None` when every pit is named (the
+/// ply is then broken otherwise, and the reader says how).
+pub fn unnamed_pit(rules: &Rules, token: &str, from: Numbering) -> Option<String> {
+    // The ply of a token: after a move number glued to it, before its suffix.
+    let digits = token.bytes().take_while(u8::is_ascii_digit).count();
+    let dots = token[digits..].bytes().take_while(|&b| b == b'.').count();
+    let ply = if digits > 0 && dots > 0 {
+        &token[digits + dots..]
+    } else {
+        token
+    };
+    let (ply, _) = split_suffix(ply);
+    let mut count_next = false;
+    for atom in ply.split_inclusive(|c: char| !c.is_ascii_alphanumeric() || c == 'x') {
+        let (name, separator) = match atom.char_indices().last() {
+            Some((i, c)) if !c.is_ascii_alphanumeric() || c == 'x' => atom.split_at(i),
+            _ => (atom, ""),
+        };
+        if !name.is_empty() && !count_next && pit_of(rules, Side::South, name, from).is_none() {
+            let board = rules.board();
+            return Some(match from {
+                Numbering::Ludii => format!(
+                    "`{name}` is no site of the {board} board (0-{})",
+                    board.len() - 1
+                ),
+                _ => {
+                    let half = seat_order(rules, Side::South).len();
+                    format!(
+                        "`{name}` names no pit: numbers here are 1-{half} (the player's own pits) and {}-{} (the opponent's)",
+                        half + 1,
+                        2 * half
+                    )
+                }
+            });
+        }
+        count_next = matches!(separator, ":" | "#");
+    }
+    None
+}
+
 /// Where each byte of a rewritten text came from in the text read: the two differ only
 /// in the pits renamed, whose names may be longer or shorter (`3` for `a3`). Positions
 /// the reader finds in the rewritten text are turned back into places in the text read
@@ -582,6 +624,30 @@ mod tests {
         assert_eq!(
             map.read_offset(abs.find("a11").unwrap() + 2),
             text.find("35").unwrap() + 1
+        );
+    }
+
+    #[test]
+    fn a_pit_named_by_no_number_is_said_so() {
+        let r = rules(Game::Tsoro, Board::new(4, 8), "");
+        let relative = |t| unnamed_pit(&r, t, Numbering::Relative);
+        let own_and_theirs =
+            "numbers here are 1-16 (the player's own pits) and 17-32 (the opponent's)";
+        assert_eq!(
+            relative("12.99!"),
+            Some(format!("`99` names no pit: {own_and_theirs}"))
+        );
+        assert_eq!(
+            relative("10x35:2,0"),
+            Some(format!("`35` names no pit: {own_and_theirs}"))
+        );
+        // Counts are no pits; a ply broken otherwise is the reader's to say.
+        assert_eq!(relative("10x31:99"), None);
+        assert_eq!(relative("5-7?"), None);
+        let ludii = unnamed_pit(&r, "19x10,32", Numbering::Ludii);
+        assert_eq!(
+            ludii.as_deref(),
+            Some("`32` is no site of the 4x8 board (0-31)")
         );
     }
 
