@@ -16,9 +16,14 @@ static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 #[cfg(unix)]
 pub fn remove_temporary_files_on_interrupt() {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    // A signal the run was started to ignore (`nohup`, a job in the background of a
+    // script) stays ignored (found by helper-31's review: it ended the run).
+    let caught = [SIGINT, SIGTERM, SIGHUP]
+        .into_iter()
+        .filter(|&s| !ignored(s));
     // If the signals cannot be caught, an interrupted run leaves its temporary file, as
     // it did before they were.
-    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+    let Ok(mut signals) = signal_hook::iterator::Signals::new(caught) else {
         return;
     };
     std::thread::spawn(move || {
@@ -27,12 +32,25 @@ pub fn remove_temporary_files_on_interrupt() {
             for path in pending.drain(..) {
                 let _ = fs::remove_file(path);
             }
-            // The default action of these signals ends the process; should it fail to,
-            // the run ends as a shell reports an interrupted one.
+            // The signal's default action ends the process (signal-hook aborts if it
+            // does not); should the action not even be restored, the run ends as a
+            // shell reports one interrupted.
             let _ = signal_hook::low_level::emulate_default_handler(signal);
             std::process::exit(128 + signal);
         }
     });
+}
+
+/// Whether the run was started with `signal` ignored.
+#[cfg(unix)]
+fn ignored(signal: i32) -> bool {
+    // SAFETY: with no new action, sigaction only reads the signal's current action into
+    // `old`, a zeroed `sigaction` (a plain C struct, for which zero is a valid value).
+    unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(signal, std::ptr::null(), &mut old) == 0
+            && old.sa_sigaction == libc::SIG_IGN
+    }
 }
 
 /// Elsewhere, an interrupted run leaves its temporary files.
@@ -124,19 +142,7 @@ pub fn stream_output<E>(
         write(&mut out).map_err(StreamError::Write)?;
         return out.flush().map_err(StreamError::Io);
     }
-    // A link's target, where the link leads (to a file, or to a name not yet taken).
-    let target = fs::symlink_metadata(path)
-        .is_ok_and(|m| m.file_type().is_symlink())
-        .then(|| {
-            fs::canonicalize(path).ok().or_else(|| {
-                let to = fs::read_link(path).ok()?;
-                Some(match path.parent() {
-                    Some(dir) if to.is_relative() => dir.join(to),
-                    _ => to,
-                })
-            })
-        })
-        .flatten();
+    let target = link_target(path);
     let path = target.as_deref().unwrap_or(path);
     let replaced = fs::metadata(path).ok();
     if replaced.is_some() && !force {
@@ -171,6 +177,25 @@ pub fn stream_output<E>(
     }
     pending(&tmp, false);
     result
+}
+
+/// Where a link leads, through any chain of links: to a file, or to a name not yet
+/// taken (found by helper-31's review: only the first link was followed). `None` when
+/// `path` is no link, or the chain does not end.
+fn link_target(path: &Path) -> Option<PathBuf> {
+    let mut at = path.to_path_buf();
+    // As the system does, at most 40 links.
+    for _ in 0..40 {
+        if !fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink()) {
+            return (at != path).then_some(at);
+        }
+        let to = fs::read_link(&at).ok()?;
+        at = match at.parent() {
+            Some(dir) if to.is_relative() => dir.join(to),
+            _ => to,
+        };
+    }
+    None
 }
 
 /// Whether `path` is an existing file that is neither a regular file nor a folder (a
@@ -360,7 +385,14 @@ mod tests {
         // said to exist, and replaced by a file with --force).
         let (dangling, made) = (dir.path().join("dangling.csv"), dir.path().join("made.csv"));
         std::os::unix::fs::symlink("made.csv", &dangling).unwrap();
-        stream_output(Some(&dangling), false, write("made")).unwrap();
+        // Through a chain of links too (found by helper-31's review).
+        let chain = dir.path().join("chain.csv");
+        std::os::unix::fs::symlink("dangling.csv", &chain).unwrap();
+        stream_output(Some(&chain), false, write("made")).unwrap();
+        assert!(fs::symlink_metadata(&chain)
+            .unwrap()
+            .file_type()
+            .is_symlink());
         assert_eq!(fs::read_to_string(&made).unwrap(), "made");
         assert!(fs::symlink_metadata(&dangling)
             .unwrap()
@@ -375,7 +407,7 @@ mod tests {
             .unwrap()
             .map(|e| e.unwrap().file_name())
             .collect();
-        assert_eq!(names.len(), 4, "{names:?}");
+        assert_eq!(names.len(), 5, "{names:?}");
     }
 
     #[test]

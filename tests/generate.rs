@@ -257,3 +257,42 @@ fn an_interrupted_run_leaves_no_temporary_file() {
     );
     assert_eq!(entries(), Vec::<String>::new());
 }
+
+#[cfg(unix)]
+#[test]
+fn a_signal_the_run_was_started_to_ignore_stays_ignored() {
+    // Found by helper-31's review: catching the signals undid `nohup`'s ignoring of a
+    // hang-up (and a background job's of Ctrl-C), which then ended the run.
+    let dir = tempfile::tempdir().unwrap();
+    let output = dir.path().join("games.pmn");
+    let mut child = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("trap '' HUP; exec \"$0\" generate --game Nsolo --games 100000000 -o \"$1\"")
+        .arg(env!("CARGO_BIN_EXE_sow"))
+        .arg(&output)
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::fs::read_dir(dir.path()).unwrap().next().is_none() {
+        assert!(std::time::Instant::now() < deadline, "no temporary file");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let pid = child.id().to_string();
+    let signal = |name: &str| {
+        let sent = std::process::Command::new("kill")
+            .args([name, &pid])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+    };
+    signal("-HUP");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "a hang-up ended the run"
+    );
+    signal("-INT");
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(child.wait().unwrap().signal(), Some(2));
+    assert!(std::fs::read_dir(dir.path()).unwrap().next().is_none());
+}
