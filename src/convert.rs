@@ -1073,11 +1073,19 @@ impl JsonPlace<'_> {
 
     /// serde's error in the text from here, placed in the whole text.
     fn serde_error(&self, e: &serde_json::Error) -> InputError {
-        let at = match e.line() {
-            0 => None,
-            1 => Some((self.line, self.column() + e.column().saturating_sub(1))),
-            n => Some((self.line + n - 1, e.column())),
+        // serde counts the column in bytes; a column here is in characters, as the
+        // reader counts them (found by helper-31's review).
+        let rest = &self.text[self.at..];
+        let (line_start, column) = match e.line() {
+            0 | 1 => (0, self.column()),
+            n => {
+                let breaks = memchr::memchr_iter(b'\n', rest.as_bytes()).nth(n - 2);
+                (breaks.map_or(rest.len(), |i| i + 1), 1)
+            }
         };
+        let end = floor_char_boundary(rest, line_start + e.column().saturating_sub(1));
+        let chars = rest.get(line_start..end).map_or(0, |t| t.chars().count());
+        let at = (e.line() > 0).then_some((self.line + e.line().max(1) - 1, column + chars));
         InputError {
             at,
             message: format!("not JSON records: {}", json_error_message(e)),

@@ -864,38 +864,42 @@ impl<'a> MainLinePly<'a> {
 }
 
 impl Record {
-    /// Calls `f` on every span of the record, in no set order: each tag's and its
-    /// value's, each element's at every depth of variation (a comment's commands too),
-    /// the result token's.
+    /// Calls `f` on every span of the record, in the order of the text: each tag's (and
+    /// then its value's), each element's, a variation's elements right after it (a
+    /// comment's commands after the comment), the result token's.
     pub fn for_each_span_mut(&mut self, mut f: impl FnMut(&mut Span)) {
         for tag in &mut self.tags {
             f(&mut tag.span);
             f(&mut tag.value_span);
         }
-        if let Some(result) = &mut self.result {
-            f(&mut result.span);
-        }
-        // A list of the variations still to visit, not recursion: variations nest as
-        // deep as the reader allows.
-        let mut lists: Vec<&mut [Element]> = vec![&mut self.moves];
-        while let Some(list) = lists.pop() {
-            for element in list {
-                match element {
-                    Element::MoveNumber(m) => f(&mut m.span),
-                    Element::Ply(p) => f(&mut p.span),
-                    Element::Comment(c) => {
-                        f(&mut c.span);
-                        c.commands
-                            .iter_mut()
-                            .for_each(|command| f(&mut command.span));
-                    }
-                    Element::Nag(n) => f(&mut n.span),
-                    Element::Variation(v) => {
-                        f(&mut v.span);
-                        lists.push(&mut v.elements);
-                    }
+        // The lists being walked, innermost last, not recursion: variations nest as deep
+        // as the reader allows. (In the order of the text, as a caller counting columns
+        // on from the last span asks: a variation left for after its list was a jump
+        // back, found by helper-31's review.)
+        let mut lists = vec![self.moves.iter_mut()];
+        while let Some(list) = lists.last_mut() {
+            let Some(element) = list.next() else {
+                lists.pop();
+                continue;
+            };
+            match element {
+                Element::MoveNumber(m) => f(&mut m.span),
+                Element::Ply(p) => f(&mut p.span),
+                Element::Comment(c) => {
+                    f(&mut c.span);
+                    c.commands
+                        .iter_mut()
+                        .for_each(|command| f(&mut command.span));
+                }
+                Element::Nag(n) => f(&mut n.span),
+                Element::Variation(v) => {
+                    f(&mut v.span);
+                    lists.push(v.elements.iter_mut());
                 }
             }
+        }
+        if let Some(result) = &mut self.result {
+            f(&mut result.span);
         }
     }
 
