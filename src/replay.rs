@@ -896,7 +896,10 @@ pub fn replay(parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
         &mut trace,
     );
     trace.plies_written = plies.number as usize + plies.left();
-    let ply = Some(trace.played as u32).filter(|&n| n > 0);
+    // The result token follows the last ply written, whether or not the replay got
+    // that far (a replay stopped at ply 2 gave ply 1 to a Result tag against the
+    // token, which then came before the ply 2 error as the game's first).
+    let ply = Some(trace.plies_written as u32).filter(|&n| n > 0);
     for p in result_problems {
         let mut d = Diagnostic::from_problem(p);
         d.ply = ply;
@@ -1031,7 +1034,9 @@ pub(crate) fn replay_from<'a, P: std::borrow::Borrow<PlyInput<'a>>>(
     trace.last = Some(state.position().clone());
     if failed || cut_short {
         // A ply written after the end: the game replayed to its end, and its outcome
-        // is known (the after-end error says it; found by helper-28's bug hunt).
+        // is known (the after-end error says it; found by helper-28's bug hunt). The
+        // declared result is not checked against it: the after-end error, at the
+        // first ply wrong, already says the true result.
         if trace.diagnostics.iter().any(|d| d.code == code::AFTER_END) {
             trace.outcome = state.outcome();
         }

@@ -583,11 +583,12 @@ fn a_result_problem_comes_after_the_problems_of_the_plies() {
     );
     let codes: Vec<&Value> = diagnostics(&lines).iter().map(|d| &d["code"]).collect();
     assert_eq!(codes, ["illegal-move", "result-mismatch"]);
+    // At the last ply written, which the result token follows. It was the last ply
+    // replayed (4), which made it, not the illegal ply 5, the game's first error.
     let last = diagnostics(&lines)[1];
-    assert_eq!(
-        last["ply"], 4,
-        "the plies replayed, as for other result problems"
-    );
+    assert_eq!(last["ply"], 5);
+    let game = lines.iter().find(|v| v["kind"] == "game").unwrap();
+    assert_eq!(game["first_error_ply"], 5, "{game}");
 }
 
 #[test]
@@ -909,12 +910,20 @@ fn a_game_over_before_its_last_ply_has_its_outcome() {
 #[test]
 fn a_games_reports_follow_its_text() {
     // Found by helper-28's bug hunt: the reader's problems were all listed before the
-    // replay's, so a problem of ply 3 came before the illegal ply 1 that stopped the
-    // replay. The result's problems still come last (PMN.md).
-    let text = "[Game \"Kiothi\"]\n[Result \"*\"]\n\n1. a7,a9>a5:15,a8:0,a9:4 b1,b5>b3:11 2. a8:99999999999 *\n";
+    // replay's, so a problem of ply 5 came before the illegal ply 2 that stopped the
+    // replay. The result's problems come last (PMN.md), with the last ply written.
+    let text =
+        "[Game \"Tsoro\"]\n[Board \"4x8\"]\n[Result \"1-0\"]\n\n1. a5-a7 b8 2. a1 d1 4. a2 *\n";
     let lines = json_lines_of_stdin(text);
-    let plies: Vec<&Value> = diagnostics(&lines).iter().map(|d| &d["ply"]).collect();
-    assert_eq!(plies, [1, 3], "{lines:?}");
+    let found: Vec<String> = (diagnostics(&lines).iter())
+        .map(|d| format!("{} {}", d["code"].as_str().unwrap(), d["ply"]))
+        .collect();
+    assert_eq!(
+        found,
+        ["illegal-move 2", "move-number 5", "result-mismatch 5"]
+    );
+    let game = lines.iter().find(|v| v["kind"] == "game").unwrap();
+    assert_eq!(game["first_error_ply"], 2, "{game}");
 }
 
 #[test]
