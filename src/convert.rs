@@ -904,7 +904,6 @@ fn each_json_record<E: From<InputError>>(
         text,
         at: 0,
         line: 1,
-        line_start: 0,
         column: 1,
     };
     if let Some(too_deep) = deepest(text, MAX_JSON_NESTING) {
@@ -997,8 +996,6 @@ struct JsonPlace<'t> {
     text: &'t str,
     at: usize,
     line: usize,
-    /// Byte offset of the line's first byte.
-    line_start: usize,
     /// The column of `at`, in characters from 1.
     column: usize,
 }
@@ -1012,7 +1009,6 @@ impl JsonPlace<'_> {
         let chars = |bytes: &[u8]| bytes.iter().filter(|&&b| (b as i8) >= -0x40).count();
         if let Some(last) = memchr::memrchr(b'\n', passed) {
             self.line += memchr::memchr_iter(b'\n', passed).count();
-            self.line_start = self.at + last + 1;
             self.column = 1 + chars(&passed[last + 1..]);
         } else {
             self.column += chars(passed);
@@ -1025,10 +1021,6 @@ impl JsonPlace<'_> {
         let rest = &self.text[self.at..];
         let left = rest.trim_start_matches([' ', '\t', '\n', '\r']).len();
         self.advance_to(self.at + rest.len() - left);
-    }
-
-    fn column(&self) -> usize {
-        self.column
     }
 
     /// Reads the record that begins here, gives it to `record`, and moves past it.
@@ -1046,7 +1038,7 @@ impl JsonPlace<'_> {
         match one.next() {
             Some(Ok(read)) => {
                 let end = self.at + one.byte_offset();
-                record(read, (self.line, self.column()))?;
+                record(read, (self.line, self.column))?;
                 self.advance_to(end);
                 Ok(())
             }
@@ -1058,7 +1050,7 @@ impl JsonPlace<'_> {
     /// `message` about the text here.
     fn error(&self, message: &str) -> InputError {
         InputError {
-            at: Some((self.line, self.column())),
+            at: Some((self.line, self.column)),
             message: format!("not JSON records: {message}"),
         }
     }
@@ -1067,7 +1059,7 @@ impl JsonPlace<'_> {
     /// last character (column 0 of the line after a last line break).
     fn end_error(&self, message: &str) -> InputError {
         let mut error = self.error(message);
-        error.at = Some((self.line, self.column() - 1));
+        error.at = Some((self.line, self.column - 1));
         error
     }
 
@@ -1077,7 +1069,7 @@ impl JsonPlace<'_> {
         // reader counts them (found by helper-31's review).
         let rest = &self.text[self.at..];
         let (line_start, column) = match e.line() {
-            0 | 1 => (0, self.column()),
+            0 | 1 => (0, self.column),
             n => {
                 let breaks = memchr::memchr_iter(b'\n', rest.as_bytes()).nth(n - 2);
                 (breaks.map_or(rest.len(), |i| i + 1), 1)
