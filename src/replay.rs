@@ -16,7 +16,8 @@ use crate::geometry::{Pit, Side};
 use crate::moves::{BonusTake, Effect, HeadStop, Illegal, Mode, Move, Redistribution, Sowing};
 use crate::play::{GameState, Outcome};
 use crate::pmn::{
-    Command, Element, GameResult, ParsedGame, PitRef, PlySyntax, ProblemCode, Record, Span,
+    Command, Element, GameResult, ParsedGame, PitRef, PlainGame, PlainStep, PlySyntax, ProblemCode,
+    Record, Span,
 };
 use crate::position::Position;
 use crate::rules::{split_options, with_overrides, Game, Rules};
@@ -906,6 +907,82 @@ pub fn replay(parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
         trace.diagnostics.push(d);
     }
     trace
+}
+
+/// Replays a game read by the plain lane ([`PlainGame`]) for validation, as [`replay`]
+/// replays its parsed record with diagnostics only: the same trace, without a syntax
+/// tree. `None` as soon as anything would be reported, or the text is not plain after
+/// all; the game must then be parsed and replayed by [`replay`], which says what.
+pub fn replay_plain(game: &mut PlainGame<'_>, options: &ReplayOptions) -> Option<Trace> {
+    if !options.diagnostics_only {
+        return None;
+    }
+    // What `replay` reports before the first ply stops the lane: tags it cannot
+    // understand, a set-up it cannot use, a Position tag without SetUp.
+    let rules = rules_of_cached(&game.record, &options.overrides).ok()?;
+    let start = start_of(&game.record, &rules).ok()?;
+    if game.record.tag("Position").is_some() && game.record.tag("SetUp") != Some("1") {
+        return None;
+    }
+    let mut trace = Trace {
+        rules: Some(rules.clone()),
+        start: Some(start.clone()),
+        ..Trace::default()
+    };
+    let mut state = GameState::new(rules, start);
+    let (mut effect, mut mv) = (PLY_BUFFERS.try_with(Cell::take).ok().flatten())
+        .unwrap_or_else(|| (Effect::default(), Move::Sow(Sowing::default())));
+    effect.lap_counts_only = !options.keep_laps;
+    // Each ply is read into this one syntax, its bonus pits kept in place.
+    let mut syntax = PlySyntax::Sowing(crate::pmn::Sowing {
+        from: PitRef { row: 0, col: 1 },
+        lift: None,
+        end: None,
+        arrival: None,
+        capture: None,
+    });
+    let mut number = 0u32;
+    let mut failed = false;
+    let plain = loop {
+        match game.next_ply(&mut syntax) {
+            PlainStep::Ply => {}
+            PlainStep::End => break true,
+            PlainStep::Unusual => break false,
+        }
+        number += 1;
+        let input = PlyInput {
+            number,
+            syntax: &syntax,
+            span: Span::default(),
+            commands: Vec::new(),
+        };
+        step_into(
+            &mut state,
+            &input,
+            &mut mv,
+            &mut effect,
+            options,
+            &mut trace.diagnostics,
+            &mut failed,
+        );
+        // A warning too: the lane gives only games with nothing to say.
+        if failed || !trace.diagnostics.is_empty() {
+            break false;
+        }
+    };
+    let _ = PLY_BUFFERS.try_with(|buffers| buffers.set(Some((effect, mv))));
+    if !plain {
+        return None;
+    }
+    trace.played = number as usize;
+    trace.plies_written = number as usize;
+    trace.last = Some(state.position().clone());
+    trace.complete = true;
+    let outcome = state.outcome();
+    trace.outcome = outcome;
+    trace.declared = declared_result(&game.record);
+    check_result(&game.record, &mut trace, outcome);
+    trace.diagnostics.is_empty().then_some(trace)
 }
 
 /// The plies of a record's main line.

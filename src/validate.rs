@@ -18,8 +18,8 @@ use serde::Serialize;
 
 use crate::corpus::{Batches, Filter, Input, Skipped, Work};
 use crate::diagnostic::Diagnostic;
-use crate::pmn::{ParsedGame, Severity};
-use crate::replay::{replay, ReplayOptions, Trace};
+use crate::pmn::{GameText, ParsedGame, Severity};
+use crate::replay::{replay, replay_plain, ReplayOptions, Trace};
 
 /// Output format.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -191,14 +191,17 @@ pub fn run(
                 let input = work.input();
                 let (text, summary) = match work {
                     Work::Game { index, game, .. } => {
-                        let game = game.parse();
-                        if !settings.filter.keeps(&game) {
-                            return (input, Vec::new(), Summary::default());
-                        }
                         let file = FileName {
                             text: &names[input],
                             json: json_names.get(input).map_or("", String::as_str),
                         };
+                        if let Some(done) = validate_plain(file, index, &game, settings, format) {
+                            return (input, done.0, done.1);
+                        }
+                        let game = game.parse();
+                        if !settings.filter.keeps(&game) {
+                            return (input, Vec::new(), Summary::default());
+                        }
                         validate_game(file, index, &game, settings, format)
                     }
                     Work::Unreadable { error, .. } => {
@@ -269,6 +272,35 @@ struct FileName<'a> {
 /// `text` as a JSON string, quoted and escaped.
 fn json_string(text: &str) -> String {
     serde_json::to_string(text).expect("a string always serializes")
+}
+
+/// A game validated by the plain lane, without a syntax tree ([`replay_plain`]): a
+/// game with nothing to report, whose report is its game line alone. `None` when the
+/// lane cannot take the game; it is then parsed and validated whole.
+fn validate_plain(
+    name: FileName<'_>,
+    index: usize,
+    game: &GameText,
+    settings: &Settings,
+    format: Format,
+) -> Option<(Vec<u8>, Summary)> {
+    // Rules inference reads the parsed record.
+    if settings.infer_rules {
+        return None;
+    }
+    let mut plain = game.plain()?;
+    if !settings.filter.accepts(&plain.record) {
+        return Some((Vec::new(), Summary::default()));
+    }
+    let trace = replay_plain(&mut plain, &settings.replay)?;
+    let mut out = Vec::with_capacity(192);
+    let _ = write_game(&mut out, format, name, index, &trace, None);
+    let summary = Summary {
+        games: 1,
+        valid: 1,
+        ..Summary::default()
+    };
+    Some((out, summary))
 }
 
 fn validate_game(

@@ -58,25 +58,157 @@ pub const MAX_NESTING: usize = 256;
 /// Parses the text of one game. `offset` and `line` say where the text starts in the
 /// file (it must start at the beginning of a line), so that spans are absolute.
 pub fn parse_game(text: &str, offset: usize, line: u32) -> (Record, Vec<Problem>) {
-    let mut p = Scanner {
-        text,
-        bytes: text.as_bytes(),
-        pos: 0,
-        base_offset: offset,
-        base_line: line,
-        loc_pos: 0,
-        loc_line: line,
-        loc_col: 1,
-        line,
-        line_start: 0,
-        line_wide: false,
-        // One search per game, not one per comment (most texts have no CR at all).
-        has_cr: memchr::memchr(b'\r', text.as_bytes()).is_some(),
-        problems: Vec::new(),
-        record: Record::default(),
-    };
+    let mut p = Scanner::new(text, offset, line);
     p.run();
     (p.record, p.problems)
+}
+
+/// A game whose move text is plain, read without a syntax tree ([`plain_game`]): its
+/// tags, then its plies one at a time ([`PlainGame::next_ply`]), then its result.
+///
+/// Validation replays millions of plies that are nothing but move numbers, plies and a
+/// result, and most of reading them was building the syntax tree the replay walked
+/// once and dropped. The plain lane reads such a game straight into the replay. It
+/// keeps no place and reports nothing: whatever is not plain, or would be a problem
+/// (a move number that does not fit, a result the `Result` tag contradicts, text
+/// after the result), stops it, and the game is then read whole by [`parse_game`].
+/// The pieces are those of the scanner's fast lane and of the ply grammar, so a ply
+/// reads the same either way.
+pub struct PlainGame<'a> {
+    /// The game's tags, and its result once [`PlainGame::next_ply`] has met it. The
+    /// move text is not kept, and no span is (the result's is empty).
+    pub record: Record,
+    bytes: &'a [u8],
+    pos: usize,
+    /// Absolute index (0 = South's first ply) of the next ply.
+    next_ply: u64,
+}
+
+/// What [`PlainGame::next_ply`] met.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PlainStep {
+    /// A ply, read into the syntax given.
+    Ply,
+    /// The result, with nothing after it: the game is read (see [`PlainGame::record`]).
+    End,
+    /// Something that is not plain, or would be a problem: the game must be read
+    /// whole by [`parse_game`].
+    Unusual,
+}
+
+/// The tags of a game whose move text may be plain (see [`PlainGame`]): `None` when the
+/// tags have a problem (or no `Game` tag), or the move text holds a comment or a
+/// variation (looked for at once, before any ply is replayed for nothing). `offset`
+/// and `line` are as for [`parse_game`].
+pub fn plain_game(text: &str, offset: usize, line: u32) -> Option<PlainGame<'_>> {
+    let mut p = Scanner::new(text, offset, line);
+    let stopped = p.read_tags();
+    p.check_tags();
+    if stopped || !p.problems.is_empty() || p.record.tag("Game").is_none() {
+        return None;
+    }
+    if memchr::memchr3(b'{', b';', b'(', &p.bytes[p.pos..]).is_some() {
+        return None;
+    }
+    let next_ply = match p.record.first_side() {
+        Side::South => 0,
+        Side::North => 1,
+    };
+    Some(PlainGame {
+        record: p.record,
+        bytes: p.bytes,
+        pos: p.pos,
+        next_ply,
+    })
+}
+
+impl PlainGame<'_> {
+    /// Reads on to the next ply, into `syntax`, or to the result.
+    pub fn next_ply(&mut self, syntax: &mut PlySyntax) -> PlainStep {
+        let bytes = self.bytes;
+        let mut pos = self.pos;
+        loop {
+            let Some(&b) = bytes.get(pos) else {
+                // No result: a `missing-result` problem.
+                return PlainStep::Unusual;
+            };
+            if is_space(b) {
+                pos += 1;
+                continue;
+            }
+            if b == b'*' {
+                return self.finish(pos, GameResult::Unknown, 1);
+            }
+            if b.is_ascii_digit() {
+                // As the scanner's loop tells a result from a move number.
+                if matches!(bytes.get(pos + 1), Some(b'-' | b'/')) {
+                    let rest = &bytes[pos..];
+                    let token = ["1/2-1/2", "1-0", "0-1"].into_iter().find(|t| {
+                        rest.starts_with(t.as_bytes())
+                            && rest.get(t.len()).is_none_or(|&c| is_delimiter(c))
+                    });
+                    return match token.and_then(GameResult::from_text) {
+                        Some(result) => self.finish(pos, result, token.map_or(0, str::len)),
+                        None => PlainStep::Unusual,
+                    };
+                }
+                match usual_move_number(bytes, pos) {
+                    Some((number, dots, end))
+                        if (number as u64, dots) == move_number_for(self.next_ply) =>
+                    {
+                        pos = end;
+                        continue;
+                    }
+                    _ => return PlainStep::Unusual,
+                }
+            }
+            // A ply: the usual ones as the fast lane reads them, any other (Kiothi's
+            // redistribution) by the grammar, as `Scanner::read_ply` reads it. A suffix
+            // annotation is not plain.
+            let usual = usual_pit(&bytes[pos..]).and_then(|(from, len)| {
+                *syntax = lone_pit_ply(from);
+                match syntax {
+                    PlySyntax::Sowing(sowing) => usual_sowing(bytes, pos + len, sowing),
+                    PlySyntax::Redistribution(_) => None,
+                }
+            });
+            let end = match usual {
+                Some(end) => end,
+                None if b.is_ascii_alphabetic() => {
+                    let end = (bytes[pos..].iter())
+                        .position(|&b| is_delimiter(b))
+                        .map_or(bytes.len(), |i| pos + i);
+                    match parse_ply(&bytes[pos..end]) {
+                        Ok(read) => *syntax = read,
+                        Err(_) => return PlainStep::Unusual,
+                    }
+                    end
+                }
+                None => return PlainStep::Unusual,
+            };
+            self.pos = end;
+            self.next_ply += 1;
+            return PlainStep::Ply;
+        }
+    }
+
+    /// The result token at `at`, `len` bytes long: the end of the game, if the `Result`
+    /// tag agrees and nothing but space follows.
+    fn finish(&mut self, at: usize, result: GameResult, len: usize) -> PlainStep {
+        let tag = (self.record.tags.iter()).find(|t| same_name(&t.name, "Result"));
+        if tag.is_some_and(|t| t.value != result.as_str()) {
+            return PlainStep::Unusual;
+        }
+        if !self.bytes[at + len..].iter().all(|&b| is_space(b)) {
+            return PlainStep::Unusual;
+        }
+        self.record.result = Some(ResultToken {
+            result,
+            span: Span::default(),
+        });
+        self.pos = self.bytes.len();
+        PlainStep::End
+    }
 }
 
 struct Frame {
@@ -196,6 +328,26 @@ fn quote(s: &str) -> String {
 }
 
 impl<'a> Scanner<'a> {
+    fn new(text: &'a str, offset: usize, line: u32) -> Scanner<'a> {
+        Scanner {
+            text,
+            bytes: text.as_bytes(),
+            pos: 0,
+            base_offset: offset,
+            base_line: line,
+            loc_pos: 0,
+            loc_line: line,
+            loc_col: 1,
+            line,
+            line_start: 0,
+            line_wide: false,
+            // One search per game, not one per comment (most texts have no CR at all).
+            has_cr: memchr::memchr(b'\r', text.as_bytes()).is_some(),
+            problems: Vec::new(),
+            record: Record::default(),
+        }
+    }
+
     /// Line and column of a position in the text. Positions are asked for mostly in
     /// increasing order, so each byte is counted about once.
     fn locate(&mut self, pos: usize) -> (u32, u32) {

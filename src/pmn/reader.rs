@@ -17,7 +17,7 @@ use std::io::{self, BufRead, BufReader, Chain, Cursor, Read};
 
 use super::ast::{Record, Span};
 use super::decode::{decode_line, Encoding, Utf16ToUtf8};
-use super::parse::{count_bytes, parse_game};
+use super::parse::{count_bytes, parse_game, plain_game, PlainGame};
 use super::problem::{Problem, ProblemCode};
 
 /// Lines longer than this many characters are a `long-line` warning.
@@ -528,6 +528,17 @@ impl GameText {
             offset,
             line,
         }
+    }
+
+    /// The game for the plain lane of validation ([`PlainGame`]), when its text was
+    /// read without a problem and its tags are plain; else it is to be [parsed].
+    ///
+    /// [parsed]: GameText::parse
+    pub fn plain(&self) -> Option<PlainGame<'_>> {
+        if !self.is_game || !self.problems.is_empty() {
+            return None;
+        }
+        plain_game(&self.text, self.offset, self.line)
     }
 
     /// The problems found in reading the text (its decoding: encoding, NUL bytes, long
