@@ -18,6 +18,9 @@
 //! - `--from json` reads the `json`/`jsonl` output back (its records; the rest ignored).
 //! - `ludii`: a Ludii-style move list (docs/ludii.md), read back with `--from ludii`.
 //!
+//! A folder is walked for the files of the `--from` form ([`ConvertFrom::extensions`]):
+//! `*.pmn` (PMN and relative numbering), `*.json` and `*.jsonl`, `*.ludii`.
+//!
 //! # Nothing is lost
 //!
 //! A game with errors is converted as far as it replays and as far as the reader read
