@@ -1526,3 +1526,39 @@ fn a_folder_without_a_file_of_the_from_form_is_warned_of() {
         )
     );
 }
+
+#[test]
+fn a_numbering_tag_of_the_transcribers_survives_relative_numbering() {
+    // Found by the h34 review: `--to relative` wrote its `[Numbering "relative"]` in the
+    // place of any Numbering tag, and `--from relative` dropped every Numbering tag, so
+    // a transcriber's note of how the source numbered its holes was lost, unsaid.
+    let dir = tempfile::tempdir().unwrap();
+    let (pmn, rel) = (dir.path().join("a.pmn"), dir.path().join("a.rel.pmn"));
+    let note = "[Numbering \"holes 1-32 from the north-west corner, as in the notebook\"]\n";
+    let tags = "[Game \"Tsoro\"]\n[Board \"4x8\"]\n[Result \"*\"]\n";
+    let absolute = format!("{tags}{note}\n1. a5-a7 d4-d2 *\n");
+    std::fs::write(&pmn, &absolute).unwrap();
+    let (relative, _) = convert_ok(&["--to", "relative", pmn.to_str().unwrap()]);
+    assert_eq!(
+        relative,
+        format!("{tags}[Numbering \"relative\"]\n{note}\n1. 5-7 5-7 *\n")
+    );
+    std::fs::write(&rel, &relative).unwrap();
+    let rel = rel.to_str().unwrap();
+    assert_eq!(
+        convert_ok(&["--from", "relative", "--to", "pmn", rel]).0,
+        absolute
+    );
+    assert_eq!(
+        convert_ok(&["--from", "relative", "--to", "relative", rel]).0,
+        relative
+    );
+    // Written before the mark, in a record of relative numbers: kept, the mark dropped.
+    std::fs::write(
+        &pmn,
+        format!("{tags}{note}[Numbering \"Relative\"]\n\n1. 5-7 5-7 *\n"),
+    )
+    .unwrap();
+    let (back, stderr) = convert_ok(&["--from", "relative", "--to", "pmn", pmn.to_str().unwrap()]);
+    assert_eq!((back.as_str(), stderr.as_str()), (absolute.as_str(), ""));
+}
