@@ -57,7 +57,8 @@ pub enum Command {
 /// Paths and filters shared by the corpus commands.
 #[derive(Args, Debug, Clone)]
 pub struct CorpusArgs {
-    /// Files and folders (walked recursively for *.pmn); `-` reads standard input.
+    /// Files (read whatever their extension) and folders (walked recursively for
+    /// *.pmn); `-` reads standard input.
     #[arg(default_value = ".")]
     pub paths: Vec<PathBuf>,
     /// Only games of this game (the value of the Game tag), e.g. Tsoro.
@@ -218,7 +219,25 @@ pub enum ConvertFrom {
     Json,
 }
 
+impl ConvertFrom {
+    /// The extensions (without the dot) of the files a folder is walked for: those
+    /// `sow convert --to` writes the form as (`ludii` has no extension of Ludii's own:
+    /// Ludii's `.lud` files are rule files, not move lists, so it is named after the
+    /// form).
+    pub fn extensions(self) -> &'static [&'static str] {
+        match self {
+            ConvertFrom::Pmn | ConvertFrom::Relative => corpus::PMN_EXTENSIONS,
+            ConvertFrom::Json => &["json", "jsonl"],
+            ConvertFrom::Ludii => &["ludii"],
+        }
+    }
+}
+
+/// Folders given to `sow convert` are walked for the files of the `--from` form.
+const CONVERT_PATHS_HELP: &str = "Files (read whatever their extension) and folders, walked recursively for the files of the --from form: *.pmn (pmn, relative), *.json and *.jsonl (json), *.ludii (ludii); `-` reads standard input";
+
 #[derive(Args, Debug)]
+#[command(mut_arg("paths", |a| a.help(CONVERT_PATHS_HELP)))]
 pub struct ConvertArgs {
     #[command(flatten)]
     pub corpus: CorpusArgs,
@@ -226,6 +245,7 @@ pub struct ConvertArgs {
     #[arg(long, value_enum)]
     pub to: ConvertTo,
     /// The input's form: PMN, PMN with seat-relative numbers, a Ludii move list, or JSON.
+    /// A folder is walked for the files of this form (see PATHS).
     #[arg(long, value_enum, default_value_t = ConvertFrom::Pmn)]
     pub from: ConvertFrom,
     /// Write to this file instead of standard output.
@@ -350,10 +370,12 @@ pub fn main() -> i32 {
 
 /// The inputs of a corpus command. Unreadable paths are reported on stderr, and any
 /// makes the command fail (hidden entries are only reported).
+/// Folders are walked for the files whose extension is one of `extensions`.
 pub fn corpus_inputs(
     args: &CorpusArgs,
+    extensions: &[&str],
 ) -> Result<(Vec<Input>, Filter, ReplayOptions), CommandError> {
-    let (inputs, skipped) = corpus::expand(&args.paths);
+    let (inputs, skipped) = corpus::expand_for(&args.paths, extensions);
     let mut failed = false;
     for s in &skipped {
         let _ = writeln!(io::stderr(), "sow: {}: {}", s.path, s.reason);
@@ -378,7 +400,7 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
         Command::Validate(args) => run_validate(args),
         Command::Show(args) => run_show(args),
         Command::Stats(args) => {
-            let (inputs, filter, replay) = corpus_inputs(&args.corpus)?;
+            let (inputs, filter, replay) = corpus_inputs(&args.corpus, corpus::PMN_EXTENSIONS)?;
             // Rows go out as they are made: a large corpus' per-ply table never sits in
             // memory whole.
             let name = output_name(args.output.as_deref());
@@ -389,14 +411,14 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
             Ok(0)
         }
         Command::Plot(args) => {
-            let (inputs, filter, replay) = corpus_inputs(&args.corpus)?;
+            let (inputs, filter, replay) = corpus_inputs(&args.corpus, corpus::PMN_EXTENSIONS)?;
             let svg = crate::plot::run(&inputs, &filter, &replay, &args)?;
             write_output(Some(&args.output), args.force, svg.as_bytes())
                 .map_err(|e| CommandError::io(&args.output, e))?;
             Ok(0)
         }
         Command::Convert(args) => {
-            let (inputs, filter, replay) = corpus_inputs(&args.corpus)?;
+            let (inputs, filter, replay) = corpus_inputs(&args.corpus, args.from.extensions())?;
             // Written a game at a time, and only if the whole run succeeds.
             let name = output_name(args.output.as_deref());
             crate::output::stream_whole_output(args.output.as_deref(), args.force, |out| {

@@ -18,6 +18,9 @@
 //! - `--from json` reads the `json`/`jsonl` output back (its records; the rest ignored).
 //! - `ludii`: a Ludii-style move list (docs/ludii.md), read back with `--from ludii`.
 //!
+//! A folder is walked for the files of the `--from` form ([`ConvertFrom::extensions`]):
+//! `*.pmn` (PMN and relative numbering), `*.json` and `*.jsonl`, `*.ludii`.
+//!
 //! # Nothing is lost
 //!
 //! A game with errors is converted as far as it replays and as far as the reader read
@@ -86,8 +89,18 @@ pub const TAG_NOTE: &str = "sow convert: tag line not read";
 /// The start of the comment before text written after the result token, kept verbatim.
 pub const AFTER_RESULT_NOTE: &str = "sow convert: text after the result not read";
 
-/// The tag a relative record carries.
+/// The tag a relative record carries, with the value [`RELATIVE`].
 pub const NUMBERING_TAG: &str = "Numbering";
+
+/// The value of the [`NUMBERING_TAG`] that marks a record in relative numbering.
+pub const RELATIVE: &str = "relative";
+
+/// Whether a tag is the mark of relative numbering, `[Numbering "relative"]` (in any
+/// case, spaces around it aside). A `Numbering` tag of any other value is the
+/// transcriber's (how a source numbered its holes, say) and is kept like any free tag.
+pub fn is_relative_mark(tag: &Tag) -> bool {
+    tag.name == NUMBERING_TAG && tag.value.trim().eq_ignore_ascii_case(RELATIVE)
+}
 
 /// Why text of a game is kept verbatim: what the reader or the replay reported, and
 /// where.
@@ -1154,17 +1167,17 @@ fn from_relative(text: GameText, options: &ReplayOptions) -> ParsedGame {
         offset: parsed.offset,
         line: parsed.line,
     };
-    // The tag no longer says how the record is numbered: it goes, from the text too
+    // The mark no longer says how the record is numbered: it goes, from the text too
     // (blanked, so that spans stay in place), or the text would hold a tag the record
-    // does not.
-    for tag in game.record.tags.iter().filter(|t| t.name == NUMBERING_TAG) {
+    // does not. A Numbering tag of another value is the transcriber's, and stays.
+    for tag in game.record.tags.iter().filter(|t| is_relative_mark(t)) {
         let at = tag.span.start.checked_sub(game.offset);
         let len = tag.span.end.saturating_sub(tag.span.start);
         if let Some(at) = at.filter(|&a| game.text.get(a..a + len).is_some()) {
             game.text.replace_range(at..at + len, &" ".repeat(len));
         }
     }
-    game.record.tags.retain(|t| t.name != NUMBERING_TAG);
+    game.record.tags.retain(|t| !is_relative_mark(t));
     game
 }
 
@@ -1572,8 +1585,9 @@ pub fn to_pmn(c: &Conversion) -> String {
 }
 
 /// The game in relative numbering (docs/relative.md): the export form with a
-/// `[Numbering "relative"]` tag and every pit of every ply, variations included,
-/// written as a number from the seat of the player who plays it.
+/// `[Numbering "relative"]` tag (before any Numbering tag of the record's own, which is
+/// kept) and every pit of every ply, variations included, written as a number from the
+/// seat of the player who plays it.
 pub fn to_relative(c: &Conversion) -> String {
     // Without rules there are no seats to number from: the game is written in PMN as it
     // is, without a Numbering tag, so that reading it back changes nothing.
@@ -1581,8 +1595,13 @@ pub fn to_relative(c: &Conversion) -> String {
         return pmn::write_game(&c.record);
     };
     let mut record = c.record.clone();
-    record.tags.retain(|t| t.name != NUMBERING_TAG);
-    record.tags.push(Tag::new(NUMBERING_TAG, "relative"));
+    record.tags.retain(|t| !is_relative_mark(t));
+    // The export form sorts tags of one name in the order they are held: the mark is
+    // written first of them, then the record's own.
+    let at = (record.tags.iter())
+        .position(|t| t.name == NUMBERING_TAG)
+        .unwrap_or(record.tags.len());
+    record.tags.insert(at, Tag::new(NUMBERING_TAG, RELATIVE));
     let text = pmn::write_game(&record);
     numbering::rewrite_game_text(
         rules,

@@ -1,6 +1,7 @@
 //! Finding and reading the records a command is pointed at: files, folders walked
-//! recursively for `*.pmn`, and `-` for standard input; and the filters every corpus
-//! command shares (`--game NAME`, `--where TAG=VALUE`).
+//! recursively for the files of the input's form (`*.pmn`, or what `sow convert --from`
+//! names), and `-` for standard input; and the filters every corpus command shares
+//! (`--game NAME`, `--where TAG=VALUE`).
 //!
 //! Nothing here writes anywhere: input files are only ever opened for reading.
 
@@ -56,11 +57,21 @@ pub struct Skipped {
     pub before: usize,
 }
 
+/// The extensions a folder is walked for when the input is PMN.
+pub const PMN_EXTENSIONS: &[&str] = &["pmn"];
+
 /// Expands command-line paths into inputs: files as given (whatever their extension),
 /// folders walked recursively for `*.pmn` in a stable (sorted) order, `-` for standard
 /// input. Hidden entries inside folders are skipped and reported; unreadable entries
 /// and symlink loops are reported; nothing stops the walk.
 pub fn expand(paths: &[PathBuf]) -> (Vec<Input>, Vec<Skipped>) {
+    expand_for(paths, PMN_EXTENSIONS)
+}
+
+/// [`expand`], folders walked for the files whose extension (without the dot, any
+/// case) is one of `extensions`. A folder that yields no file is reported with a note
+/// (not an error): a command given it would otherwise read nothing and say nothing.
+pub fn expand_for(paths: &[PathBuf], extensions: &[&str]) -> (Vec<Input>, Vec<Skipped>) {
     let mut inputs = Vec::new();
     let mut skipped = Vec::new();
     for path in paths {
@@ -75,11 +86,21 @@ pub fn expand(paths: &[PathBuf]) -> (Vec<Input>, Vec<Skipped>) {
                 error: true,
                 before: inputs.len(),
             }),
-            Ok(meta) if meta.is_dir() => walk(path, &mut inputs, &mut skipped),
+            Ok(meta) if meta.is_dir() => walk(path, extensions, &mut inputs, &mut skipped),
             Ok(_) => inputs.push(Input::File(path.clone())),
         }
     }
     (inputs, skipped)
+}
+
+/// `*.json or *.jsonl`.
+fn patterns(extensions: &[&str]) -> String {
+    let patterns: Vec<String> = extensions.iter().map(|e| format!("*.{e}")).collect();
+    match patterns.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => "no".into(),
+    }
 }
 
 fn is_hidden(name: &std::ffi::OsStr) -> bool {
@@ -87,7 +108,10 @@ fn is_hidden(name: &std::ffi::OsStr) -> bool {
         .is_some_and(|n| n.starts_with('.') && n != "." && n != "..")
 }
 
-fn walk(root: &Path, inputs: &mut Vec<Input>, skipped: &mut Vec<Skipped>) {
+fn walk(root: &Path, extensions: &[&str], inputs: &mut Vec<Input>, skipped: &mut Vec<Skipped>) {
+    let (found_before, skipped_before) = (inputs.len(), skipped.len());
+    // Files passed over for their extension, to say so when nothing else is found.
+    let mut others = 0;
     let mut walker = WalkDir::new(root)
         .follow_links(true)
         .sort_by_file_name()
@@ -129,14 +153,37 @@ fn walk(root: &Path, inputs: &mut Vec<Input>, skipped: &mut Vec<Skipped>) {
             }
             continue;
         }
-        if entry.file_type().is_file()
-            && entry
-                .path()
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("pmn"))
-        {
-            inputs.push(Input::File(entry.into_path()));
+        if !entry.file_type().is_file() {
+            continue;
         }
+        let wanted = entry.path().extension().is_some_and(|e| {
+            extensions
+                .iter()
+                .any(|wanted| e.eq_ignore_ascii_case(wanted))
+        });
+        if wanted {
+            inputs.push(Input::File(entry.into_path()));
+        } else {
+            others += 1;
+        }
+    }
+    // An error met in the walk has been reported already, and fails the command.
+    let failed = skipped[skipped_before..].iter().any(|s| s.error);
+    if inputs.len() == found_before && !failed {
+        let others = match others {
+            0 => String::new(),
+            1 => " (1 file of another kind not read)".into(),
+            n => format!(" ({n} files of other kinds not read)"),
+        };
+        skipped.push(Skipped {
+            path: root.display().to_string(),
+            reason: format!(
+                "no {} file in this folder or below it{others}; nothing read from it",
+                patterns(extensions)
+            ),
+            error: false,
+            before: inputs.len(),
+        });
     }
 }
 

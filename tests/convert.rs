@@ -1444,3 +1444,121 @@ fn relative_numbering_keeps_the_decodings_warnings() {
     assert_eq!(codes, [pmn::ProblemCode::Encoding]);
     assert_eq!(games[0].record.tag("Site"), Some("Mutoko \u{e9}"));
 }
+
+/// `sow convert ARGS`, its standard output and standard error; it must succeed.
+fn convert_ok(args: &[&str]) -> (String, String) {
+    let out = sow(&[&["convert"], args].concat());
+    assert!(out.status.success(), "{out:?}");
+    let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+    (text(out.stdout), text(out.stderr))
+}
+
+#[test]
+fn a_folder_is_walked_for_the_files_of_the_from_form() {
+    // Found by the h34 review: a folder was walked for `*.pmn` whatever `--from` said,
+    // so a folder of JSON or Ludii files converted nothing, and said nothing.
+    let dir = tempfile::tempdir().unwrap();
+    let (json, ludii, pmn) = (
+        dir.path().join("json"),
+        dir.path().join("ludii"),
+        dir.path().join("pmn"),
+    );
+    let example = "tests/data/convert/examples.pmn";
+    let mut written = Vec::new();
+    for (folder, to, name) in [
+        (&json, "json", "a.json"),
+        (&json, "jsonl", "b.jsonl"),
+        (&ludii, "ludii", "a.ludii"),
+        (&pmn, "relative", "a.pmn"),
+    ] {
+        std::fs::create_dir_all(folder).unwrap();
+        let out = folder.join(name);
+        convert_ok(&["--to", to, example, "-o", out.to_str().unwrap()]);
+        written.push(out);
+        // A file of another form beside them is not read.
+        std::fs::write(folder.join("notes.txt"), "not a record\n").unwrap();
+    }
+    let path = |p: &Path| p.to_str().unwrap().to_string();
+    for (from, folder, files) in [
+        ("json", &json, &written[0..2]),
+        ("ludii", &ludii, &written[2..3]),
+        ("relative", &pmn, &written[3..4]),
+    ] {
+        let named: Vec<String> = files.iter().map(|f| path(f)).collect();
+        let named: Vec<&str> = named.iter().map(String::as_str).collect();
+        let args = ["--from", from, "--to", "pmn"];
+        let by_name = convert_ok(&[&args[..], &named].concat());
+        assert!(by_name.0.contains("[Game \"Tsoro\"]"), "{by_name:?}");
+        let walked = convert_ok(&[&args[..], &[path(folder).as_str()]].concat());
+        assert_eq!(walked, by_name, "--from {from}");
+    }
+    let expected = export(&read("examples.pmn")).join("\n");
+    assert_eq!(
+        convert_ok(&["--from", "relative", "--to", "pmn", &path(&pmn)]).0,
+        expected
+    );
+    // A file named is read whatever its extension.
+    let named = dir.path().join("games.txt");
+    std::fs::copy(json.join("a.json"), &named).unwrap();
+    let (stdout, _) = convert_ok(&["--from", "json", "--to", "pmn", named.to_str().unwrap()]);
+    assert_eq!(stdout, expected);
+}
+
+#[test]
+fn a_folder_without_a_file_of_the_from_form_is_warned_of() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("games.pmn"), read("examples.pmn")).unwrap();
+    let folder = dir.path().to_str().unwrap();
+    let (stdout, stderr) = convert_ok(&["--from", "json", "--to", "pmn", folder]);
+    assert_eq!(stdout, "");
+    assert_eq!(
+        stderr,
+        format!("sow: {folder}: no *.json or *.jsonl file in this folder or below it (1 file of another kind not read); nothing read from it\n")
+    );
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let (_, stderr) = convert_ok(&["--from", "ludii", "--to", "pmn", empty.to_str().unwrap()]);
+    assert_eq!(
+        stderr,
+        format!(
+            "sow: {}: no *.ludii file in this folder or below it; nothing read from it\n",
+            empty.display()
+        )
+    );
+}
+
+#[test]
+fn a_numbering_tag_of_the_transcribers_survives_relative_numbering() {
+    // Found by the h34 review: `--to relative` wrote its `[Numbering "relative"]` in the
+    // place of any Numbering tag, and `--from relative` dropped every Numbering tag, so
+    // a transcriber's note of how the source numbered its holes was lost, unsaid.
+    let dir = tempfile::tempdir().unwrap();
+    let (pmn, rel) = (dir.path().join("a.pmn"), dir.path().join("a.rel.pmn"));
+    let note = "[Numbering \"holes 1-32 from the north-west corner, as in the notebook\"]\n";
+    let tags = "[Game \"Tsoro\"]\n[Board \"4x8\"]\n[Result \"*\"]\n";
+    let absolute = format!("{tags}{note}\n1. a5-a7 d4-d2 *\n");
+    std::fs::write(&pmn, &absolute).unwrap();
+    let (relative, _) = convert_ok(&["--to", "relative", pmn.to_str().unwrap()]);
+    assert_eq!(
+        relative,
+        format!("{tags}[Numbering \"relative\"]\n{note}\n1. 5-7 5-7 *\n")
+    );
+    std::fs::write(&rel, &relative).unwrap();
+    let rel = rel.to_str().unwrap();
+    assert_eq!(
+        convert_ok(&["--from", "relative", "--to", "pmn", rel]).0,
+        absolute
+    );
+    assert_eq!(
+        convert_ok(&["--from", "relative", "--to", "relative", rel]).0,
+        relative
+    );
+    // Written before the mark, in a record of relative numbers: kept, the mark dropped.
+    std::fs::write(
+        &pmn,
+        format!("{tags}{note}[Numbering \"Relative\"]\n\n1. 5-7 5-7 *\n"),
+    )
+    .unwrap();
+    let (back, stderr) = convert_ok(&["--from", "relative", "--to", "pmn", pmn.to_str().unwrap()]);
+    assert_eq!((back.as_str(), stderr.as_str()), (absolute.as_str(), ""));
+}
