@@ -97,15 +97,18 @@ fn generated(per: u64, max_plies: u32) -> Vec<String> {
 #[test]
 fn every_generated_game_takes_the_lane_to_the_full_replays_trace() {
     for (i, game) in generated(6, 300).iter().enumerate() {
-        let texts = texts(game.as_bytes());
-        assert_eq!(texts.len(), 1);
-        // Generated games are plain and valid: each must take the lane (were it to
-        // refuse them all, validation would only be slower, and this test would not
-        // notice it otherwise).
-        assert!(
-            compare(&texts[0], &format!("game {i}")),
-            "game {i} refused:\n{game}"
-        );
+        // Line breaks and spaces of any kind are spaces to the lane as to the reader.
+        let crlf = game.replace('\n', "\r\n");
+        let tabs = game.replace(' ', "\t");
+        for (form, game) in [("LF", game), ("CRLF", &crlf), ("tabs", &tabs)] {
+            let texts = texts(game.as_bytes());
+            assert_eq!(texts.len(), 1);
+            // Generated games are plain and valid: each must take the lane (were it to
+            // refuse them all, validation would only be slower, and this test would
+            // not notice it otherwise).
+            let what = format!("game {i} ({form})");
+            assert!(compare(&texts[0], &what), "{what} refused:\n{game}");
+        }
     }
 }
 

@@ -82,6 +82,11 @@ pub struct PlainGame<'a> {
     pos: usize,
     /// Absolute index (0 = South's first ply) of the next ply.
     next_ply: u64,
+    /// The decimal digits of the move number expected before the next South's ply,
+    /// right-aligned: the last `digits` bytes (`usize::MAX` once past nine digits,
+    /// when no move number is expected any more).
+    number: [u8; 9],
+    digits: usize,
 }
 
 /// What [`PlainGame::next_ply`] met.
@@ -114,16 +119,23 @@ pub fn plain_game(text: &str, offset: usize, line: u32) -> Option<PlainGame<'_>>
         Side::South => 0,
         Side::North => 1,
     };
+    let mut number = [b'0'; 9];
+    number[8] = b'1';
     Some(PlainGame {
         record: p.record,
         bytes: p.bytes,
         pos: p.pos,
         next_ply,
+        number,
+        digits: 1,
     })
 }
 
 impl PlainGame<'_> {
     /// Reads on to the next ply, into `syntax`, or to the result.
+    // The loop of a validation's every ply: spaces, the move number expected (compared
+    // as text) and the usual plies are told at once; all else goes to `other`.
+    #[inline(always)]
     pub fn next_ply(&mut self, syntax: &mut PlySyntax) -> PlainStep {
         let bytes = self.bytes;
         let mut pos = self.pos;
@@ -132,64 +144,130 @@ impl PlainGame<'_> {
                 // No result: a `missing-result` problem.
                 return PlainStep::Unusual;
             };
-            if is_space(b) {
-                pos += 1;
-                continue;
-            }
-            if b == b'*' {
-                return self.finish(pos, GameResult::Unknown, 1);
-            }
-            if b.is_ascii_digit() {
-                // As the scanner's loop tells a result from a move number.
-                if matches!(bytes.get(pos + 1), Some(b'-' | b'/')) {
-                    let rest = &bytes[pos..];
-                    let token = ["1/2-1/2", "1-0", "0-1"].into_iter().find(|t| {
-                        rest.starts_with(t.as_bytes())
-                            && rest.get(t.len()).is_none_or(|&c| is_delimiter(c))
-                    });
-                    return match token.and_then(GameResult::from_text) {
-                        Some(result) => self.finish(pos, result, token.map_or(0, str::len)),
-                        None => PlainStep::Unusual,
+            match b {
+                b' ' | b'\n' => pos += 1,
+                b'a'..=b'd' => {
+                    let PlySyntax::Sowing(sowing) = syntax else {
+                        return self.other(pos, syntax);
                     };
+                    let Some((from, len)) = usual_pit(&bytes[pos..]) else {
+                        return self.other(pos, syntax);
+                    };
+                    sowing.from = from;
+                    (sowing.lift, sowing.end, sowing.arrival) = (None, None, None);
+                    sowing.capture = None;
+                    let at = pos + len;
+                    let end = match bytes.get(at) {
+                        Some(&b' ' | &b'\n') | None => Some(at),
+                        Some(_) => usual_sowing(bytes, at, sowing),
+                    };
+                    let Some(end) = end else {
+                        return self.other(pos, syntax);
+                    };
+                    self.pos = end;
+                    self.count_ply();
+                    return PlainStep::Ply;
                 }
-                match usual_move_number(bytes, pos) {
-                    Some((number, dots, end))
-                        if (number as u64, dots) == move_number_for(self.next_ply) =>
-                    {
-                        pos = end;
-                        continue;
+                b'1'..=b'9' if !matches!(bytes.get(pos + 1), Some(b'-' | b'/')) => {
+                    // The move number expected: its digits, then one dot before South's
+                    // ply or three before North's, then no other dot.
+                    let Some(digits) = self.number.get(9usize.wrapping_sub(self.digits)..) else {
+                        return PlainStep::Unusual;
+                    };
+                    let dots = if self.next_ply.is_multiple_of(2) {
+                        1
+                    } else {
+                        3
+                    };
+                    let rest = &bytes[pos..];
+                    // Compared byte by byte: `starts_with` called `bcmp` for a digit or two.
+                    let fits = rest.len() >= digits.len() + dots
+                        && digits.iter().zip(rest).all(|(d, r)| d == r)
+                        && rest[digits.len()..digits.len() + dots]
+                            .iter()
+                            .all(|&d| d == b'.')
+                        && rest.get(digits.len() + dots) != Some(&b'.');
+                    if !fits {
+                        return PlainStep::Unusual;
                     }
-                    _ => return PlainStep::Unusual,
+                    pos += digits.len() + dots;
+                }
+                _ if is_space(b) => pos += 1,
+                _ => return self.other(pos, syntax),
+            }
+        }
+    }
+
+    /// Counts the ply just read, moving the move number expected on at South's.
+    #[inline(always)]
+    fn count_ply(&mut self) {
+        self.next_ply += 1;
+        if self.next_ply.is_multiple_of(2) {
+            // The decimal digits count up in place: a carry runs left over the 9s.
+            let mut i = self.number.len();
+            loop {
+                i -= 1;
+                if self.number[i] == b'9' {
+                    self.number[i] = b'0';
+                } else {
+                    self.number[i] += 1;
+                    break;
+                }
+                if i == self.number.len() - self.digits {
+                    // All 9s: one digit more (none fits past the buffer; the reader's
+                    // move numbers stop at nine digits too).
+                    if self.digits == self.number.len() {
+                        self.digits = usize::MAX;
+                        return;
+                    }
+                    self.digits += 1;
+                    self.number[i - 1] = b'1';
+                    break;
                 }
             }
-            // A ply: the usual ones as the fast lane reads them, any other (Kiothi's
-            // redistribution) by the grammar, as `Scanner::read_ply` reads it. A suffix
-            // annotation is not plain.
-            let usual = usual_pit(&bytes[pos..]).and_then(|(from, len)| {
-                *syntax = lone_pit_ply(from);
-                match syntax {
-                    PlySyntax::Sowing(sowing) => usual_sowing(bytes, pos + len, sowing),
-                    PlySyntax::Redistribution(_) => None,
-                }
-            });
-            let end = match usual {
-                Some(end) => end,
-                None if b.is_ascii_alphabetic() => {
-                    let end = (bytes[pos..].iter())
-                        .position(|&b| is_delimiter(b))
-                        .map_or(bytes.len(), |i| pos + i);
-                    match parse_ply(&bytes[pos..end]) {
-                        Ok(read) => *syntax = read,
-                        Err(_) => return PlainStep::Unusual,
-                    }
-                    end
-                }
-                None => return PlainStep::Unusual,
-            };
-            self.pos = end;
-            self.next_ply += 1;
-            return PlainStep::Ply;
         }
+    }
+
+    /// What `next_ply`'s loop does not tell, at `pos` (not a space): the result, a move
+    /// number not the one expected, and plies other than the usual sowings (Kiothi's
+    /// redistribution), read by the grammar as `Scanner::read_ply` reads them. A suffix
+    /// annotation is not plain.
+    #[cold]
+    #[inline(never)]
+    fn other(&mut self, pos: usize, syntax: &mut PlySyntax) -> PlainStep {
+        let bytes = self.bytes;
+        let b = bytes[pos];
+        if b == b'*' {
+            return self.finish(pos, GameResult::Unknown, 1);
+        }
+        if b.is_ascii_digit() {
+            // As the scanner's loop tells a result from a move number; a move number
+            // here is not the one expected.
+            if !matches!(bytes.get(pos + 1), Some(b'-' | b'/')) {
+                return PlainStep::Unusual;
+            }
+            let rest = &bytes[pos..];
+            let token = ["1/2-1/2", "1-0", "0-1"].into_iter().find(|t| {
+                rest.starts_with(t.as_bytes()) && rest.get(t.len()).is_none_or(|&c| is_delimiter(c))
+            });
+            return match token.and_then(GameResult::from_text) {
+                Some(result) => self.finish(pos, result, token.map_or(0, str::len)),
+                None => PlainStep::Unusual,
+            };
+        }
+        if !b.is_ascii_alphabetic() {
+            return PlainStep::Unusual;
+        }
+        let end = (bytes[pos..].iter())
+            .position(|&b| is_delimiter(b))
+            .map_or(bytes.len(), |i| pos + i);
+        match parse_ply(&bytes[pos..end]) {
+            Ok(read) => *syntax = read,
+            Err(_) => return PlainStep::Unusual,
+        }
+        self.pos = end;
+        self.count_ply();
+        PlainStep::Ply
     }
 
     /// The result token at `at`, `len` bytes long: the end of the game, if the `Result`
