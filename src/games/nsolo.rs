@@ -232,8 +232,14 @@ fn check_start(
             if has_multiple(rules, &pos.pits, side) {
                 breach(mode, effect, Illegal::SingletonWhileMultiple { pit: from })?;
             }
+            // The place after the last is the first: no division, on most plies.
             let circuit = rules.circuit(side);
-            let next = circuit[(place + 1) % circuit.len()] as usize;
+            let after = if place + 1 == circuit.len() {
+                0
+            } else {
+                place + 1
+            };
+            let next = circuit[after] as usize;
             if pos.pits[next] > 0 {
                 let blocked = Illegal::SingletonBlocked {
                     pit: from,
