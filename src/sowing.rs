@@ -276,20 +276,24 @@ pub(crate) fn relay_sow(
         let mut end_place = place;
         if keyed {
             for _ in 0..rest {
-                end_place += 1;
-                if end_place == len {
-                    end_place = 0;
-                }
+                // `>=`, not `==`: the place is then known to be on the circuit, and is
+                // read without a check of the circuit's bounds for every stone.
+                end_place = if end_place + 1 >= len {
+                    0
+                } else {
+                    end_place + 1
+                };
                 let p = circuit[end_place] as usize;
                 pits[p] += 1;
                 key = key.wrapping_add(PIT_KEYS[p]);
             }
         } else {
             for _ in 0..rest {
-                end_place += 1;
-                if end_place == len {
-                    end_place = 0;
-                }
+                end_place = if end_place + 1 >= len {
+                    0
+                } else {
+                    end_place + 1
+                };
                 pits[circuit[end_place] as usize] += 1;
             }
         }
