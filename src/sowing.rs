@@ -237,6 +237,35 @@ pub(crate) fn relay_sow(
 ) -> Result<SowEnd, Illegal> {
     let len = circuit.len();
     debug_assert!(len <= MAX_CIRCUIT);
+    // A single stone into an empty next pit (most plies of a long Nsolo game): the one
+    // lap it makes, ending the move, without the set-up of the laps below.
+    if lift == 1 {
+        let next = if start_place + 1 >= len {
+            0
+        } else {
+            start_place + 1
+        };
+        let start_pit = circuit[start_place] as usize;
+        let end_pit = circuit[next] as usize;
+        if pits[end_pit] == 0 && end_pit != start_pit {
+            pits[start_pit] -= 1;
+            pits[end_pit] = 1;
+            if let Some(undo) = undo {
+                undo.record(1, 1);
+            }
+            effect.push_lap_between(board, start_pit, end_pit, 1);
+            effect.sown_key = if keyed {
+                PIT_KEYS[end_pit].wrapping_sub(PIT_KEYS[start_pit])
+            } else {
+                0
+            };
+            return Ok(SowEnd {
+                pit: end_pit,
+                place: next,
+                in_empty: true,
+            });
+        }
+    }
     let mut place = start_place;
     let mut stones = lift;
     pits[circuit[place] as usize] -= lift;
