@@ -270,19 +270,36 @@ fn sow(
 ) -> Result<Pit, Illegal> {
     let circuit = rules.circuit(side);
     let lift = pits[circuit[place] as usize];
-    let end = relay_sow(
-        pits,
-        rules.board(),
-        circuit,
-        place,
-        lift,
-        effect,
-        true,
-        u64::MAX,
-        rules.board().len() > KEYED_ABOVE,
-        undo,
-        |_, _| Ok(Next::Relay),
-    )?;
+    // Keyed or not settled once, not at every lap: a sowing of each kind.
+    let end = if rules.board().len() > KEYED_ABOVE {
+        relay_sow(
+            pits,
+            rules.board(),
+            circuit,
+            place,
+            lift,
+            effect,
+            true,
+            u64::MAX,
+            true,
+            undo,
+            |_, _| Ok(Next::Relay),
+        )?
+    } else {
+        relay_sow(
+            pits,
+            rules.board(),
+            circuit,
+            place,
+            lift,
+            effect,
+            true,
+            u64::MAX,
+            false,
+            undo,
+            |_, _| Ok(Next::Relay),
+        )?
+    };
     let end = rules.board().pit(end.pit);
     effect.end = Some(end);
     Ok(end)
