@@ -233,9 +233,11 @@ impl Board {
     /// The pit indices of the rows a seat owns: one run of the pit array, since rows are
     /// stored one after another.
     pub fn indices_of(self, side: Side) -> std::ops::Range<usize> {
-        let rows = self.rows_of(side);
-        let cols = self.cols as usize;
-        rows.start as usize * cols..rows.end as usize * cols
+        // A seat owns half the rows, South the first half: a product, without a branch on
+        // the side (Nsolo's singleton rule reads a seat's pits on most plies).
+        let seat = (self.rows / 2) as usize * self.cols as usize;
+        let start = side.index() * seat;
+        start..start + seat
     }
 
     /// The pit opposite an inner-row pit (`bK` ↔ `cK`; on two rows `aK` ↔ `bK`).

@@ -106,6 +106,106 @@ impl Brent {
 /// Longest circuit: both rows of a seat on a 4×36 board (or Kiothi's 20 pits).
 const MAX_CIRCUIT: usize = 72;
 
+/// Laps whose lifts a [`SowUndo`] keeps. Most sowings end within a few laps; a longer one
+/// keeps the pits as they were instead, rebuilt once from these laps.
+const LIFTS_KEPT: usize = 32;
+
+/// What undoes a sowing of [`relay_sow`]: the stones each lap lifted from its start, from
+/// which the laps are sown back, last lap first. A sowing that runs past [`LIFTS_KEPT`]
+/// laps (every endless one among them) keeps the pits from before it instead. Cheaper
+/// than a copy of the circuit before every sowing, which a ply almost never needs.
+pub(crate) struct SowUndo {
+    /// The circuit place of the first lap's start.
+    start_place: usize,
+    /// The lifts of the first laps; past them, the last slot is written over (`before`
+    /// undoes those sowings).
+    lifts: [u16; LIFTS_KEPT],
+    /// The pits before the sowing, once it ran past the kept laps.
+    before: Option<[u16; MAX_PITS]>,
+}
+
+impl SowUndo {
+    pub(crate) fn new(start_place: usize) -> SowUndo {
+        SowUndo {
+            start_place,
+            lifts: [0; LIFTS_KEPT],
+            before: None,
+        }
+    }
+
+    /// Keeps the lift of `lap` (1-based). Branch-free: a lap past the kept ones writes
+    /// over the last slot.
+    #[inline(always)]
+    fn record(&mut self, lap: u64, stones: u16) {
+        self.lifts[(lap as usize - 1).min(LIFTS_KEPT - 1)] = stones;
+    }
+
+    /// At the end of the last kept lap of a sowing that goes on: keeps the pits as they
+    /// were before the sowing, the kept laps sown back on a copy.
+    #[cold]
+    #[inline(never)]
+    fn keep_before(&mut self, pits: &[u16], circuit: &[u8]) {
+        let mut before = [0u16; MAX_PITS];
+        before[..pits.len()].copy_from_slice(pits);
+        unsow(&mut before, circuit, self.start_place, &self.lifts);
+        self.before = Some(before);
+    }
+
+    /// Gives the circuit of a sowing of `laps` laps the stones it held before it. The
+    /// sowing must have been made on `pits` with this undo, around `circuit`.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn undo(&self, pits: &mut [u16], circuit: &[u8], laps: u64) {
+        match &self.before {
+            Some(before) => {
+                for &p in circuit {
+                    pits[p as usize] = before[p as usize];
+                }
+            }
+            None => {
+                let laps = laps as usize;
+                debug_assert!(laps <= LIFTS_KEPT);
+                unsow(pits, circuit, self.start_place, &self.lifts[..laps]);
+            }
+        }
+    }
+}
+
+/// Sows back the laps of a sowing from circuit place `start_place` that lifted `lifts`,
+/// last lap first: each lap takes back a stone from each pit it dropped one in, and its
+/// start gets back the stones it lifted.
+fn unsow(pits: &mut [u16], circuit: &[u8], start_place: usize, lifts: &[u16]) {
+    let len = circuit.len();
+    // Each lap starts where the one before ended, `stones % len` places on.
+    let on = |place: usize, stones: u16| (place + stones as usize % len) % len;
+    let mut place = start_place;
+    if let Some((_, before_last)) = lifts.split_last() {
+        for &stones in before_last {
+            place = on(place, stones);
+        }
+    }
+    for (n, &stones) in lifts.iter().enumerate().rev() {
+        let rounds = stones / len as u16;
+        let mut dropped = place;
+        for _ in 0..stones as usize % len {
+            dropped += 1;
+            if dropped == len {
+                dropped = 0;
+            }
+            pits[circuit[dropped] as usize] -= 1;
+        }
+        if rounds > 0 {
+            for &p in circuit {
+                pits[p as usize] -= rounds;
+            }
+        }
+        pits[circuit[place] as usize] += stones;
+        if n > 0 {
+            place = (place + len - on(0, lifts[n - 1])) % len;
+        }
+    }
+}
+
 /// Sows `lift` stones from circuit place `start_place` around `circuit` (pit indices),
 /// relaying while `at_occupied_end` says so, and records the laps in `effect`.
 ///
@@ -117,6 +217,8 @@ const MAX_CIRCUIT: usize = 72;
 /// With `keyed`, the change the sowing made to the linear key of the pits is left in
 /// [`Effect::sown_key`] (for the repetition key of the big boards, which `at_occupied_end`
 /// must then leave alone).
+///
+/// With `undo`, the sowing keeps what undoes it (a [`SowUndo`] of `start_place`).
 // Inlined into each game's sowing, as the decision it is given is.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
@@ -130,10 +232,40 @@ pub(crate) fn relay_sow(
     detect_cycles: bool,
     max_laps: u64,
     keyed: bool,
+    mut undo: Option<&mut SowUndo>,
     mut at_occupied_end: impl FnMut(&LapEnd, &[u16]) -> Result<Next, Illegal>,
 ) -> Result<SowEnd, Illegal> {
     let len = circuit.len();
     debug_assert!(len <= MAX_CIRCUIT);
+    // A single stone into an empty next pit (most plies of a long Nsolo game): the one
+    // lap it makes, ending the move, without the set-up of the laps below.
+    if lift == 1 {
+        let next = if start_place + 1 >= len {
+            0
+        } else {
+            start_place + 1
+        };
+        let start_pit = circuit[start_place] as usize;
+        let end_pit = circuit[next] as usize;
+        if pits[end_pit] == 0 && end_pit != start_pit {
+            pits[start_pit] -= 1;
+            pits[end_pit] = 1;
+            if let Some(undo) = undo {
+                undo.record(1, 1);
+            }
+            effect.push_lap_between(board, start_pit, end_pit, 1);
+            effect.sown_key = if keyed {
+                PIT_KEYS[end_pit].wrapping_sub(PIT_KEYS[start_pit])
+            } else {
+                0
+            };
+            return Ok(SowEnd {
+                pit: end_pit,
+                place: next,
+                in_empty: true,
+            });
+        }
+    }
     let mut place = start_place;
     let mut stones = lift;
     pits[circuit[place] as usize] -= lift;
@@ -149,6 +281,9 @@ pub(crate) fn relay_sow(
     let mut lap: u64 = 0;
     loop {
         lap += 1;
+        if let Some(undo) = undo.as_deref_mut() {
+            undo.record(lap, stones);
+        }
         let start_pit = circuit[place] as usize;
         if keyed {
             // The stones just lifted from the lap's start (the first lift, or a relay).
@@ -170,20 +305,24 @@ pub(crate) fn relay_sow(
         let mut end_place = place;
         if keyed {
             for _ in 0..rest {
-                end_place += 1;
-                if end_place == len {
-                    end_place = 0;
-                }
+                // `>=`, not `==`: the place is then known to be on the circuit, and is
+                // read without a check of the circuit's bounds for every stone.
+                end_place = if end_place + 1 >= len {
+                    0
+                } else {
+                    end_place + 1
+                };
                 let p = circuit[end_place] as usize;
                 pits[p] += 1;
                 key = key.wrapping_add(PIT_KEYS[p]);
             }
         } else {
             for _ in 0..rest {
-                end_place += 1;
-                if end_place == len {
-                    end_place = 0;
-                }
+                end_place = if end_place + 1 >= len {
+                    0
+                } else {
+                    end_place + 1
+                };
                 pits[circuit[end_place] as usize] += 1;
             }
         }
@@ -210,6 +349,11 @@ pub(crate) fn relay_sow(
                 place: end_place,
                 in_empty: false,
             });
+        }
+        if let Some(undo) = undo.as_deref_mut() {
+            if lap == LIFTS_KEPT as u64 {
+                undo.keep_before(pits, circuit);
+            }
         }
         if lap >= max_laps {
             return Err(Illegal::EndlessSowing { laps: lap });
@@ -272,6 +416,7 @@ mod tests {
             true,
             u64::MAX,
             false,
+            None,
             |_, _| Ok(Next::Relay),
         )
         .unwrap();
@@ -299,6 +444,7 @@ mod tests {
                 true,
                 u64::MAX,
                 false,
+                None,
                 |_, _| Ok(Next::Relay),
             )
             .unwrap()
@@ -338,6 +484,7 @@ mod tests {
             true,
             u64::MAX,
             false,
+            None,
             |_, _| Ok(Next::Relay),
         )
         .unwrap();
@@ -382,6 +529,7 @@ mod tests {
                 true,
                 u64::MAX,
                 true,
+                None,
                 |_, _| Ok(Next::Relay),
             );
             if sown.is_ok() {
@@ -391,6 +539,41 @@ mod tests {
             }
         }
         assert!(rounds > 0, "no sowing went round the circuit");
+    }
+
+    /// A sowing undone by its `SowUndo` leaves the pits as they were: short sowings by
+    /// their lifts, long and endless ones by the pits kept before them.
+    #[test]
+    fn a_sowing_is_undone_by_its_lifts() {
+        let board = Board::new(4, 2).unwrap();
+        let c = circuit(board);
+        let (mut long, mut endless) = (0, 0);
+        for (code, pits) in starts(board, &c, 7) {
+            let mut sown = pits.clone();
+            let mut undo = SowUndo::new(0);
+            let mut effect = Effect::default();
+            let end = relay_sow(
+                &mut sown,
+                board,
+                &c,
+                0,
+                pits[0],
+                &mut effect,
+                true,
+                u64::MAX,
+                false,
+                Some(&mut undo),
+                |_, _| Ok(Next::Relay),
+            );
+            long += (effect.lap_count > LIFTS_KEPT as u64) as u32;
+            endless += end.is_err() as u32;
+            undo.undo(&mut sown, &c, effect.lap_count);
+            assert_eq!(sown, pits, "{code}");
+        }
+        assert!(
+            endless > 0 && long > endless,
+            "{long} long, {endless} endless"
+        );
     }
 
     #[test]
@@ -415,6 +598,7 @@ mod tests {
                 true,
                 u64::MAX,
                 false,
+                None,
                 |_, _| Ok(Next::Relay),
             );
             let bounded = relay_sow(
@@ -427,6 +611,7 @@ mod tests {
                 false,
                 100_000,
                 false,
+                None,
                 |_, _| Ok(Next::Relay),
             );
             match (detected, bounded) {

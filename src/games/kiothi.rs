@@ -239,6 +239,7 @@ fn sow(
         true,
         max_laps,
         false,
+        None,
         |lap_end, _| {
             // The engine asks only at laps ending in an occupied pit.
             debug_assert!(lap_end.stones >= 2);

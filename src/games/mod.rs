@@ -33,10 +33,9 @@ pub(crate) fn breach(mode: Mode, effect: &mut Effect, rule: Illegal) -> Result<(
     }
 }
 
-/// Undoes a failed ply of a game whose sowing touches only the mover's rows (Tsoro,
-/// Nsolo): those rows (the pit range `own`) get back their stones from `saved`, and the
-/// opponent's pits the stones the effect lists as captured and taken as bonus (always
-/// the opponent's: taking from another pit is never a foul, so never executed).
+/// Undoes a failed ply of a game whose sowing touches only the mover's rows (Tsoro):
+/// those rows (the pit range `own`) get back their stones from `saved`, and the
+/// opponent's pits what [`give_back`] gives them.
 pub(crate) fn undo_sowing(
     rules: &Rules,
     pits: &mut [u16],
@@ -44,8 +43,16 @@ pub(crate) fn undo_sowing(
     saved: &[u16],
     effect: &Effect,
 ) {
-    let board = rules.board();
     pits[own.clone()].copy_from_slice(&saved[..own.len()]);
+    give_back(rules, pits, effect);
+}
+
+/// Gives the opponent's pits back the stones the effect lists as captured and taken as
+/// bonus (always the opponent's: taking from another pit is never a foul, so never
+/// executed), undoing a failed ply of a game whose sowing touches only the mover's rows
+/// (Tsoro, Nsolo).
+pub(crate) fn give_back(rules: &Rules, pits: &mut [u16], effect: &Effect) {
+    let board = rules.board();
     for &(pit, stones) in effect.captured.iter().chain(&effect.bonus) {
         pits[board.index(pit)] += stones;
     }

@@ -11,13 +11,13 @@
 //! The end of the game and the repetition draw are [`crate::play::GameState`]'s; this
 //! module only says which moves exist (`has_legal_move`).
 
-use super::{any_multiple, breach, undo_sowing};
+use super::{any_multiple, breach, give_back};
 use crate::geometry::{Pit, Side, MAX_PITS};
 use crate::moves::{BonusChoice, BonusTake, Candidate, Effect, Illegal, Mode, Move, Sowing};
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::rules::{NsoloBonus, Options, Rules};
-use crate::sowing::{relay_sow, Next, KEYED_ABOVE};
+use crate::sowing::{relay_sow, Next, SowUndo, KEYED_ABOVE};
 
 /// A seat's circuit is its two rows: at most 2 × 36 pits.
 const MAX_CIRCUIT: usize = MAX_PITS / 2;
@@ -60,23 +60,15 @@ pub(crate) fn apply(
     let side = pos.side;
     let place = check_start(rules, pos, from, mode, effect)?;
     // Sown in place; a ply that fails half-way (an endless sowing, a wrong bonus) is
-    // undone. The sowing touches only the mover's two rows, so only they are copied: a
-    // window of a seat's most pits from the mover's first row, whose fixed size copies
-    // without a call to `memcpy` (a seat's rows start at most half-way along the pits,
-    // so the window stays on the array). The opponent's pits get back what the effect
-    // lists as captured and taken.
-    let own = rules.board().indices_of(side);
-    let window = &pos.pits[own.start..][..MAX_CIRCUIT];
-    let (front, back) = window.split_at(MAX_CIRCUIT / 2);
-    let saved: [[u16; MAX_CIRCUIT / 2]; 2] = [
-        front.try_into().expect("half a window"),
-        back.try_into().expect("half a window"),
-    ];
+    // undone: the sowing by the lifts of its laps (`SowUndo`), where a copy of the
+    // mover's rows before every ply cost more than the few plies that fail need; the
+    // opponent's pits by what the effect lists as captured and taken.
+    let mut undo = SowUndo::new(place);
     let pits = &mut pos.pits;
     // Matched in place, not chained through a closure: the closure was compiled into a
     // call every ply, its captures gathered into a frame. A quiet ply (no capture, no
     // bonus written) owes no bonus and writes none: it skips the bonus's rules.
-    let played = match sow(rules, pits, side, place, effect) {
+    let played = match sow(rules, pits, side, place, effect, Some(&mut undo)) {
         Ok(end) => {
             let captured = capture(rules, pits, side, end, effect);
             if captured == 0 && sowing.bonus.is_empty() {
@@ -94,7 +86,8 @@ pub(crate) fn apply(
             Ok(())
         }
         Err(e) => {
-            undo_sowing(rules, &mut pos.pits, own, saved.as_flattened(), effect);
+            undo.undo(&mut pos.pits, rules.circuit(side), effect.lap_count);
+            give_back(rules, &mut pos.pits, effect);
             Err(e)
         }
     }
@@ -108,7 +101,7 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate
     for &place in &starts[..count] {
         let mut pits = pos.pits;
         effect.clear();
-        let Ok(end) = sow(rules, &mut pits, side, place as usize, &mut effect) else {
+        let Ok(end) = sow(rules, &mut pits, side, place as usize, &mut effect, None) else {
             continue; // endless sowing
         };
         let captured = capture(rules, &mut pits, side, end, &mut effect);
@@ -144,7 +137,7 @@ pub(crate) fn has_legal_move(rules: &Rules, pos: &Position) -> bool {
     starts[..count].iter().any(|&place| {
         let mut pits = pos.pits;
         effect.clear();
-        sow(rules, &mut pits, side, place as usize, &mut effect).is_ok()
+        sow(rules, &mut pits, side, place as usize, &mut effect, None).is_ok()
     })
 }
 
@@ -164,7 +157,7 @@ pub(crate) fn play_random(
         let pick = rng.below(count);
         let place = starts[pick] as usize;
         effect.clear();
-        let Ok(end) = sow(rules, &mut pos.pits, side, place, effect) else {
+        let Ok(end) = sow(rules, &mut pos.pits, side, place, effect, None) else {
             // Endless sowing: not a move; try another start.
             pos.pits[..used].copy_from_slice(&saved[..used]);
             count -= 1;
@@ -239,8 +232,14 @@ fn check_start(
             if has_multiple(rules, &pos.pits, side) {
                 breach(mode, effect, Illegal::SingletonWhileMultiple { pit: from })?;
             }
+            // The place after the last is the first: no division, on most plies.
             let circuit = rules.circuit(side);
-            let next = circuit[(place + 1) % circuit.len()] as usize;
+            let after = if place + 1 == circuit.len() {
+                0
+            } else {
+                place + 1
+            };
+            let next = circuit[after] as usize;
             if pos.pits[next] > 0 {
                 let blocked = Illegal::SingletonBlocked {
                     pit: from,
@@ -257,28 +256,50 @@ fn check_start(
 
 /// Sows the whole pit at circuit `place`, relaying on every lap that ends in an occupied
 /// pit, and returns the pit where the move ended (in an empty pit). An endless
-/// sowing is an error, and `pits` must then be discarded.
+/// sowing is an error, and `pits` must then be discarded (or undone by `undo`).
+// Inlined: each caller's `undo`, there or not, is then settled at compile time, not at
+// every lap.
+#[inline(always)]
 fn sow(
     rules: &Rules,
     pits: &mut Pits,
     side: Side,
     place: usize,
     effect: &mut Effect,
+    undo: Option<&mut SowUndo>,
 ) -> Result<Pit, Illegal> {
     let circuit = rules.circuit(side);
     let lift = pits[circuit[place] as usize];
-    let end = relay_sow(
-        pits,
-        rules.board(),
-        circuit,
-        place,
-        lift,
-        effect,
-        true,
-        u64::MAX,
-        rules.board().len() > KEYED_ABOVE,
-        |_, _| Ok(Next::Relay),
-    )?;
+    // Keyed or not settled once, not at every lap: a sowing of each kind.
+    let end = if rules.board().len() > KEYED_ABOVE {
+        relay_sow(
+            pits,
+            rules.board(),
+            circuit,
+            place,
+            lift,
+            effect,
+            true,
+            u64::MAX,
+            true,
+            undo,
+            |_, _| Ok(Next::Relay),
+        )?
+    } else {
+        relay_sow(
+            pits,
+            rules.board(),
+            circuit,
+            place,
+            lift,
+            effect,
+            true,
+            u64::MAX,
+            false,
+            undo,
+            |_, _| Ok(Next::Relay),
+        )?
+    };
     let end = rules.board().pit(end.pit);
     effect.end = Some(end);
     Ok(end)

@@ -247,6 +247,7 @@ fn sow_with_stop(
         true,
         u64::MAX,
         false,
+        None,
         |end, _| {
             // The engine offers only occupied lap ends, the last stone included.
             debug_assert!(end.stones >= 2 && circuit[end.place] as usize == end.pit);
@@ -303,6 +304,7 @@ fn sow_to_late_stop(
         false,
         max_laps,
         false,
+        None,
         |end, _| {
             if end.pit == head {
                 arrivals += 1;
@@ -562,6 +564,7 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate
             true,
             u64::MAX,
             false,
+            None,
             |end, _| {
                 if let Some(h) = heads.find(end.pit) {
                     arrivals[h] += 1;
@@ -620,6 +623,7 @@ pub(crate) fn has_legal_move(rules: &Rules, pos: &Position) -> bool {
             true,
             u64::MAX,
             false,
+            None,
             |end, _| {
                 Ok(if heads.contains(end.pit) {
                     Next::Stop
@@ -699,6 +703,7 @@ pub(crate) fn play_random(
             true,
             u64::MAX,
             false,
+            None,
             |end, _| {
                 if let Some(h) = heads.find(end.pit) {
                     arrivals[h] += 1;
