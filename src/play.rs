@@ -244,9 +244,10 @@ impl GameState {
     }
 
     /// Brings the key of the pits up to date with the ply `mv` just applied, which did
-    /// `effect`, where hashing every pit anew would cost more.
+    /// `effect` (and `took` stones, see [`took`]), where hashing every pit anew would
+    /// cost more.
     #[inline]
-    fn follow_key(&mut self, effect: &Effect, mv: &Move) {
+    fn follow_key(&mut self, effect: &Effect, mv: &Move, took: bool) {
         let board = self.pos.board();
         if self.keying == Keying::Bao {
             // A step moves the single stone of its pit into the next pit, which was
@@ -266,11 +267,14 @@ impl GameState {
             }
             self.pits_key = bits;
         } else if self.keying == Keying::Linear {
-            // The sowing's change, then the stones the capture and the bonus took.
+            // The sowing's change, then the stones the capture and the bonus took (most
+            // plies are quiet: they skip the walk over both lists, 15 instructions).
             let mut key = self.pits_key.wrapping_add(effect.sown_key);
-            for &(pit, stones) in (effect.captured.iter()).chain(&effect.bonus) {
-                let weight = PIT_KEYS[board.index(pit)];
-                key = key.wrapping_sub((stones as u64).wrapping_mul(weight));
+            if took {
+                for &(pit, stones) in (effect.captured.iter()).chain(&effect.bonus) {
+                    let weight = PIT_KEYS[board.index(pit)];
+                    key = key.wrapping_sub((stones as u64).wrapping_mul(weight));
+                }
             }
             self.pits_key = key;
         }
@@ -291,13 +295,15 @@ impl GameState {
     /// games that keep a history more than the call.)
     #[inline(never)]
     fn follow_and_record(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
-        self.follow_key(effect, mv);
-        self.record(effect, mv, mode);
+        let took = took(effect);
+        self.follow_key(effect, mv, took);
+        self.record(took, mv, mode);
     }
 
-    /// Keeps what the repetition rule needs of a ply, whose position is then remembered.
-    fn record(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
-        if effect.is_capture() || !effect.bonus.is_empty() {
+    /// Keeps what the repetition rule needs of a ply (which `took` stones or not, see
+    /// [`took`]), whose position is then remembered.
+    fn record(&mut self, took: bool, mv: &Move, mode: Mode) {
+        if took {
             self.history.clear();
         } else if self.keying != Keying::Bao {
             self.history.keep(mv, mode);
@@ -339,6 +345,13 @@ impl GameState {
             self.repetition = self.history.occurrences(&self.rules, &self.pos) >= repeat;
         }
     }
+}
+
+/// Whether a ply with `effect` took stones, by a capture or a bonus: no position before
+/// it can recur (stones only leave), and the key of the pits loses what it took.
+#[inline(always)]
+fn took(effect: &Effect) -> bool {
+    effect.is_capture() || !effect.bonus.is_empty()
 }
 
 /// How a game keys its positions for the repetition rule (see [`GameState::pits_key`]).
@@ -567,9 +580,8 @@ impl History {
 
     #[inline]
     fn count_key(&mut self, key: u64) -> u32 {
-        if self.stamp == 0 {
-            self.stamp = 1;
-        }
+        // A table has a stamp other than zero, the stamp of the slots it is made of (see
+        // `grow`), so no ply checks it.
         if 2 * (self.keys + 1) > self.slots.len() {
             self.grow();
         }
@@ -613,6 +625,8 @@ impl History {
                 return;
             }
         }
+        // Fresh slots carry stamp zero, never the table's: it starts at one.
+        self.stamp = self.stamp.max(1);
         let size = (2 * self.slots.len()).max(Self::FIRST_SLOTS);
         let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
         let stamp = self.stamp;
@@ -682,7 +696,7 @@ mod tests {
         game.pos = pos.clone();
         game.pits_key = bao_pits_key(pos.board_pits());
         game.plies += 1;
-        game.record(effect, &Move::Sow(Default::default()), Mode::Legal);
+        game.record(took(effect), &Move::Sow(Default::default()), Mode::Legal);
     }
 
     #[test]
