@@ -387,30 +387,60 @@ struct History {
     /// The first remembered position (none for Bao la Kimasai, whose key is exact).
     first: Option<Position>,
     /// The moves played from `first`, each with its mode, one per later position.
-    moves: Vec<(Kept, Mode)>,
-    /// The moves of `moves` that are not a plain sowing, in order ([`Kept::Move`]).
+    moves: Vec<Kept>,
+    /// The moves of `moves` that are not a plain sowing, in order ([`Kept::OTHER`]).
     others: Vec<Move>,
 }
 
-/// A move kept in the history. The moves kept are quiet plies (a capture or a bonus
-/// starts the history afresh), and a quiet ply of Nsolo, the game that keeps them, is a
-/// plain sowing from a pit (it lifts no part of it, stops at no head and takes no bonus):
-/// its pit is kept, which is cheaper every ply than a copy of the move. Any other move
-/// is kept aside, in [`History::others`], so that a kept move owns nothing: forgetting
-/// the moves after a capture no longer visits each to drop it.
+/// A move kept in the history, with its mode, in one word. The moves kept are quiet
+/// plies (a capture or a bonus starts the history afresh), and a quiet ply of Nsolo, the
+/// game that keeps them, is a plain sowing from a pit (it lifts no part of it, stops at
+/// no head and takes no bonus): its pit is kept, which is cheaper every ply than a copy
+/// of the move (and one word stored, not a pit, a tag and a mode apart: 3 instructions a
+/// ply). Any other move is kept aside, in [`History::others`], so that a kept move owns
+/// nothing: forgetting the moves after a capture no longer visits each to drop it.
 #[derive(Copy, Clone, Debug)]
-enum Kept {
-    /// A sowing from this pit, with no other choice.
-    Sowing(Pit),
-    /// Any other move: its index in [`History::others`].
-    Move(u32),
-}
+struct Kept(u32);
 
 impl Kept {
+    /// Set for a move kept aside: the low bits are its index in [`History::others`]
+    /// (else they are the row and the column of a plain sowing's pit).
+    const OTHER: u32 = 1 << 31;
+    /// Set for a move played under [`Mode::Foul`].
+    const FOUL: u32 = 1 << 30;
+
+    fn sowing(from: Pit, mode: Mode) -> Kept {
+        Kept((from.row as u32) << 8 | from.col as u32 | Kept::foul(mode))
+    }
+
+    fn other(index: usize, mode: Mode) -> Kept {
+        // Each is a move of its own in memory: a billion of them cannot be.
+        debug_assert!(index < Kept::FOUL as usize);
+        Kept(index as u32 | Kept::OTHER | Kept::foul(mode))
+    }
+
+    fn foul(mode: Mode) -> u32 {
+        match mode {
+            Mode::Legal => 0,
+            Mode::Foul => Kept::FOUL,
+        }
+    }
+
+    fn mode(self) -> Mode {
+        match self.0 & Kept::FOUL {
+            0 => Mode::Legal,
+            _ => Mode::Foul,
+        }
+    }
+
     fn to_move(self, others: &[Move]) -> Move {
-        match self {
-            Kept::Sowing(from) => Move::Sow(Sowing::from(from)),
-            Kept::Move(i) => others[i as usize].clone(),
+        let low = self.0 & (Kept::FOUL - 1);
+        match self.0 & Kept::OTHER {
+            0 => Move::Sow(Sowing::from(Pit {
+                row: (low >> 8) as u8,
+                col: low as u8,
+            })),
+            _ => others[low as usize].clone(),
         }
     }
 }
@@ -430,7 +460,7 @@ thread_local! {
 struct Spare {
     slots: Vec<Slot>,
     stamp: u32,
-    moves: Vec<(Kept, Mode)>,
+    moves: Vec<Kept>,
 }
 
 impl Drop for History {
@@ -558,13 +588,13 @@ impl History {
                 lift: None,
                 stop: None,
                 bonus,
-            }) if bonus.is_empty() => Kept::Sowing(*from),
+            }) if bonus.is_empty() => Kept::sowing(*from, mode),
             _ => {
                 self.others.push(mv.clone());
-                Kept::Move(self.others.len() as u32 - 1)
+                Kept::other(self.others.len() - 1, mode)
             }
         };
-        self.moves.push((kept, mode));
+        self.moves.push(kept);
     }
 
     /// Empties the key table by moving on to a new stamp.
@@ -650,11 +680,11 @@ impl History {
         let mut at = first.clone();
         let mut count = at.same_for_repetition(pos) as u32;
         let mut effect = Effect::default();
-        for &(kept, mode) in &self.moves {
+        for &kept in &self.moves {
             // A move replays as it was played (applying is deterministic); were one not
             // to, the positions after it are unknown and are not counted.
             let mv = kept.to_move(&self.others);
-            if games::apply(rules, &mut at, &mv, mode, &mut effect).is_err() {
+            if games::apply(rules, &mut at, &mv, kept.mode(), &mut effect).is_err() {
                 debug_assert!(false, "a move replays as it was played");
                 break;
             }
