@@ -93,9 +93,10 @@ pub struct GameState {
     /// The rules' repetition count ([`Rules::repeat`]), asked every ply: kept here, not
     /// matched out of the options each time (0 without a repetition rule).
     repeat: u32,
-    /// How positions are keyed for the repetition rule, settled once a game from the
-    /// game and the board, which every ply asked before.
-    keying: Keying,
+    /// What follows each ply for the repetition rule (see `after_ply`): the way of how
+    /// positions are keyed ([`Keying`]), settled once a game from the game and the
+    /// board, which every ply asked before (none without a repetition rule).
+    follow: Option<Follow>,
     plies: u32,
     /// The key of the pits, followed ply by ply from each effect (see
     /// [`GameState::follow_key`]): the linear key ([`pits_key`]) on the boards keyed so
@@ -135,13 +136,22 @@ impl GameState {
             history: History::default(),
             repetition: false,
             repeat: repeat.unwrap_or(0),
-            keying,
+            follow: match keying {
+                Keying::None => None,
+                Keying::Bao => Some(GameState::follow_bao),
+                Keying::Linear => Some(GameState::follow_linear),
+                Keying::Hashed => Some(GameState::follow_hashed),
+            },
             plies: 0,
             pits_key,
             rest_keys,
             rest_fixed,
         };
-        state.remember();
+        if matches!(keying, Keying::Linear | Keying::Hashed) {
+            // The first position the rule counts: the others are re-derived from it.
+            state.history.first = Some(state.pos.clone());
+        }
+        state.remember(keying);
         state
     }
 
@@ -247,9 +257,9 @@ impl GameState {
     /// `effect` (and `took` stones, see [`took`]), where hashing every pit anew would
     /// cost more.
     #[inline]
-    fn follow_key(&mut self, effect: &Effect, mv: &Move, took: bool) {
+    fn follow_key(&mut self, keying: Keying, effect: &Effect, mv: &Move, took: bool) {
         let board = self.pos.board();
-        if self.keying == Keying::Bao {
+        if keying == Keying::Bao {
             // A step moves the single stone of its pit into the next pit, which was
             // empty; a capture empties pits (a pit's bit is its stones' lowest bit).
             let mut bits = self.pits_key;
@@ -266,7 +276,7 @@ impl GameState {
                 bits ^= bao_bit(board.index(pit)) * (stones & 1) as u64;
             }
             self.pits_key = bits;
-        } else if self.keying == Keying::Linear {
+        } else if keying == Keying::Linear {
             // The sowing's change, then the stones the capture and the bonus took (most
             // plies are quiet: they skip the walk over both lists, 15 instructions).
             let mut key = self.pits_key.wrapping_add(effect.sown_key);
@@ -285,36 +295,102 @@ impl GameState {
     #[inline(always)]
     fn after_ply(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
         self.plies += 1;
-        if self.keying != Keying::None {
-            self.follow_and_record(effect, mv, mode);
+        if let Some(follow) = self.follow {
+            follow(self, effect, mv, mode);
         }
     }
 
-    /// What a ply leaves to the repetition rule: the key of the pits follows it, and
-    /// the history records it. (Kept out of line: inlined with `after_ply` it cost the
-    /// games that keep a history more than the call.)
+    /// [`GameState::follow_any`] of Bao la Kimasai.
     #[inline(never)]
-    fn follow_and_record(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
+    fn follow_bao(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
+        self.follow_any(Keying::Bao, effect, mv, mode);
+    }
+
+    /// [`GameState::follow_any`] on a board keyed by a hash of its pits.
+    #[inline(never)]
+    fn follow_hashed(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
+        self.follow_any(Keying::Hashed, effect, mv, mode);
+    }
+
+    /// [`GameState::follow_any`] on a board keyed linearly (4x36 Nsolo), where
+    /// most plies are quiet plain sowings: they go a short way here, with no call but a
+    /// last one, so its registers need no saving (17 instructions a ply, of some 100).
+    /// It does with such a ply what [`GameState::follow_any`], the way of every other
+    /// ply, does.
+    #[inline(never)]
+    fn follow_linear(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
+        let history = &mut self.history;
+        // The moves and the key table asked for no more than they hold: then nothing
+        // below calls (see `History::count_key`).
+        if self.rest_fixed
+            && !took(effect)
+            && history.moves.len() < history.moves.capacity()
+            && history.has_room()
+        {
+            if let Move::Sow(Sowing {
+                from: Some(from),
+                lift: None,
+                stop: None,
+                bonus,
+            }) = mv
+            {
+                if bonus.is_empty() {
+                    // As `follow_key`, `record` (`History::keep`) and `remember` do.
+                    self.pits_key = self.pits_key.wrapping_add(effect.sown_key);
+                    history.moves.push(Kept::sowing(*from, mode));
+                    let key = spread(self.rest_keys[self.pos.side.index()] ^ self.pits_key);
+                    debug_assert_eq!(key, repetition_key(&self.pos), "the key follows");
+                    if history.probe(key) >= self.repeat {
+                        let count = self.history.occurrences(&self.rules, &self.pos);
+                        self.repetition = count >= self.repeat;
+                    }
+                    return;
+                }
+            }
+        }
+        self.follow_linear_any(effect, mv, mode);
+    }
+
+    /// [`GameState::follow_any`] of `follow_linear`'s other plies.
+    #[inline(never)]
+    fn follow_linear_any(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
+        self.follow_any(Keying::Linear, effect, mv, mode);
+    }
+
+    /// What a ply leaves to the repetition rule on a board keyed as `keying`, the
+    /// game's: the key of the pits follows it, and the history records it. Each keying
+    /// has its own copy (`follow_bao`, `follow_linear`, `follow_hashed`), which
+    /// `after_ply` calls through [`GameState::follow`], where one asked the keying
+    /// again and again each ply.
+    #[inline(always)]
+    fn follow_any(&mut self, keying: Keying, effect: &Effect, mv: &Move, mode: Mode) {
         let took = took(effect);
-        self.follow_key(effect, mv, took);
-        self.record(took, mv, mode);
+        self.follow_key(keying, effect, mv, took);
+        self.record(keying, took, mv, mode);
     }
 
     /// Keeps what the repetition rule needs of a ply (which `took` stones or not, see
     /// [`took`]), whose position is then remembered.
-    fn record(&mut self, took: bool, mv: &Move, mode: Mode) {
-        if took {
-            self.history.clear();
-        } else if self.keying != Keying::Bao {
+    // Inlined into each way of following a ply: a call of its own cost one each ply.
+    #[inline(always)]
+    fn record(&mut self, keying: Keying, took: bool, mv: &Move, mode: Mode) {
+        if keying == Keying::Bao {
+            // Its keys are exact: no positions or moves kept.
+            if took {
+                self.history.clear();
+            }
+        } else if took {
+            self.history.restart(&self.pos);
+        } else {
             self.history.keep(mv, mode);
         }
-        self.remember();
+        self.remember(keying);
     }
 
     /// Adds the current position to the repetition history and checks the rule.
     // Inlined into `record`, its caller every ply: one call a ply less.
     #[inline(always)]
-    fn remember(&mut self) {
+    fn remember(&mut self, keying: Keying) {
         let repeat = self.repeat;
         let (history, pos) = (&mut self.history, &self.pos);
         // The part of the key besides the pits (Bao la Kimasai's needs none).
@@ -322,7 +398,7 @@ impl GameState {
             true => self.rest_keys[pos.side.index()],
             false => rest_key(pos, pos.side),
         };
-        let key = match self.keying {
+        let key = match keying {
             Keying::None => return,
             Keying::Bao => {
                 // No pit ever holds more than one stone: the occupied pits and the side
@@ -335,11 +411,6 @@ impl GameState {
             Keying::Linear => spread(rest ^ self.pits_key),
             Keying::Hashed => spread(rest ^ lanes_key(pos.board_pits(), 1)),
         };
-        if history.moves.is_empty() {
-            // The first position since the last capture: the others are re-derived
-            // from it.
-            history.first = Some(pos.clone());
-        }
         debug_assert_eq!(key, repetition_key(pos), "the linear key follows the plies");
         if history.count_key(key) >= repeat {
             self.repetition = self.history.occurrences(&self.rules, &self.pos) >= repeat;
@@ -353,6 +424,9 @@ impl GameState {
 fn took(effect: &Effect) -> bool {
     effect.is_capture() || !effect.bonus.is_empty()
 }
+
+/// How a ply is followed for the repetition rule (see [`GameState::follow`]).
+type Follow = fn(&mut GameState, &Effect, &Move, Mode);
 
 /// How a game keys its positions for the repetition rule (see [`GameState::pits_key`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -580,6 +654,15 @@ impl History {
         self.others.clear();
     }
 
+    /// Forgets every position, and starts afresh from `pos`, which a ply that took stones
+    /// left (see [`took`]). (Out of line, and `pos` copied here, not as every ply
+    /// remembers a position: a quiet ply no longer asks whether the moves are empty.)
+    #[inline(never)]
+    fn restart(&mut self, pos: &Position) {
+        self.clear();
+        self.first = Some(pos.clone());
+    }
+
     /// Keeps a move played from the last position remembered.
     fn keep(&mut self, mv: &Move, mode: Mode) {
         let kept = match mv {
@@ -610,11 +693,24 @@ impl History {
 
     #[inline]
     fn count_key(&mut self, key: u64) -> u32 {
-        // A table has a stamp other than zero, the stamp of the slots it is made of (see
-        // `grow`), so no ply checks it.
-        if 2 * (self.keys + 1) > self.slots.len() {
+        if !self.has_room() {
             self.grow();
         }
+        self.probe(key)
+    }
+
+    /// Whether the table has room for one key more, at most half full.
+    #[inline(always)]
+    fn has_room(&self) -> bool {
+        2 * (self.keys + 1) <= self.slots.len()
+    }
+
+    /// [`History::count_key`] in a table that has room for it.
+    #[inline(always)]
+    fn probe(&mut self, key: u64) -> u32 {
+        debug_assert!(self.has_room());
+        // A table has a stamp other than zero, the stamp of the slots it is made of (see
+        // `grow`), so no ply checks it.
         let mask = self.slots.len() - 1;
         // Index by the high bits of a multiplication: keys need not be well mixed.
         let mut i = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize & mask;
@@ -673,7 +769,7 @@ impl History {
     #[cold]
     #[inline(never)]
     fn occurrences(&self, rules: &Rules, pos: &Position) -> u32 {
-        // `remember` keeps the first position whenever it starts the moves afresh.
+        // A game that keeps moves keeps the position they start from, from its start.
         let Some(first) = self.first.as_ref() else {
             return 1;
         };
@@ -726,7 +822,12 @@ mod tests {
         game.pos = pos.clone();
         game.pits_key = bao_pits_key(pos.board_pits());
         game.plies += 1;
-        game.record(took(effect), &Move::Sow(Default::default()), Mode::Legal);
+        game.record(
+            Keying::Bao,
+            took(effect),
+            &Move::Sow(Default::default()),
+            Mode::Legal,
+        );
     }
 
     #[test]
@@ -816,6 +917,69 @@ mod tests {
             }
             assert!(quiet > 100, "4x{cols}: quiet plies were played");
             assert!(bonus == "none" || bonuses > 0, "4x{cols}: bonus was taken");
+        }
+    }
+
+    /// The short way of `follow_linear` leaves the game as the way of every ply does:
+    /// the same game played with every ply sent the general way keeps the same key,
+    /// moves, key counts and outcome, ply by ply.
+    #[test]
+    fn the_short_way_of_a_quiet_ply_is_the_general_one() {
+        for (seed, repeat) in [(1, 2), (2, 3), (3, 2)] {
+            let board = crate::Board::new(4, 36);
+            let rules = Rules::new(Game::Nsolo, board, &format!("repeat={repeat}")).unwrap();
+            let mut short = GameState::start(rules.clone());
+            let mut general = GameState::start(rules);
+            general.follow = Some(GameState::follow_linear_any);
+            let (mut rng, mut effect) = (Rng::new(seed), Effect::default());
+            let mut quiet = 0;
+            for _ in 0..600 {
+                let Some(mv) = short.play_random(&mut rng, &mut effect) else {
+                    break;
+                };
+                general.play(&mv, Mode::Legal).unwrap();
+                quiet += !took(&effect) as u32;
+                let words = |g: &GameState| g.history.moves.iter().map(|k| k.0).collect::<Vec<_>>();
+                assert_eq!(short.pits_key, general.pits_key);
+                assert_eq!(words(&short), words(&general), "seed {seed}");
+                assert_eq!(short.history.keys, general.history.keys);
+                assert_eq!(short.outcome(), general.outcome());
+            }
+            assert!(quiet > 100, "seed {seed}: quiet plies were played");
+        }
+    }
+
+    /// The positions the rule counts exactly are those since the last capture: at every
+    /// ply of random games, on boards keyed both ways, the count re-derived from the
+    /// first of them and the moves since agrees with one over the positions themselves.
+    #[test]
+    fn the_exact_count_is_over_the_positions_since_the_last_capture() {
+        for (cols, seed) in [(8, 1), (18, 2), (36, 3)] {
+            let board = crate::Board::new(4, cols);
+            let rules = Rules::new(Game::Nsolo, board, "").unwrap();
+            let mut game = GameState::start(rules);
+            let (mut rng, mut effect) = (Rng::new(seed), Effect::default());
+            let mut since_capture = vec![game.pos.clone()];
+            let mut captures = 0;
+            for _ in 0..300 {
+                if game.play_random(&mut rng, &mut effect).is_none() {
+                    break;
+                }
+                if took(&effect) {
+                    since_capture.clear();
+                    captures += 1;
+                }
+                since_capture.push(game.pos.clone());
+                let pos = &game.pos;
+                let count = (since_capture.iter()).filter(|p| p.same_for_repetition(pos));
+                assert_eq!(
+                    game.history.occurrences(&game.rules, pos),
+                    count.count() as u32,
+                    "4x{cols}, ply {}",
+                    game.plies
+                );
+            }
+            assert!(captures > 5, "4x{cols}: captures were made");
         }
     }
 
