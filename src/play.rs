@@ -93,10 +93,12 @@ pub struct GameState {
     /// The rules' repetition count ([`Rules::repeat`]), asked every ply: kept here, not
     /// matched out of the options each time (0 without a repetition rule).
     repeat: u32,
-    /// What follows each ply for the repetition rule (see `after_ply`): the way of how
-    /// positions are keyed ([`Keying`]), settled once a game from the game and the
-    /// board, which every ply asked before (none without a repetition rule).
-    follow: Option<Follow>,
+    /// How positions are keyed for the repetition rule, settled once a game from the
+    /// game and the board.
+    keying: Keying,
+    /// What follows each ply for the repetition rule (see `after_ply`): the way of the
+    /// game's keying, settled with it, which every ply asked before.
+    follow: Follow,
     plies: u32,
     /// The key of the pits, followed ply by ply from each effect (see
     /// [`GameState::follow_key`]): the linear key ([`pits_key`]) on the boards keyed so
@@ -136,11 +138,15 @@ impl GameState {
             history: History::default(),
             repetition: false,
             repeat: repeat.unwrap_or(0),
+            keying,
             follow: match keying {
-                Keying::None => None,
-                Keying::Bao => Some(GameState::follow_bao),
-                Keying::Linear => Some(GameState::follow_linear),
-                Keying::Hashed => Some(GameState::follow_hashed),
+                // Never called: `after_ply` asks the keying first.
+                Keying::None => |_, _, _, _| {},
+                Keying::Bao => GameState::follow_bao,
+                // The short way takes the rest of the key as fixed.
+                Keying::Linear if rest_fixed => GameState::follow_linear,
+                Keying::Linear => GameState::follow_linear_any,
+                Keying::Hashed => GameState::follow_hashed,
             },
             plies: 0,
             pits_key,
@@ -295,8 +301,10 @@ impl GameState {
     #[inline(always)]
     fn after_ply(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
         self.plies += 1;
-        if let Some(follow) = self.follow {
-            follow(self, effect, mv, mode);
+        // The keying, a byte, is asked first: a game without a repetition rule pays a
+        // comparison, not a load and a test of the pointer (one instruction a ply).
+        if self.keying != Keying::None {
+            (self.follow)(self, effect, mv, mode);
         }
     }
 
@@ -321,12 +329,10 @@ impl GameState {
     fn follow_linear(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
         let history = &mut self.history;
         // The moves and the key table asked for no more than they hold: then nothing
-        // below calls (see `History::count_key`).
-        if self.rest_fixed
-            && !took(effect)
-            && history.moves.len() < history.moves.capacity()
-            && history.has_room()
-        {
+        // below calls (see `History::count_key`). (The rest of the key is fixed: see
+        // `new`.)
+        debug_assert!(self.rest_fixed);
+        if !took(effect) && history.moves.len() < history.moves.capacity() && history.has_room() {
             if let Move::Sow(Sowing {
                 from: Some(from),
                 lift: None,
@@ -341,14 +347,22 @@ impl GameState {
                     let key = spread(self.rest_keys[self.pos.side.index()] ^ self.pits_key);
                     debug_assert_eq!(key, repetition_key(&self.pos), "the key follows");
                     if history.probe(key) >= self.repeat {
-                        let count = self.history.occurrences(&self.rules, &self.pos);
-                        self.repetition = count >= self.repeat;
+                        // The last thing done, so a jump: nothing is kept for after it.
+                        self.settle_repetition();
                     }
                     return;
                 }
             }
         }
         self.follow_linear_any(effect, mv, mode);
+    }
+
+    /// The key of the position has come round `repeat` times: whether the position has,
+    /// compared exactly, decides the repetition draw.
+    #[cold]
+    #[inline(never)]
+    fn settle_repetition(&mut self) {
+        self.repetition = self.history.occurrences(&self.rules, &self.pos) >= self.repeat;
     }
 
     /// [`GameState::follow_any`] of `follow_linear`'s other plies.
@@ -930,7 +944,7 @@ mod tests {
             let rules = Rules::new(Game::Nsolo, board, &format!("repeat={repeat}")).unwrap();
             let mut short = GameState::start(rules.clone());
             let mut general = GameState::start(rules);
-            general.follow = Some(GameState::follow_linear_any);
+            general.follow = GameState::follow_linear_any;
             let (mut rng, mut effect) = (Rng::new(seed), Effect::default());
             let mut quiet = 0;
             for _ in 0..600 {
