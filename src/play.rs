@@ -669,9 +669,10 @@ impl History {
     }
 
     /// Forgets every position, and starts afresh from `pos`, which a ply that took stones
-    /// left (see [`took`]). (Out of line, and `pos` copied here, not as every ply
-    /// remembers a position: a quiet ply no longer asks whether the moves are empty.)
-    #[inline(never)]
+    /// left (see [`took`]). (`pos` is copied here, not as every ply remembers a
+    /// position: a quiet ply no longer asks whether the moves are empty.)
+    // Inlined into the general way of a ply, whose registers are saved anyway.
+    #[inline(always)]
     fn restart(&mut self, pos: &Position) {
         self.clear();
         self.first = Some(pos.clone());
