@@ -146,7 +146,8 @@ impl GameState {
                 // The short way takes the rest of the key as fixed.
                 Keying::Linear if rest_fixed => GameState::follow_linear,
                 Keying::Linear => GameState::follow_linear_any,
-                Keying::Hashed => GameState::follow_hashed,
+                Keying::Hashed if rest_fixed => GameState::follow_hashed,
+                Keying::Hashed => GameState::follow_hashed_any,
             },
             plies: 0,
             pits_key,
@@ -314,19 +315,25 @@ impl GameState {
         self.follow_any(Keying::Bao, effect, mv, mode);
     }
 
-    /// [`GameState::follow_any`] on a board keyed by a hash of its pits.
-    #[inline(never)]
-    fn follow_hashed(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
-        self.follow_any(Keying::Hashed, effect, mv, mode);
-    }
-
-    /// [`GameState::follow_any`] on a board keyed linearly (4x36 Nsolo), where
-    /// most plies are quiet plain sowings: they go a short way here, with no call but a
-    /// last one, so its registers need no saving (17 instructions a ply, of some 100).
-    /// It does with such a ply what [`GameState::follow_any`], the way of every other
-    /// ply, does.
+    /// [`GameState::follow_short`] on a board keyed linearly (4x36 Nsolo).
     #[inline(never)]
     fn follow_linear(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
+        self.follow_short(Keying::Linear, effect, mv, mode);
+    }
+
+    /// [`GameState::follow_short`] on a board keyed by a hash of its pits.
+    #[inline(never)]
+    fn follow_hashed(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
+        self.follow_short(Keying::Hashed, effect, mv, mode);
+    }
+
+    /// [`GameState::follow_any`] of Nsolo (keyed linearly or hashed), where most
+    /// plies are quiet plain sowings: they go a short way here, with no call but a last
+    /// one, so its registers need no saving (17 instructions a ply, of some 100). It
+    /// does with such a ply what [`GameState::follow_any`], the way of every other ply,
+    /// does.
+    #[inline(always)]
+    fn follow_short(&mut self, keying: Keying, effect: &Effect, mv: &Move, mode: Mode) {
         let history = &mut self.history;
         // The moves and the key table asked for no more than they hold: then nothing
         // below calls (see `History::count_key`). (The rest of the key is fixed: see
@@ -342,9 +349,15 @@ impl GameState {
             {
                 if bonus.is_empty() {
                     // As `follow_key`, `record` (`History::keep`) and `remember` do.
-                    self.pits_key = self.pits_key.wrapping_add(effect.sown_key);
                     history.moves.push(Kept::sowing(*from, mode));
-                    let key = spread(self.rest_keys[self.pos.side.index()] ^ self.pits_key);
+                    let pits = match keying {
+                        Keying::Linear => {
+                            self.pits_key = self.pits_key.wrapping_add(effect.sown_key);
+                            self.pits_key
+                        }
+                        _ => lanes_key(self.pos.board_pits(), 1),
+                    };
+                    let key = spread(self.rest_keys[self.pos.side.index()] ^ pits);
                     debug_assert_eq!(key, repetition_key(&self.pos), "the key follows");
                     if history.probe(key) >= self.repeat {
                         // The last thing done, so a jump: nothing is kept for after it.
@@ -354,7 +367,10 @@ impl GameState {
                 }
             }
         }
-        self.follow_linear_any(effect, mv, mode);
+        match keying {
+            Keying::Linear => self.follow_linear_any(effect, mv, mode),
+            _ => self.follow_hashed_any(effect, mv, mode),
+        }
     }
 
     /// The key of the position has come round `repeat` times: whether the position has,
@@ -371,11 +387,17 @@ impl GameState {
         self.follow_any(Keying::Linear, effect, mv, mode);
     }
 
+    /// [`GameState::follow_any`] of `follow_hashed`'s other plies.
+    #[inline(never)]
+    fn follow_hashed_any(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
+        self.follow_any(Keying::Hashed, effect, mv, mode);
+    }
+
     /// What a ply leaves to the repetition rule on a board keyed as `keying`, the
     /// game's: the key of the pits follows it, and the history records it. Each keying
-    /// has its own copy (`follow_bao`, `follow_linear`, `follow_hashed`), which
-    /// `after_ply` calls through [`GameState::follow`], where one asked the keying
-    /// again and again each ply.
+    /// has its own copy (`follow_bao`, `follow_linear_any`, `follow_hashed_any`, the
+    /// last two behind the short ways of Nsolo), which `after_ply` calls through
+    /// [`GameState::follow`], where one asked the keying again and again each ply.
     #[inline(always)]
     fn follow_any(&mut self, keying: Keying, effect: &Effect, mv: &Move, mode: Mode) {
         let took = took(effect);
@@ -935,33 +957,44 @@ mod tests {
         }
     }
 
-    /// The short way of `follow_linear` leaves the game as the way of every ply does:
+    /// The short way of `follow_short` leaves the game as the way of every ply does:
     /// the same game played with every ply sent the general way keeps the same key,
-    /// moves, key counts and outcome, ply by ply.
+    /// moves, key counts and outcome, ply by ply, on boards keyed both ways.
     #[test]
     fn the_short_way_of_a_quiet_ply_is_the_general_one() {
-        for (seed, repeat) in [(1, 2), (2, 3), (3, 2)] {
-            let board = crate::Board::new(4, 36);
-            let rules = Rules::new(Game::Nsolo, board, &format!("repeat={repeat}")).unwrap();
-            let mut short = GameState::start(rules.clone());
-            let mut general = GameState::start(rules);
-            general.follow = GameState::follow_linear_any;
-            let (mut rng, mut effect) = (Rng::new(seed), Effect::default());
-            let mut quiet = 0;
-            for _ in 0..600 {
-                let Some(mv) = short.play_random(&mut rng, &mut effect) else {
-                    break;
-                };
-                general.play(&mv, Mode::Legal).unwrap();
-                quiet += !took(&effect) as u32;
-                let words = |g: &GameState| g.history.moves.iter().map(|k| k.0).collect::<Vec<_>>();
-                assert_eq!(short.pits_key, general.pits_key);
-                assert_eq!(words(&short), words(&general), "seed {seed}");
-                assert_eq!(short.history.keys, general.history.keys);
-                assert_eq!(short.outcome(), general.outcome());
+        let linear: Follow = GameState::follow_linear_any;
+        let hashed: Follow = GameState::follow_hashed_any;
+        for (cols, general_way) in [(36, linear), (8, hashed)] {
+            for (seed, repeat) in [(1, 2), (2, 3), (3, 2)] {
+                let board = crate::Board::new(4, cols);
+                let options = format!("repeat={repeat}");
+                let rules = Rules::new(Game::Nsolo, board, &options).unwrap();
+                short_and_general(rules, general_way, seed);
             }
-            assert!(quiet > 100, "seed {seed}: quiet plies were played");
         }
+    }
+
+    /// Plays a random game of `rules` twice, each ply the way of the game and
+    /// `general_way`, and compares them ply by ply.
+    fn short_and_general(rules: Rules, general_way: Follow, seed: u64) {
+        let mut short = GameState::start(rules.clone());
+        let mut general = GameState::start(rules);
+        general.follow = general_way;
+        let (mut rng, mut effect) = (Rng::new(seed), Effect::default());
+        let mut quiet = 0;
+        for _ in 0..600 {
+            let Some(mv) = short.play_random(&mut rng, &mut effect) else {
+                break;
+            };
+            general.play(&mv, Mode::Legal).unwrap();
+            quiet += !took(&effect) as u32;
+            let words = |g: &GameState| g.history.moves.iter().map(|k| k.0).collect::<Vec<_>>();
+            assert_eq!(short.pits_key, general.pits_key);
+            assert_eq!(words(&short), words(&general), "seed {seed}");
+            assert_eq!(short.history.keys, general.history.keys);
+            assert_eq!(short.outcome(), general.outcome());
+        }
+        assert!(quiet > 10, "seed {seed}: quiet plies were played");
     }
 
     /// The positions the rule counts exactly are those since the last capture: at every
