@@ -94,8 +94,11 @@ pub struct GameState {
     /// matched out of the options each time (0 without a repetition rule).
     repeat: u32,
     /// How positions are keyed for the repetition rule, settled once a game from the
-    /// game and the board, which every ply asked before.
+    /// game and the board.
     keying: Keying,
+    /// What follows each ply for the repetition rule (see `after_ply`): the way of the
+    /// game's keying, settled with it, which every ply asked before.
+    follow: Follow,
     plies: u32,
     /// The key of the pits, followed ply by ply from each effect (see
     /// [`GameState::follow_key`]): the linear key ([`pits_key`]) on the boards keyed so
@@ -136,12 +139,26 @@ impl GameState {
             repetition: false,
             repeat: repeat.unwrap_or(0),
             keying,
+            follow: match keying {
+                // Never called: `after_ply` asks the keying first.
+                Keying::None => |_, _, _, _| {},
+                Keying::Bao => GameState::follow_bao,
+                // The short way takes the rest of the key as fixed.
+                Keying::Linear if rest_fixed => GameState::follow_linear,
+                Keying::Linear => GameState::follow_linear_any,
+                Keying::Hashed if rest_fixed => GameState::follow_hashed,
+                Keying::Hashed => GameState::follow_hashed_any,
+            },
             plies: 0,
             pits_key,
             rest_keys,
             rest_fixed,
         };
-        state.remember();
+        if matches!(keying, Keying::Linear | Keying::Hashed) {
+            // The first position the rule counts: the others are re-derived from it.
+            state.history.first = Some(state.pos.clone());
+        }
+        state.remember(keying);
         state
     }
 
@@ -244,11 +261,12 @@ impl GameState {
     }
 
     /// Brings the key of the pits up to date with the ply `mv` just applied, which did
-    /// `effect`, where hashing every pit anew would cost more.
+    /// `effect` (and `took` stones, see [`took`]), where hashing every pit anew would
+    /// cost more.
     #[inline]
-    fn follow_key(&mut self, effect: &Effect, mv: &Move) {
+    fn follow_key(&mut self, keying: Keying, effect: &Effect, mv: &Move, took: bool) {
         let board = self.pos.board();
-        if self.keying == Keying::Bao {
+        if keying == Keying::Bao {
             // A step moves the single stone of its pit into the next pit, which was
             // empty; a capture empties pits (a pit's bit is its stones' lowest bit).
             let mut bits = self.pits_key;
@@ -265,12 +283,15 @@ impl GameState {
                 bits ^= bao_bit(board.index(pit)) * (stones & 1) as u64;
             }
             self.pits_key = bits;
-        } else if self.keying == Keying::Linear {
-            // The sowing's change, then the stones the capture and the bonus took.
+        } else if keying == Keying::Linear {
+            // The sowing's change, then the stones the capture and the bonus took (most
+            // plies are quiet: they skip the walk over both lists, 15 instructions).
             let mut key = self.pits_key.wrapping_add(effect.sown_key);
-            for &(pit, stones) in (effect.captured.iter()).chain(&effect.bonus) {
-                let weight = PIT_KEYS[board.index(pit)];
-                key = key.wrapping_sub((stones as u64).wrapping_mul(weight));
+            if took {
+                for &(pit, stones) in (effect.captured.iter()).chain(&effect.bonus) {
+                    let weight = PIT_KEYS[board.index(pit)];
+                    key = key.wrapping_sub((stones as u64).wrapping_mul(weight));
+                }
             }
             self.pits_key = key;
         }
@@ -281,34 +302,131 @@ impl GameState {
     #[inline(always)]
     fn after_ply(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
         self.plies += 1;
+        // The keying, a byte, is asked first: a game without a repetition rule pays a
+        // comparison, not a load and a test of the pointer (one instruction a ply).
         if self.keying != Keying::None {
-            self.follow_and_record(effect, mv, mode);
+            (self.follow)(self, effect, mv, mode);
         }
     }
 
-    /// What a ply leaves to the repetition rule: the key of the pits follows it, and
-    /// the history records it. (Kept out of line: inlined with `after_ply` it cost the
-    /// games that keep a history more than the call.)
+    /// [`GameState::follow_any`] of Bao la Kimasai.
     #[inline(never)]
-    fn follow_and_record(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
-        self.follow_key(effect, mv);
-        self.record(effect, mv, mode);
+    fn follow_bao(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
+        self.follow_any(Keying::Bao, effect, mv, mode);
     }
 
-    /// Keeps what the repetition rule needs of a ply, whose position is then remembered.
-    fn record(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
-        if effect.is_capture() || !effect.bonus.is_empty() {
-            self.history.clear();
-        } else if self.keying != Keying::Bao {
+    /// [`GameState::follow_short`] on a board keyed linearly (4x36 Nsolo).
+    #[inline(never)]
+    fn follow_linear(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
+        self.follow_short(Keying::Linear, effect, mv, mode);
+    }
+
+    /// [`GameState::follow_short`] on a board keyed by a hash of its pits.
+    #[inline(never)]
+    fn follow_hashed(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
+        self.follow_short(Keying::Hashed, effect, mv, mode);
+    }
+
+    /// [`GameState::follow_any`] of Nsolo (keyed linearly or hashed), where most
+    /// plies are quiet plain sowings: they go a short way here, with no call but a last
+    /// one, so its registers need no saving (17 instructions a ply, of some 100). It
+    /// does with such a ply what [`GameState::follow_any`], the way of every other ply,
+    /// does.
+    #[inline(always)]
+    fn follow_short(&mut self, keying: Keying, effect: &Effect, mv: &Move, mode: Mode) {
+        let history = &mut self.history;
+        // The moves and the key table asked for no more than they hold: then nothing
+        // below calls (see `History::count_key`). (The rest of the key is fixed: see
+        // `new`.)
+        debug_assert!(self.rest_fixed);
+        if !took(effect) && history.moves.len() < history.moves.capacity() && history.has_room() {
+            if let Move::Sow(Sowing {
+                from: Some(from),
+                lift: None,
+                stop: None,
+                bonus,
+            }) = mv
+            {
+                if bonus.is_empty() {
+                    // As `follow_key`, `record` (`History::keep`) and `remember` do.
+                    history.moves.push(Kept::sowing(*from, mode));
+                    let pits = match keying {
+                        Keying::Linear => {
+                            self.pits_key = self.pits_key.wrapping_add(effect.sown_key);
+                            self.pits_key
+                        }
+                        _ => lanes_key(self.pos.board_pits(), 1),
+                    };
+                    let key = spread(self.rest_keys[self.pos.side.index()] ^ pits);
+                    debug_assert_eq!(key, repetition_key(&self.pos), "the key follows");
+                    if history.probe(key) >= self.repeat {
+                        // The last thing done, so a jump: nothing is kept for after it.
+                        self.settle_repetition();
+                    }
+                    return;
+                }
+            }
+        }
+        match keying {
+            Keying::Linear => self.follow_linear_any(effect, mv, mode),
+            _ => self.follow_hashed_any(effect, mv, mode),
+        }
+    }
+
+    /// The key of the position has come round `repeat` times: whether the position has,
+    /// compared exactly, decides the repetition draw.
+    #[cold]
+    #[inline(never)]
+    fn settle_repetition(&mut self) {
+        self.repetition = self.history.occurrences(&self.rules, &self.pos) >= self.repeat;
+    }
+
+    /// [`GameState::follow_any`] of `follow_linear`'s other plies.
+    #[inline(never)]
+    fn follow_linear_any(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
+        self.follow_any(Keying::Linear, effect, mv, mode);
+    }
+
+    /// [`GameState::follow_any`] of `follow_hashed`'s other plies.
+    #[inline(never)]
+    fn follow_hashed_any(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
+        self.follow_any(Keying::Hashed, effect, mv, mode);
+    }
+
+    /// What a ply leaves to the repetition rule on a board keyed as `keying`, the
+    /// game's: the key of the pits follows it, and the history records it. Each keying
+    /// has its own copy (`follow_bao`, `follow_linear_any`, `follow_hashed_any`, the
+    /// last two behind the short ways of Nsolo), which `after_ply` calls through
+    /// [`GameState::follow`], where one asked the keying again and again each ply.
+    #[inline(always)]
+    fn follow_any(&mut self, keying: Keying, effect: &Effect, mv: &Move, mode: Mode) {
+        let took = took(effect);
+        self.follow_key(keying, effect, mv, took);
+        self.record(keying, took, mv, mode);
+    }
+
+    /// Keeps what the repetition rule needs of a ply (which `took` stones or not, see
+    /// [`took`]), whose position is then remembered.
+    // Inlined into each way of following a ply: a call of its own cost one each ply.
+    #[inline(always)]
+    fn record(&mut self, keying: Keying, took: bool, mv: &Move, mode: Mode) {
+        if keying == Keying::Bao {
+            // Its keys are exact: no positions or moves kept.
+            if took {
+                self.history.clear();
+            }
+        } else if took {
+            self.history.restart(&self.pos);
+        } else {
             self.history.keep(mv, mode);
         }
-        self.remember();
+        self.remember(keying);
     }
 
     /// Adds the current position to the repetition history and checks the rule.
     // Inlined into `record`, its caller every ply: one call a ply less.
     #[inline(always)]
-    fn remember(&mut self) {
+    fn remember(&mut self, keying: Keying) {
         let repeat = self.repeat;
         let (history, pos) = (&mut self.history, &self.pos);
         // The part of the key besides the pits (Bao la Kimasai's needs none).
@@ -316,7 +434,7 @@ impl GameState {
             true => self.rest_keys[pos.side.index()],
             false => rest_key(pos, pos.side),
         };
-        let key = match self.keying {
+        let key = match keying {
             Keying::None => return,
             Keying::Bao => {
                 // No pit ever holds more than one stone: the occupied pits and the side
@@ -329,17 +447,22 @@ impl GameState {
             Keying::Linear => spread(rest ^ self.pits_key),
             Keying::Hashed => spread(rest ^ lanes_key(pos.board_pits(), 1)),
         };
-        if history.moves.is_empty() {
-            // The first position since the last capture: the others are re-derived
-            // from it.
-            history.first = Some(pos.clone());
-        }
         debug_assert_eq!(key, repetition_key(pos), "the linear key follows the plies");
         if history.count_key(key) >= repeat {
             self.repetition = self.history.occurrences(&self.rules, &self.pos) >= repeat;
         }
     }
 }
+
+/// Whether a ply with `effect` took stones, by a capture or a bonus: no position before
+/// it can recur (stones only leave), and the key of the pits loses what it took.
+#[inline(always)]
+fn took(effect: &Effect) -> bool {
+    effect.is_capture() || !effect.bonus.is_empty()
+}
+
+/// How a ply is followed for the repetition rule (see [`GameState::follow`]).
+type Follow = fn(&mut GameState, &Effect, &Move, Mode);
 
 /// How a game keys its positions for the repetition rule (see [`GameState::pits_key`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -374,30 +497,60 @@ struct History {
     /// The first remembered position (none for Bao la Kimasai, whose key is exact).
     first: Option<Position>,
     /// The moves played from `first`, each with its mode, one per later position.
-    moves: Vec<(Kept, Mode)>,
-    /// The moves of `moves` that are not a plain sowing, in order ([`Kept::Move`]).
+    moves: Vec<Kept>,
+    /// The moves of `moves` that are not a plain sowing, in order ([`Kept::OTHER`]).
     others: Vec<Move>,
 }
 
-/// A move kept in the history. The moves kept are quiet plies (a capture or a bonus
-/// starts the history afresh), and a quiet ply of Nsolo, the game that keeps them, is a
-/// plain sowing from a pit (it lifts no part of it, stops at no head and takes no bonus):
-/// its pit is kept, which is cheaper every ply than a copy of the move. Any other move
-/// is kept aside, in [`History::others`], so that a kept move owns nothing: forgetting
-/// the moves after a capture no longer visits each to drop it.
+/// A move kept in the history, with its mode, in one word. The moves kept are quiet
+/// plies (a capture or a bonus starts the history afresh), and a quiet ply of Nsolo, the
+/// game that keeps them, is a plain sowing from a pit (it lifts no part of it, stops at
+/// no head and takes no bonus): its pit is kept, which is cheaper every ply than a copy
+/// of the move (and one word stored, not a pit, a tag and a mode apart: 3 instructions a
+/// ply). Any other move is kept aside, in [`History::others`], so that a kept move owns
+/// nothing: forgetting the moves after a capture no longer visits each to drop it.
 #[derive(Copy, Clone, Debug)]
-enum Kept {
-    /// A sowing from this pit, with no other choice.
-    Sowing(Pit),
-    /// Any other move: its index in [`History::others`].
-    Move(u32),
-}
+struct Kept(u32);
 
 impl Kept {
+    /// Set for a move kept aside: the low bits are its index in [`History::others`]
+    /// (else they are the row and the column of a plain sowing's pit).
+    const OTHER: u32 = 1 << 31;
+    /// Set for a move played under [`Mode::Foul`].
+    const FOUL: u32 = 1 << 30;
+
+    fn sowing(from: Pit, mode: Mode) -> Kept {
+        Kept((from.row as u32) << 8 | from.col as u32 | Kept::foul(mode))
+    }
+
+    fn other(index: usize, mode: Mode) -> Kept {
+        // Each is a move of its own in memory: a billion of them cannot be.
+        debug_assert!(index < Kept::FOUL as usize);
+        Kept(index as u32 | Kept::OTHER | Kept::foul(mode))
+    }
+
+    fn foul(mode: Mode) -> u32 {
+        match mode {
+            Mode::Legal => 0,
+            Mode::Foul => Kept::FOUL,
+        }
+    }
+
+    fn mode(self) -> Mode {
+        match self.0 & Kept::FOUL {
+            0 => Mode::Legal,
+            _ => Mode::Foul,
+        }
+    }
+
     fn to_move(self, others: &[Move]) -> Move {
-        match self {
-            Kept::Sowing(from) => Move::Sow(Sowing::from(from)),
-            Kept::Move(i) => others[i as usize].clone(),
+        let low = self.0 & (Kept::FOUL - 1);
+        match self.0 & Kept::OTHER {
+            0 => Move::Sow(Sowing::from(Pit {
+                row: (low >> 8) as u8,
+                col: low as u8,
+            })),
+            _ => others[low as usize].clone(),
         }
     }
 }
@@ -417,7 +570,7 @@ thread_local! {
 struct Spare {
     slots: Vec<Slot>,
     stamp: u32,
-    moves: Vec<(Kept, Mode)>,
+    moves: Vec<Kept>,
 }
 
 impl Drop for History {
@@ -537,6 +690,16 @@ impl History {
         self.others.clear();
     }
 
+    /// Forgets every position, and starts afresh from `pos`, which a ply that took stones
+    /// left (see [`took`]). (`pos` is copied here, not as every ply remembers a
+    /// position: a quiet ply no longer asks whether the moves are empty.)
+    // Inlined into the general way of a ply, whose registers are saved anyway.
+    #[inline(always)]
+    fn restart(&mut self, pos: &Position) {
+        self.clear();
+        self.first = Some(pos.clone());
+    }
+
     /// Keeps a move played from the last position remembered.
     fn keep(&mut self, mv: &Move, mode: Mode) {
         let kept = match mv {
@@ -545,13 +708,13 @@ impl History {
                 lift: None,
                 stop: None,
                 bonus,
-            }) if bonus.is_empty() => Kept::Sowing(*from),
+            }) if bonus.is_empty() => Kept::sowing(*from, mode),
             _ => {
                 self.others.push(mv.clone());
-                Kept::Move(self.others.len() as u32 - 1)
+                Kept::other(self.others.len() - 1, mode)
             }
         };
-        self.moves.push((kept, mode));
+        self.moves.push(kept);
     }
 
     /// Empties the key table by moving on to a new stamp.
@@ -567,12 +730,24 @@ impl History {
 
     #[inline]
     fn count_key(&mut self, key: u64) -> u32 {
-        if self.stamp == 0 {
-            self.stamp = 1;
-        }
-        if 2 * (self.keys + 1) > self.slots.len() {
+        if !self.has_room() {
             self.grow();
         }
+        self.probe(key)
+    }
+
+    /// Whether the table has room for one key more, at most half full.
+    #[inline(always)]
+    fn has_room(&self) -> bool {
+        2 * (self.keys + 1) <= self.slots.len()
+    }
+
+    /// [`History::count_key`] in a table that has room for it.
+    #[inline(always)]
+    fn probe(&mut self, key: u64) -> u32 {
+        debug_assert!(self.has_room());
+        // A table has a stamp other than zero, the stamp of the slots it is made of (see
+        // `grow`), so no ply checks it.
         let mask = self.slots.len() - 1;
         // Index by the high bits of a multiplication: keys need not be well mixed.
         let mut i = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize & mask;
@@ -613,6 +788,8 @@ impl History {
                 return;
             }
         }
+        // Fresh slots carry stamp zero, never the table's: it starts at one.
+        self.stamp = self.stamp.max(1);
         let size = (2 * self.slots.len()).max(Self::FIRST_SLOTS);
         let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
         let stamp = self.stamp;
@@ -629,18 +806,18 @@ impl History {
     #[cold]
     #[inline(never)]
     fn occurrences(&self, rules: &Rules, pos: &Position) -> u32 {
-        // `remember` keeps the first position whenever it starts the moves afresh.
+        // A game that keeps moves keeps the position they start from, from its start.
         let Some(first) = self.first.as_ref() else {
             return 1;
         };
         let mut at = first.clone();
         let mut count = at.same_for_repetition(pos) as u32;
         let mut effect = Effect::default();
-        for &(kept, mode) in &self.moves {
+        for &kept in &self.moves {
             // A move replays as it was played (applying is deterministic); were one not
             // to, the positions after it are unknown and are not counted.
             let mv = kept.to_move(&self.others);
-            if games::apply(rules, &mut at, &mv, mode, &mut effect).is_err() {
+            if games::apply(rules, &mut at, &mv, kept.mode(), &mut effect).is_err() {
                 debug_assert!(false, "a move replays as it was played");
                 break;
             }
@@ -682,7 +859,12 @@ mod tests {
         game.pos = pos.clone();
         game.pits_key = bao_pits_key(pos.board_pits());
         game.plies += 1;
-        game.record(effect, &Move::Sow(Default::default()), Mode::Legal);
+        game.record(
+            Keying::Bao,
+            took(effect),
+            &Move::Sow(Default::default()),
+            Mode::Legal,
+        );
     }
 
     #[test]
@@ -772,6 +954,80 @@ mod tests {
             }
             assert!(quiet > 100, "4x{cols}: quiet plies were played");
             assert!(bonus == "none" || bonuses > 0, "4x{cols}: bonus was taken");
+        }
+    }
+
+    /// The short way of `follow_short` leaves the game as the way of every ply does:
+    /// the same game played with every ply sent the general way keeps the same key,
+    /// moves, key counts and outcome, ply by ply, on boards keyed both ways.
+    #[test]
+    fn the_short_way_of_a_quiet_ply_is_the_general_one() {
+        let linear: Follow = GameState::follow_linear_any;
+        let hashed: Follow = GameState::follow_hashed_any;
+        for (cols, general_way) in [(36, linear), (8, hashed)] {
+            for (seed, repeat) in [(1, 2), (2, 3), (3, 2)] {
+                let board = crate::Board::new(4, cols);
+                let options = format!("repeat={repeat}");
+                let rules = Rules::new(Game::Nsolo, board, &options).unwrap();
+                short_and_general(rules, general_way, seed);
+            }
+        }
+    }
+
+    /// Plays a random game of `rules` twice, each ply the way of the game and
+    /// `general_way`, and compares them ply by ply.
+    fn short_and_general(rules: Rules, general_way: Follow, seed: u64) {
+        let mut short = GameState::start(rules.clone());
+        let mut general = GameState::start(rules);
+        general.follow = general_way;
+        let (mut rng, mut effect) = (Rng::new(seed), Effect::default());
+        let mut quiet = 0;
+        for _ in 0..600 {
+            let Some(mv) = short.play_random(&mut rng, &mut effect) else {
+                break;
+            };
+            general.play(&mv, Mode::Legal).unwrap();
+            quiet += !took(&effect) as u32;
+            let words = |g: &GameState| g.history.moves.iter().map(|k| k.0).collect::<Vec<_>>();
+            assert_eq!(short.pits_key, general.pits_key);
+            assert_eq!(words(&short), words(&general), "seed {seed}");
+            assert_eq!(short.history.keys, general.history.keys);
+            assert_eq!(short.outcome(), general.outcome());
+        }
+        assert!(quiet > 10, "seed {seed}: quiet plies were played");
+    }
+
+    /// The positions the rule counts exactly are those since the last capture: at every
+    /// ply of random games, on boards keyed both ways, the count re-derived from the
+    /// first of them and the moves since agrees with one over the positions themselves.
+    #[test]
+    fn the_exact_count_is_over_the_positions_since_the_last_capture() {
+        for (cols, seed) in [(8, 1), (18, 2), (36, 3)] {
+            let board = crate::Board::new(4, cols);
+            let rules = Rules::new(Game::Nsolo, board, "").unwrap();
+            let mut game = GameState::start(rules);
+            let (mut rng, mut effect) = (Rng::new(seed), Effect::default());
+            let mut since_capture = vec![game.pos.clone()];
+            let mut captures = 0;
+            for _ in 0..300 {
+                if game.play_random(&mut rng, &mut effect).is_none() {
+                    break;
+                }
+                if took(&effect) {
+                    since_capture.clear();
+                    captures += 1;
+                }
+                since_capture.push(game.pos.clone());
+                let pos = &game.pos;
+                let count = (since_capture.iter()).filter(|p| p.same_for_repetition(pos));
+                assert_eq!(
+                    game.history.occurrences(&game.rules, pos),
+                    count.count() as u32,
+                    "4x{cols}, ply {}",
+                    game.plies
+                );
+            }
+            assert!(captures > 5, "4x{cols}: captures were made");
         }
     }
 
