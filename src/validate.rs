@@ -184,36 +184,37 @@ pub fn run(
     };
     // Each game is parsed on the thread that replays it, and its syntax tree dropped
     // there at once, while it is still in that core's cache.
-    let render = |batch: Vec<Work>| -> Vec<(usize, Vec<u8>, Summary)> {
-        batch
-            .into_par_iter()
-            .map(|work| {
-                let input = work.input();
-                let (text, summary) = match work {
-                    Work::Game { index, game, .. } => {
-                        let file = FileName {
-                            text: &names[input],
-                            json: json_names.get(input).map_or("", String::as_str),
-                        };
-                        if let Some(done) = validate_plain(file, index, &game, settings, format) {
-                            return (input, done.0, done.1);
-                        }
-                        let game = game.parse();
-                        if !settings.filter.keeps(&game) {
-                            return (input, Vec::new(), Summary::default());
-                        }
-                        validate_game(file, index, &game, settings, format)
-                    }
-                    Work::Unreadable { error, .. } => {
-                        unreadable(&names[input], &error.to_string(), format)
-                    }
+    let one = |work: Work| -> (usize, Vec<u8>, Summary) {
+        let input = work.input();
+        let (text, summary) = match work {
+            Work::Game { index, game, .. } => {
+                let file = FileName {
+                    text: &names[input],
+                    json: json_names.get(input).map_or("", String::as_str),
                 };
-                (input, text, summary)
-            })
-            .collect()
+                if let Some(done) = validate_plain(file, index, &game, settings, format) {
+                    return (input, done.0, done.1);
+                }
+                let game = game.parse();
+                if !settings.filter.keeps(&game) {
+                    return (input, Vec::new(), Summary::default());
+                }
+                validate_game(file, index, &game, settings, format)
+            }
+            Work::Unreadable { error, .. } => unreadable(&names[input], &error.to_string(), format),
+        };
+        (input, text, summary)
+    };
+    let one_thread = rayon::current_num_threads() <= 1;
+    // `-j 1` replays on this thread: handed to the pool's one worker, each batch cost
+    // a wake-up and a wait, and the worker spun while this thread read the next.
+    let render = |batch: Vec<Work>| -> Vec<(usize, Vec<u8>, Summary)> {
+        match one_thread {
+            true => batch.into_iter().map(one).collect(),
+            false => batch.into_par_iter().map(one).collect(),
+        }
     };
     let mut batches = Batches::new(inputs);
-    let one_thread = rayon::current_num_threads() <= 1;
     let mut current = batches.next_batch();
     while let Some(batch) = current {
         // The inputs before the batch's last one are done once it is.
