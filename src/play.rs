@@ -176,6 +176,12 @@ impl GameState {
         &self.pos
     }
 
+    /// The rule set and the position, the game given up: a replay's trace keeps them,
+    /// moved rather than copied.
+    pub fn into_parts(self) -> (Rules, Position) {
+        (self.rules, self.pos)
+    }
+
     /// Plies played so far.
     pub fn plies(&self) -> u32 {
         self.plies

@@ -924,8 +924,8 @@ pub fn replay_plain(game: &mut PlainGame<'_>, options: &ReplayOptions) -> Option
     if game.record.tag("Position").is_some() && game.record.tag("SetUp") != Some("1") {
         return None;
     }
+    // The rules and the last position go into the trace from the state at the end.
     let mut trace = Trace {
-        rules: Some(rules.clone()),
         start: Some(start.clone()),
         ..Trace::default()
     };
@@ -976,9 +976,10 @@ pub fn replay_plain(game: &mut PlainGame<'_>, options: &ReplayOptions) -> Option
     }
     trace.played = number as usize;
     trace.plies_written = number as usize;
-    trace.last = Some(state.position().clone());
     trace.complete = true;
     let outcome = state.outcome();
+    let (rules, last) = state.into_parts();
+    (trace.rules, trace.last) = (Some(rules), Some(last));
     trace.outcome = outcome;
     trace.declared = declared_result(&game.record);
     check_result(&game.record, &mut trace, outcome);
