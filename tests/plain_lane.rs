@@ -222,3 +222,39 @@ fn mutated_games_replay_alike_in_the_lane_or_leave_it() {
         "taken {taken}, refused {refused}"
     );
 }
+
+#[test]
+fn a_set_up_game_with_north_to_move_takes_the_lane() {
+    // A generated Nsolo game from its second ply on: set up after South's first ply,
+    // North to move, its move text numbered from `1...`.
+    let rules = Rules::new(Game::Nsolo, None, "").expect("rules");
+    let mut rng = Rng::new(7);
+    let (plies, result) = play_game(&rules, Player::Random, &mut rng, 120);
+    // The position after the first ply, from a replay of it alone.
+    let first = game_text(&[("Game", "Nsolo".into())], &plies[..1], "*");
+    let first = sow::pmn::parse_str(&first).remove(0);
+    let after = replay(&first, &ReplayOptions::full())
+        .last
+        .expect("a position");
+    let mut text = format!(
+        "[Game \"Nsolo\"]\n[SetUp \"1\"]\n[Position \"{}\"]\n[Result \"{result}\"]\n\n",
+        after
+    );
+    for (i, ply) in plies[1..].iter().enumerate() {
+        match i % 2 {
+            0 => text.push_str(&format!("{}... {ply} ", i / 2 + 1)),
+            _ => text.push_str(&format!("{}. {ply} ", i / 2 + 2)),
+        }
+    }
+    text.push_str(result);
+    text.push('\n');
+    let texts = texts(text.as_bytes());
+    assert!(compare(&texts[0], "set-up game"), "refused:\n{text}");
+    // Numbered from South's `1.`, as if South were to move, it is refused.
+    let wrong = text.replacen("1... ", "1. ", 1);
+    assert!(!compare(&texts_of(&wrong)[0], "misnumbered set-up game"));
+}
+
+fn texts_of(text: &str) -> Vec<GameText> {
+    texts(text.as_bytes())
+}
