@@ -202,7 +202,7 @@ fn play(
     effect.end = Some(rules.board().pit(end.pit));
     effect.stopped_at_head = !end.in_empty;
     let required = if end.in_empty {
-        capture(rules, pos, mover, end.pit, effect).map(|due| due.count)
+        capture::<false>(rules, pos, mover, end.pit, effect).map(|due| due.count)
     } else {
         None
     };
@@ -324,7 +324,8 @@ fn sow_to_late_stop(
 /// What a capture leaves the mover to take: `count` of the `eligible` opponent pits.
 struct BonusDue {
     count: usize,
-    /// The eligible pits as a bit set: bit i is pit index `first + i`.
+    /// The eligible pits as a bit set: bit i is pit index `first + i` (none unless the
+    /// capture was asked to list them).
     eligible: u64,
     first: usize,
 }
@@ -338,11 +339,11 @@ impl BonusDue {
 /// The capture of a move that ended by itself in the empty pit `end`: if that pit is in
 /// the mover's inner row and the opponent's opposite inner pit is occupied, empty it and
 /// the outer pit behind it. Returns the bonus then due, or `None` when nothing was
-/// captured.
+/// captured; its eligible pits only with `LIST`.
 // Inlined into `apply`, for the plies that capture nothing (most of them), which it
 // answers at once; the capture itself is out of line.
 #[inline(always)]
-fn capture(
+fn capture<const LIST: bool>(
     rules: &Rules,
     pos: &mut Position,
     mover: Side,
@@ -364,12 +365,14 @@ fn capture(
     if pos.pits[opposite] == 0 {
         return None;
     }
-    Some(take_captured(rules, pos, mover, opposite, step, effect))
+    Some(take_captured::<LIST>(
+        rules, pos, mover, opposite, step, effect,
+    ))
 }
 
 /// [`capture`] of the occupied pit `opposite` and the pit behind it, `step` further on.
 #[inline(never)]
-fn take_captured(
+fn take_captured<const LIST: bool>(
     rules: &Rules,
     pos: &mut Position,
     mover: Side,
@@ -397,18 +400,48 @@ fn take_captured(
     // (heads are sanctuaries). The mover takes as many as due, or all there are.
     let opponent = mover.opponent();
     let first = side_range(board, opponent).start;
-    let mut eligible = pits_holding(&pos.pits, first, 2 * n, 1);
+    let mut sanctuaries = 0u64;
     if !options(rules).head_bonus {
         let heads = HeadPits::of(rules, opponent);
         for &head in &heads.pits[..heads.len] {
-            eligible &= !(1 << (head - first));
+            sanctuaries |= 1 << (head - first);
         }
     }
+    if !LIST {
+        // Applying a move needs only how many pits are due: counted up to the bonus, in
+        // place of the set of every eligible pit (most captures find theirs in the first
+        // few pits).
+        return BonusDue {
+            count: count_occupied(&pos.pits, first, 2 * n, sanctuaries, bonus),
+            eligible: 0,
+            first,
+        };
+    }
+    let eligible = pits_holding(&pos.pits, first, 2 * n, 1) & !sanctuaries;
     BonusDue {
         count: bonus.min(eligible.count_ones() as usize),
         eligible,
         first,
     }
+}
+
+/// How many of the pits `pits[first + i]`, i < len and bit i not in `skipped`, hold a
+/// stone, counted up to `enough` at most.
+fn count_occupied(
+    pits: &[u16; MAX_PITS],
+    first: usize,
+    len: usize,
+    skipped: u64,
+    enough: usize,
+) -> usize {
+    let mut count = 0;
+    for (i, &stones) in pits[first..first + len].iter().enumerate() {
+        if count == enough {
+            break;
+        }
+        count += usize::from(stones != 0 && skipped >> i & 1 == 0);
+    }
+    count
 }
 
 /// Takes the bonus written in the move: `required` pits (`None`: no capture, none due),
@@ -586,7 +619,7 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate
         );
         let Ok(end) = relayed else { continue };
         effect.clear();
-        let due = capture(rules, &mut after, mover, end.pit, &mut effect);
+        let due = capture::<true>(rules, &mut after, mover, end.pit, &mut effect);
         let bonus = match &due {
             Some(due) if due.count > 0 => BonusChoice::Pits {
                 count: due.count,
@@ -735,7 +768,7 @@ pub(crate) fn play_random(
         effect.stopped_at_head = !end.in_empty;
         let mut bonus = Vec::new();
         if end.in_empty {
-            if let Some(due) = capture(rules, pos, mover, end.pit, effect) {
+            if let Some(due) = capture::<true>(rules, pos, mover, end.pit, effect) {
                 bonus = random_bonus(rules, pos, due, rng, effect);
             }
         }
