@@ -143,7 +143,12 @@ pub(crate) fn apply(
         if any_multiple(&pos.pits[board.indices_of(mover)]) {
             breach(mode, effect, Illegal::SingletonWhileMultiple { pit: from })?;
         }
-        let next = circuit[(start_place + 1) % circuit.len()] as usize;
+        // `>=`, not a division: the start's place is on the circuit.
+        let next = if start_place + 1 >= circuit.len() {
+            circuit[0]
+        } else {
+            circuit[start_place + 1]
+        } as usize;
         if pos.pits[next] != 0 {
             let rule = Illegal::SingletonBlocked {
                 pit: from,
@@ -216,6 +221,8 @@ fn play(
 
 /// Sows from `start_place`, relaying at every occupied lap end except the `k`-th arrival
 /// of a lap at the occupied head `stop = (head, k)`, where the player stops.
+// Inlined into `apply`: out of line, every ply paid for the call and its arguments.
+#[inline(always)]
 fn sow_with_stop(
     rules: &Rules,
     pits: &mut [u16; MAX_PITS],
@@ -227,8 +234,15 @@ fn sow_with_stop(
 ) -> Result<SowEnd, Illegal> {
     let board = rules.board();
     let circuit = rules.circuit(mover);
-    // Only a player's stop may need the sowing run again from the start.
-    let original = stop.map(|_| *pits);
+    // Only a player's stop may need the sowing run again from the start. The sowing
+    // touches only the mover's rows: a window of a seat's most pits from the first of
+    // them is kept, of a fixed size that copies without a call to `memcpy`.
+    let own = side_range(board, mover);
+    let original: Option<[u16; MAX_CIRCUIT]> = stop.map(|_| {
+        pits[own.start..][..MAX_CIRCUIT]
+            .try_into()
+            .expect("a seat's rows start at most half-way")
+    });
     let mut arrivals = 0u32;
     let at_head = |arrivals: &mut u32, pit: usize| match stop {
         Some((head, k)) if head == pit => {
@@ -263,7 +277,7 @@ fn sow_with_stop(
     else {
         return first;
     };
-    *pits = original;
+    pits[own.start..][..MAX_CIRCUIT].copy_from_slice(&original);
     sow_to_late_stop(rules, pits, mover, start_place, lift, (head, k), *d, effect)
 }
 
