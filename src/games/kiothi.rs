@@ -228,7 +228,9 @@ fn sow(
         }
     };
     lift_from(origin, &mut nki);
-    let mut first_lap_foul = None;
+    // The pit of a first-lap foul, its rule made only when there is one: an `Illegal`
+    // kept across the sowing cost a check of its drop every ply.
+    let mut first_lap_foul: Option<usize> = None;
     let end = relay_sow(
         &mut pits,
         board,
@@ -246,25 +248,30 @@ fn sow(
             debug_assert_eq!(rules.circuit(side)[lap_end.place] as usize, lap_end.pit);
             // The first lap must not end in an occupied pit of the mover's own row.
             if lap_end.lap == 1 && is_own(side, lap_end.pit) {
-                let rule = Illegal::FirstLapOwnOccupied {
-                    pit: board.pit(lap_end.pit),
-                };
                 if mode == Mode::Legal {
-                    return Err(rule);
+                    return Err(Illegal::FirstLapOwnOccupied {
+                        pit: board.pit(lap_end.pit),
+                    });
                 }
-                first_lap_foul = Some(rule);
+                first_lap_foul = Some(lap_end.pit);
             }
             // Relay on every occupied lap end, in either row.
             lift_from(lap_end.pit, &mut nki);
             Ok(Next::Relay)
         },
     )?;
-    if let Some(rule) = first_lap_foul {
+    if let Some(pit) = first_lap_foul {
+        let rule = Illegal::FirstLapOwnOccupied {
+            pit: board.pit(pit),
+        };
         breach(mode, effect, rule)?;
     }
-    effect
-        .nki_cleared
-        .extend(cleared[..n_cleared].iter().map(|&i| board.pit(i as usize)));
+    // Most plies clear no mark.
+    if n_cleared > 0 {
+        effect
+            .nki_cleared
+            .extend(cleared[..n_cleared].iter().map(|&i| board.pit(i as usize)));
+    }
     effect.end = Some(board.pit(end.pit));
     capture(rules, side, &mut pits, nki, end.pit, effect);
     pos.pits[..PITS].copy_from_slice(&pits);
