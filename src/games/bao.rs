@@ -46,10 +46,9 @@ fn check_step(rules: &Rules, pos: &Position, mv: &Move) -> Result<(usize, usize)
         return Err(Illegal::NoSuchPit { pit });
     }
     let side = pos.side;
-    let from = board.index(pit);
-    let next = rules
-        .next_on_circuit(side, from)
-        .ok_or(Illegal::NotOwnPit { pit, side })?;
+    // `Board::index` on the 4×12 board: a multiplication by a constant.
+    let from = pit.row as usize * COLS + (pit.col as usize - 1);
+    let next = next_on_circuit(side, from).ok_or(Illegal::NotOwnPit { pit, side })?;
     match pos.pits[from] {
         0 => return Err(Illegal::EmptyPit { pit }),
         1 => {}
@@ -178,6 +177,23 @@ fn pit_at(index: usize) -> Pit {
     Pit::new((index / COLS) as u8, (index % COLS) as u8 + 1)
 }
 
+/// `Rules::next_on_circuit` on the 4×12 board, by arithmetic rather than two table
+/// look-ups: along the first of the seat's rows in index order, back along the second
+/// (see [`legal_places`]; the test `next_on_circuit_is_the_rules` holds it to the rules').
+/// `None` for a pit not of the seat.
+fn next_on_circuit(side: Side, from: usize) -> Option<usize> {
+    let first = side.index() * SEAT_PITS;
+    let place = from.wrapping_sub(first);
+    let next = match place {
+        _ if place >= SEAT_PITS => return None,
+        p if p == COLS - 1 => SEAT_PITS - 1,
+        p if p == COLS => 0,
+        p if p < COLS => p + 1,
+        p => p - 1,
+    };
+    Some(first + next)
+}
+
 /// The index of the first pit of a seat's rows.
 fn first_pit(rules: &Rules, side: Side) -> usize {
     rules.board().rows_of(side).start as usize * COLS
@@ -280,7 +296,7 @@ pub(crate) fn play_random(
         return None;
     }
     let from = first_pit(rules, pos.side) + nth_set_bit(legal, rng.below(ones(legal)));
-    let next = rules.next_on_circuit(pos.side, from)?;
+    let next = next_on_circuit(pos.side, from)?;
     step(pos, from, next, effect);
     Some(Move::Sow(Sowing::from(pit_at(from))))
 }
@@ -309,6 +325,20 @@ mod tests {
                 pos.pits[next] = 0;
                 pos.pits[pit] = 2;
                 assert_eq!(legal_places(&rules, &pos), 0, "a crowded pit cannot step");
+            }
+        }
+    }
+
+    #[test]
+    fn next_on_circuit_is_the_rules() {
+        let rules = Rules::default_for(Game::BaoLaKimasai);
+        for side in Side::BOTH {
+            assert_eq!(first_pit(&rules, side), side.index() * SEAT_PITS);
+            for from in 0..rules.board().len() + 2 {
+                let theirs = (from < rules.board().len())
+                    .then(|| rules.next_on_circuit(side, from))
+                    .flatten();
+                assert_eq!(next_on_circuit(side, from), theirs, "{side:?} {from}");
             }
         }
     }
