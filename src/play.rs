@@ -304,13 +304,14 @@ impl GameState {
     /// [`GameState::follow_any`] (`follow_key`, `record`, `remember`) would: its step
     /// (`games::bao`) left in [`Effect::sown_key`] the bits of the pits it flipped in
     /// the exact key, so no pit is turned into an index here, and the key table grows on
-    /// a cold path, so no register is saved for it (42 instructions a ply).
+    /// a cold path and the history is cleared after a capture out of line, so no register
+    /// is saved for either (52 instructions a ply in all).
     #[inline(never)]
     fn follow_bao(&mut self, effect: &Effect, _mv: &Move, _mode: Mode) {
         self.pits_key ^= effect.sown_key;
         if took(effect) {
             // Its keys are exact: no positions or moves kept.
-            self.history.clear();
+            self.history.clear_apart();
         }
         let key = self.pits_key | (self.pos.side as u64) << self.pos.board().len();
         debug_assert_eq!(key, bao_key(&self.pos), "the bits follow the plies");
@@ -728,6 +729,13 @@ impl History {
             self.stamp = 1;
         }
         self.keys = 0;
+    }
+
+    /// [`History::clear`] out of line, for `GameState::follow_bao`: inlined, it made
+    /// every ply save registers for the plies that capture.
+    #[inline(never)]
+    fn clear_apart(&mut self) {
+        self.clear();
     }
 
     /// [`History::count_key`] in a table with no room: grows it first. (Out of line, so
