@@ -266,30 +266,15 @@ impl GameState {
         })
     }
 
-    /// Brings the key of the pits up to date with the ply `mv` just applied, which did
+    /// Brings the key of the pits up to date with the ply just applied, which did
     /// `effect` (and `took` stones, see [`took`]), where hashing every pit anew would
     /// cost more.
     #[inline]
-    fn follow_key(&mut self, keying: Keying, effect: &Effect, mv: &Move, took: bool) {
+    fn follow_key(&mut self, keying: Keying, effect: &Effect, took: bool) {
         let board = self.pos.board();
-        if keying == Keying::Bao {
-            // A step moves the single stone of its pit into the next pit, which was
-            // empty; a capture empties pits (a pit's bit is its stones' lowest bit).
-            let mut bits = self.pits_key;
-            if let (
-                Move::Sow(Sowing {
-                    from: Some(from), ..
-                }),
-                Some(end),
-            ) = (mv, effect.end)
-            {
-                bits ^= bao_bit(board.index(*from)) ^ bao_bit(board.index(end));
-            }
-            for &(pit, stones) in &effect.captured {
-                bits ^= bao_bit(board.index(pit)) * (stones & 1) as u64;
-            }
-            self.pits_key = bits;
-        } else if keying == Keying::Linear {
+        // Bao la Kimasai's plies take their own way, `follow_bao`.
+        debug_assert!(keying != Keying::Bao);
+        if keying == Keying::Linear {
             // The sowing's change, then the stones the capture and the bonus took (most
             // plies are quiet: they skip the walk over both lists, 15 instructions).
             let mut key = self.pits_key.wrapping_add(effect.sown_key);
@@ -315,10 +300,27 @@ impl GameState {
         }
     }
 
-    /// [`GameState::follow_any`] of Bao la Kimasai.
+    /// What a ply of Bao la Kimasai leaves to the repetition rule, as
+    /// [`GameState::follow_any`] (`follow_key`, `record`, `remember`) would: its step
+    /// (`games::bao`) left in [`Effect::sown_key`] the bits of the pits it flipped in
+    /// the exact key, so no pit is turned into an index here, and the key table grows on
+    /// a cold path and the history is cleared after a capture out of line, so no register
+    /// is saved for either (52 instructions a ply in all).
     #[inline(never)]
-    fn follow_bao(&mut self, effect: &Effect, mv: &Move, mode: Mode) {
-        self.follow_any(Keying::Bao, effect, mv, mode);
+    fn follow_bao(&mut self, effect: &Effect, _mv: &Move, _mode: Mode) {
+        self.pits_key ^= effect.sown_key;
+        if took(effect) {
+            // Its keys are exact: no positions or moves kept.
+            self.history.clear_apart();
+        }
+        let key = self.pits_key | (self.pos.side as u64) << self.pos.board().len();
+        debug_assert_eq!(key, bao_key(&self.pos), "the bits follow the plies");
+        let history = &mut self.history;
+        let count = match history.has_room() {
+            true => history.probe(key),
+            false => history.grow_and_count(key),
+        };
+        self.repetition = count >= self.repeat;
     }
 
     /// [`GameState::follow_short`] on a board keyed linearly (4x36 Nsolo).
@@ -407,7 +409,7 @@ impl GameState {
     #[inline(always)]
     fn follow_any(&mut self, keying: Keying, effect: &Effect, mv: &Move, mode: Mode) {
         let took = took(effect);
-        self.follow_key(keying, effect, mv, took);
+        self.follow_key(keying, effect, took);
         self.record(keying, took, mv, mode);
     }
 
@@ -609,15 +611,10 @@ fn bao_key(pos: &Position) -> u64 {
 }
 
 /// The bits of the occupied pits in [`bao_key`]: bit i is pit index i, a pit's bit the
-/// lowest of its stones. (Taken once a game: the plies follow it by [`bao_bit`].)
+/// lowest of its stones. (Taken once a game: the plies follow it by their
+/// [`Effect::sown_key`], see `GameState::follow_bao`.)
 fn bao_pits_key(pits: &[u16]) -> u64 {
     (pits.iter().enumerate()).fold(0, |bits, (i, &s)| bits | ((s & 1) as u64) << i)
-}
-
-/// The bit of pit index `index` in [`bao_pits_key`]: the index itself, where a layout of
-/// four pits to a nibble, the first four highest, cost every ply's pits some arithmetic.
-fn bao_bit(index: usize) -> u64 {
-    1 << index
 }
 
 /// A 64-bit key of what the repetition rule compares. Equal positions have equal keys;
@@ -732,6 +729,21 @@ impl History {
             self.stamp = 1;
         }
         self.keys = 0;
+    }
+
+    /// [`History::clear`] out of line, for `GameState::follow_bao`: inlined, it made
+    /// every ply save registers for the plies that capture.
+    #[inline(never)]
+    fn clear_apart(&mut self) {
+        self.clear();
+    }
+
+    /// [`History::count_key`] in a table with no room: grows it first. (Out of line, so
+    /// that a caller's ply-by-ply way saves no register for the growth.)
+    #[cold]
+    #[inline(never)]
+    fn grow_and_count(&mut self, key: u64) -> u32 {
+        self.count_key(key)
     }
 
     #[inline]

@@ -13,7 +13,7 @@
 //!
 //! This module must not know text, records or the repetition history.
 
-use crate::geometry::{Board, Pit, Side};
+use crate::geometry::{Pit, Side};
 use crate::moves::{BonusChoice, Candidate, Effect, Illegal, Lap, Mode, Move, Sowing};
 use crate::position::Position;
 use crate::rng::Rng;
@@ -27,7 +27,7 @@ pub(crate) fn apply(
     effect: &mut Effect,
 ) -> Result<(), Illegal> {
     let (from, next) = check_step(rules, pos, mv)?;
-    step(rules, pos, from, next, effect);
+    step(pos, from, next, effect);
     Ok(())
 }
 
@@ -46,10 +46,9 @@ fn check_step(rules: &Rules, pos: &Position, mv: &Move) -> Result<(usize, usize)
         return Err(Illegal::NoSuchPit { pit });
     }
     let side = pos.side;
-    let from = board.index(pit);
-    let next = rules
-        .next_on_circuit(side, from)
-        .ok_or(Illegal::NotOwnPit { pit, side })?;
+    // `Board::index` on the 4×12 board: a multiplication by a constant.
+    let from = pit.row as usize * COLS + (pit.col as usize - 1);
+    let next = next_on_circuit(side, from).ok_or(Illegal::NotOwnPit { pit, side })?;
     match pos.pits[from] {
         0 => return Err(Illegal::EmptyPit { pit }),
         1 => {}
@@ -66,11 +65,15 @@ fn check_step(rules: &Rules, pos: &Position, mv: &Move) -> Result<(usize, usize)
 
 /// Steps the stone in pit index `from` of the side to move into `next`, the following
 /// pit of its circuit (which must be empty), captures, and passes the turn.
+///
+/// It leaves in [`Effect::sown_key`] the bits of the pits whose lowest stone bit the ply
+/// flipped (bit i is pit index i: the step's two pits, and each captured pit holding an
+/// odd number of stones), by which the repetition rule follows its exact key of the
+/// occupied pits (`GameState::follow_bao`) without turning pits back into indices.
 // Inlined into `apply` (and the playouts): a call a ply less.
 #[inline(always)]
-fn step(rules: &Rules, pos: &mut Position, from: usize, next: usize, effect: &mut Effect) {
+fn step(pos: &mut Position, from: usize, next: usize, effect: &mut Effect) {
     let side = pos.side;
-    let board = rules.board();
     // One lap of one stone into an empty pit: it never relays and cannot be endless, so
     // the relay-sowing engine has nothing to do here (and would cost this hot path a
     // tenth of its time setting up cycle detection).
@@ -83,33 +86,38 @@ fn step(rules: &Rules, pos: &mut Position, from: usize, next: usize, effect: &mu
         stones: 1,
     });
     effect.end = Some(end);
-    if end.row == board.inner_row(side) {
-        capture(board, pos, end, effect);
+    let mut bits = 1u64 << from ^ 1u64 << next;
+    // The 4x12 board by index (`Board::inner_row`, `opposite`, `behind`, checked by the
+    // test `capture_pits_are_the_boards`): South's inner row b is indices 12..24, the
+    // opposite pit (row c) a row up and the one behind it (row d) two; North's inner
+    // row c is 24..36, its opposite and behind a row and two rows down.
+    let (opposite, behind) = match side {
+        Side::South if (COLS..2 * COLS).contains(&next) => (next + COLS, next + 2 * COLS),
+        Side::North if (2 * COLS..3 * COLS).contains(&next) => (next - COLS, next - 2 * COLS),
+        _ => (usize::MAX, 0),
+    };
+    // Outer stones are safe otherwise: only an occupied opposite pit is taken.
+    if opposite != usize::MAX && pos.pits[opposite] != 0 {
+        bits ^= capture(pos, opposite, behind, effect);
     }
+    effect.sown_key = bits;
     pos.side = side.opponent();
 }
 
-/// The stone entering inner-row pit `end` takes the opponent stone opposite, and then the
-/// stone behind it (outer stones are safe otherwise).
-fn capture(board: Board, pos: &mut Position, end: Pit, effect: &mut Effect) {
-    let Some(opposite) = board.opposite(end) else {
-        return;
-    };
-    let mut take = |pit: Pit| {
-        let stones = std::mem::take(&mut pos.pits[board.index(pit)]);
+/// The stone entering an inner-row pit takes the opponent stones in pit index
+/// `opposite` (occupied) and `behind` it; returns their bits in [`Effect::sown_key`].
+fn capture(pos: &mut Position, opposite: usize, behind: usize, effect: &mut Effect) -> u64 {
+    let mut bits = 0;
+    for index in [opposite, behind] {
+        let stones = std::mem::take(&mut pos.pits[index]);
         if stones != 0 {
-            effect.captured.push((pit, stones));
+            effect.captured.push((pit_at(index), stones));
+            bits ^= ((stones & 1) as u64) << index;
         }
-        stones
-    };
-    if take(opposite) == 0 {
-        return;
-    }
-    if let Some(behind) = board.behind(opposite) {
-        take(behind);
     }
     let mover = pos.side.index();
     pos.captures[mover] = pos.captures[mover].saturating_add(1);
+    bits
 }
 
 /// Pits per row and per seat: Bao la Kimasai is played on 4×12 only.
@@ -167,6 +175,23 @@ fn next_occupied(occupied: u64) -> u64 {
 /// (a multiplication) rather than by the board's width (a slow division, twice a ply).
 fn pit_at(index: usize) -> Pit {
     Pit::new((index / COLS) as u8, (index % COLS) as u8 + 1)
+}
+
+/// `Rules::next_on_circuit` on the 4×12 board, by arithmetic rather than two table
+/// look-ups: along the first of the seat's rows in index order, back along the second
+/// (see [`legal_places`]; the test `next_on_circuit_is_the_rules` holds it to the rules').
+/// `None` for a pit not of the seat.
+fn next_on_circuit(side: Side, from: usize) -> Option<usize> {
+    let first = side.index() * SEAT_PITS;
+    let place = from.wrapping_sub(first);
+    let next = match place {
+        _ if place >= SEAT_PITS => return None,
+        p if p == COLS - 1 => SEAT_PITS - 1,
+        p if p == COLS => 0,
+        p if p < COLS => p + 1,
+        p => p - 1,
+    };
+    Some(first + next)
 }
 
 /// The index of the first pit of a seat's rows.
@@ -271,8 +296,8 @@ pub(crate) fn play_random(
         return None;
     }
     let from = first_pit(rules, pos.side) + nth_set_bit(legal, rng.below(ones(legal)));
-    let next = rules.next_on_circuit(pos.side, from)?;
-    step(rules, pos, from, next, effect);
+    let next = next_on_circuit(pos.side, from)?;
+    step(pos, from, next, effect);
     Some(Move::Sow(Sowing::from(pit_at(from))))
 }
 
@@ -305,6 +330,20 @@ mod tests {
     }
 
     #[test]
+    fn next_on_circuit_is_the_rules() {
+        let rules = Rules::default_for(Game::BaoLaKimasai);
+        for side in Side::BOTH {
+            assert_eq!(first_pit(&rules, side), side.index() * SEAT_PITS);
+            for from in 0..rules.board().len() + 2 {
+                let theirs = (from < rules.board().len())
+                    .then(|| rules.next_on_circuit(side, from))
+                    .flatten();
+                assert_eq!(next_on_circuit(side, from), theirs, "{side:?} {from}");
+            }
+        }
+    }
+
+    #[test]
     fn nth_set_bit_selects_in_order() {
         for set in [1u64, 0b1011, 0xff_ffff, 0x80_0001, 0x12_3456, 0xf0_0f00] {
             let places: Vec<usize> = (0..24).filter(|&i| set >> i & 1 == 1).collect();
@@ -320,6 +359,28 @@ mod tests {
         let board = Rules::default_for(Game::BaoLaKimasai).board();
         for i in 0..board.len() {
             assert_eq!(pit_at(i), board.pit(i));
+        }
+    }
+
+    #[test]
+    fn capture_pits_are_the_boards() {
+        // The indices `step` takes for the inner rows, the opposite pits and behind.
+        let board = Rules::default_for(Game::BaoLaKimasai).board();
+        for side in Side::BOTH {
+            for i in 0..board.len() {
+                let inner = board.pit(i).row == board.inner_row(side);
+                let (row, shift) = match side {
+                    Side::South => (COLS..2 * COLS, COLS as isize),
+                    Side::North => (2 * COLS..3 * COLS, -(COLS as isize)),
+                };
+                assert_eq!(row.contains(&i), inner, "{side:?} {i}");
+                if inner {
+                    let at = |k: isize| board.pit((i as isize + k * shift) as usize);
+                    let opposite = board.opposite(board.pit(i)).unwrap();
+                    assert_eq!(at(1), opposite);
+                    assert_eq!(Some(at(2)), board.behind(opposite));
+                }
+            }
         }
     }
 
