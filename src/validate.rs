@@ -54,6 +54,17 @@ pub struct Summary {
 }
 
 impl Summary {
+    /// The totals of one game replayed.
+    fn of_game(trace: &Trace) -> Summary {
+        Summary {
+            games: 1,
+            valid: trace.is_valid() as usize,
+            with_errors: (!trace.is_valid()) as usize,
+            warnings: trace.warnings(),
+            ..Summary::default()
+        }
+    }
+
     fn add(&mut self, other: &Summary) {
         self.files += other.files;
         self.games += other.games;
@@ -296,12 +307,7 @@ fn validate_plain(
     let trace = replay_plain(&mut plain, &settings.replay)?;
     let mut out = Vec::with_capacity(192);
     let _ = write_game(&mut out, format, name, index, &trace, None);
-    let summary = Summary {
-        games: 1,
-        valid: 1,
-        ..Summary::default()
-    };
-    Some((out, summary))
+    Some((out, Summary::of_game(&trace)))
 }
 
 fn validate_game(
@@ -339,14 +345,7 @@ fn validate_game(
     for d in in_text_order(&trace.diagnostics) {
         let _ = write_diagnostic(&mut out, format, file, Some(index), d, Some(game));
     }
-    let summary = Summary {
-        files: 0,
-        games: 1,
-        valid: trace.is_valid() as usize,
-        with_errors: (!trace.is_valid()) as usize,
-        warnings: trace.warnings(),
-        io_errors: 0,
-    };
+    let summary = Summary::of_game(&trace);
     let _ = write_game(&mut out, format, name, index, &trace, verdicts);
     (out, summary)
 }

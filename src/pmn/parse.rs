@@ -246,21 +246,15 @@ impl PlainGame<'_> {
             if !matches!(bytes.get(pos + 1), Some(b'-' | b'/')) {
                 return PlainStep::Unusual;
             }
-            let rest = &bytes[pos..];
-            let token = ["1/2-1/2", "1-0", "0-1"].into_iter().find(|t| {
-                rest.starts_with(t.as_bytes()) && rest.get(t.len()).is_none_or(|&c| is_delimiter(c))
-            });
-            return match token.and_then(GameResult::from_text) {
-                Some(result) => self.finish(pos, result, token.map_or(0, str::len)),
+            return match result_token_at(&bytes[pos..]) {
+                Some((result, len)) => self.finish(pos, result, len),
                 None => PlainStep::Unusual,
             };
         }
         if !b.is_ascii_alphabetic() {
             return PlainStep::Unusual;
         }
-        let end = (bytes[pos..].iter())
-            .position(|&b| is_delimiter(b))
-            .map_or(bytes.len(), |i| pos + i);
+        let end = token_end(bytes, pos);
         match parse_ply(&bytes[pos..end]) {
             Ok(read) => *syntax = read,
             Err(_) => return PlainStep::Unusual,
@@ -273,8 +267,7 @@ impl PlainGame<'_> {
     /// The result token at `at`, `len` bytes long: the end of the game, if the `Result`
     /// tag agrees and nothing but space follows.
     fn finish(&mut self, at: usize, result: GameResult, len: usize) -> PlainStep {
-        let tag = (self.record.tags.iter()).find(|t| same_name(&t.name, "Result"));
-        if tag.is_some_and(|t| t.value != result.as_str()) {
+        if result_tag_against(&self.record, result).is_some() {
             return PlainStep::Unusual;
         }
         if !self.bytes[at + len..].iter().all(|&b| is_space(b)) {
@@ -287,6 +280,29 @@ impl PlainGame<'_> {
         self.pos = self.bytes.len();
         PlainStep::End
     }
+}
+
+/// Where the token at `from` ends: at a delimiter or the end of the text.
+fn token_end(bytes: &[u8], from: usize) -> usize {
+    (bytes[from..].iter())
+        .position(|&b| is_delimiter(b))
+        .map_or(bytes.len(), |i| from + i)
+}
+
+/// The result token at the start of `rest`, followed by a delimiter or the end of the
+/// text: the result and the token's length.
+fn result_token_at(rest: &[u8]) -> Option<(GameResult, usize)> {
+    let token = ["1/2-1/2", "1-0", "0-1"].into_iter().find(|t| {
+        rest.starts_with(t.as_bytes()) && rest.get(t.len()).is_none_or(|&c| is_delimiter(c))
+    })?;
+    Some((GameResult::from_text(token)?, token.len()))
+}
+
+/// The `Result` tag, when it disagrees with the result token `result`.
+fn result_tag_against(record: &Record, result: GameResult) -> Option<&Tag> {
+    (record.tags.iter())
+        .find(|t| same_name(&t.name, "Result"))
+        .filter(|t| t.value != result.as_str())
 }
 
 struct Frame {
@@ -760,22 +776,13 @@ impl<'a> Scanner<'a> {
                     return;
                 }
                 b'0'..=b'9' => {
-                    let rest = &self.text[start..];
+                    let rest = &self.bytes[start..];
                     // Only `1-`, `0-` and `1/` can begin a result: skip the search otherwise.
-                    let maybe_result = matches!(rest.as_bytes().get(1), Some(b'-' | b'/'));
-                    let result = ["1/2-1/2", "1-0", "0-1"]
-                        .into_iter()
-                        .filter(|_| maybe_result)
-                        .find(|t| {
-                            rest.starts_with(t)
-                                && rest
-                                    .as_bytes()
-                                    .get(t.len())
-                                    .is_none_or(|&c| is_delimiter(c))
-                        });
-                    if let Some(t) = result {
-                        let result = GameResult::from_text(t).expect("a result token");
-                        self.finish_with_result(&mut stack, result, t.len());
+                    let maybe_result = matches!(rest.get(1), Some(b'-' | b'/'));
+                    if let Some((result, len)) =
+                        maybe_result.then(|| result_token_at(rest)).flatten()
+                    {
+                        self.finish_with_result(&mut stack, result, len);
                         return;
                     }
                     self.read_move_number(&mut stack)
@@ -867,22 +874,15 @@ impl<'a> Scanner<'a> {
         let main = stack.pop().expect("the main line");
         self.record.moves = main.elements;
         self.record.result = Some(ResultToken { result, span });
-        if let Some(tag) = self
-            .record
-            .tags
-            .iter()
-            .find(|t| same_name(&t.name, "Result"))
-        {
-            if tag.value != result.as_str() {
-                let message = format!(
-                    "the result `{}` does not agree with the Result tag \"{}\" (line {})",
-                    result.as_str(),
-                    tag.value,
-                    tag.span.line
-                );
-                self.problems
-                    .push(Problem::error(ProblemCode::ResultMismatch, span, message));
-            }
+        if let Some(tag) = result_tag_against(&self.record, result) {
+            let message = format!(
+                "the result `{}` does not agree with the Result tag \"{}\" (line {})",
+                result.as_str(),
+                tag.value,
+                tag.span.line
+            );
+            self.problems
+                .push(Problem::error(ProblemCode::ResultMismatch, span, message));
         }
         self.skip_space();
         if self.pos < self.bytes.len() {
@@ -1152,10 +1152,7 @@ impl<'a> Scanner<'a> {
     }
 
     fn token_end(&self, from: usize) -> usize {
-        self.bytes[from..]
-            .iter()
-            .position(|&b| is_delimiter(b))
-            .map_or(self.bytes.len(), |i| from + i)
+        token_end(self.bytes, from)
     }
 
     /// The line a ply just read goes into, its index counted and its move number
