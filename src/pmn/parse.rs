@@ -948,7 +948,7 @@ impl<'a> Scanner<'a> {
         let mut from = 0;
         // `[` found by memchr and `%` checked after it: a substring search would set up
         // its searcher at every call, which cost more than the rest of the comment.
-        while let Some(i) = memchr::memchr(b'[', &text.as_bytes()[from..]) {
+        while let Some(i) = find_byte(b'[', &text.as_bytes()[from..]) {
             let at = from + i;
             if text.as_bytes().get(at + 1) != Some(&b'%') {
                 from = at + 1;
@@ -960,7 +960,11 @@ impl<'a> Scanner<'a> {
             if let Some((name, args)) = words {
                 // Placed from the comment's own span: no rescan of the text before it.
                 let inside = &text[..at];
-                let (line, column) = match memchr::memrchr(b'\n', inside.as_bytes()) {
+                let newline = match at {
+                    0 => None,
+                    _ => memchr::memrchr(b'\n', inside.as_bytes()),
+                };
+                let (line, column) = match newline {
                     Some(nl) => (
                         span.line + count_bytes(inside.as_bytes(), |b| b == b'\n') as u32,
                         1 + chars(&inside[nl + 1..]),
@@ -1218,27 +1222,37 @@ impl<'a> Scanner<'a> {
                 };
                 // Written into its slot as a pit alone, the rest of the ply read into
                 // the slot (building it aside and copying it in stalled on the copy).
+                // A pit alone, the most usual ply, is written whole at once.
+                let after = pos + len;
                 let at = frame.elements.len();
                 push_element(&mut frame.elements, || {
                     Element::Ply(Ply {
                         syntax: lone_pit_ply(from),
                         suffix: None,
-                        span,
+                        span: Span {
+                            end: base + after,
+                            ..span
+                        },
                     })
                 });
-                let read = match frame.elements.last_mut() {
-                    Some(Element::Ply(Ply {
-                        syntax: PlySyntax::Sowing(sowing),
-                        span,
-                        ..
-                    })) => usual_sowing(bytes, pos + len, sowing).inspect(|&end| {
-                        span.end = base + end;
-                    }),
-                    _ => None,
-                };
-                let Some(end) = read else {
-                    frame.elements.truncate(at);
-                    break;
+                let end = if bytes.get(after).is_none_or(|&b| is_delimiter(b)) {
+                    after
+                } else {
+                    let read = match frame.elements.last_mut() {
+                        Some(Element::Ply(Ply {
+                            syntax: PlySyntax::Sowing(sowing),
+                            span,
+                            ..
+                        })) => usual_sowing(bytes, after, sowing).inspect(|&end| {
+                            span.end = base + end;
+                        }),
+                        _ => None,
+                    };
+                    let Some(end) = read else {
+                        frame.elements.truncate(at);
+                        break;
+                    };
+                    end
                 };
                 frame.count_ply(&mut self.problems);
                 end
@@ -1355,11 +1369,13 @@ fn chars(text: &str) -> u32 {
 
 /// How many bytes of `bytes` are `hit`. Counted in blocks of at most 255 bytes into
 /// byte-wide lanes, which the compiler vectorises 16 or 32 bytes at a time (a count
-/// straight into a `usize` widens every byte to a word first).
+/// straight into a `usize` widens every byte to a word first). The blocks are 240
+/// bytes, a multiple of the vector width: with 255, each block ended in 15 bytes
+/// counted one at a time.
 #[inline(always)]
 pub(super) fn count_bytes(bytes: &[u8], hit: impl Fn(u8) -> bool) -> usize {
     bytes
-        .chunks(255)
+        .chunks(240)
         .map(|block| {
             let in_block = block.iter().fold(0u8, |n, &b| n + u8::from(hit(b)));
             usize::from(in_block)
@@ -1628,15 +1644,37 @@ type CommandWords<'a> = (&'a str, Args);
 /// most comments hold one, and this runs once a comment.)
 fn command(text: &str) -> Option<(usize, Option<CommandWords<'_>>)> {
     let rest = text.strip_prefix("[%")?;
-    let close = memchr::memchr(b']', rest.as_bytes())?;
+    let close = find_byte(b']', rest.as_bytes())?;
     let inside = &rest[..close];
     let len = 2 + close + 1;
     let inside = inside.trim_start();
     let words = (!inside.is_empty()).then(|| {
-        let name_end = inside.find(char::is_whitespace).unwrap_or(inside.len());
+        // The name ends at the first whitespace (`char::is_whitespace`, which in ASCII
+        // is tab to carriage return and space): told byte by byte while the text is
+        // ASCII, as a command's name and arguments usually are, by characters after.
+        let ascii_end = (inside.bytes())
+            .position(|b| matches!(b, b'\t'..=b'\r' | b' ') || !b.is_ascii())
+            .unwrap_or(inside.len());
+        let name_end = match inside.as_bytes().get(ascii_end) {
+            Some(b) if !b.is_ascii() => inside[ascii_end..]
+                .find(char::is_whitespace)
+                .map_or(inside.len(), |i| ascii_end + i),
+            _ => ascii_end,
+        };
         (&inside[..name_end], Args::split(&inside[name_end..]))
     });
     Some((len, words))
+}
+
+/// The first `byte` in `hay`: by a plain loop in the short texts of comments and
+/// commands, where setting up memchr's vector search cost more than the search.
+#[inline]
+fn find_byte(byte: u8, hay: &[u8]) -> Option<usize> {
+    if hay.len() < 32 {
+        hay.iter().position(|&b| b == byte)
+    } else {
+        memchr::memchr(byte, hay)
+    }
 }
 
 // ---------------------------------------------------------------------------------
@@ -1826,6 +1864,28 @@ fn pit(at: &[u8]) -> PlyResult<'_, PitRef> {
 /// else, well-formed or not, which [`pit_slow`] reads or reports.
 #[inline(always)]
 fn usual_pit(at: &[u8]) -> Option<(PitRef, usize)> {
+    // Four bytes at hand (nearly always: a result follows the last ply): the row and
+    // first digit are checked at once, and whether a second digit follows is folded
+    // into the column and length by arithmetic rather than told by a branch, which the
+    // mix of one- and two-digit columns of a game would mispredict.
+    if let [r, d1, d2, after, ..] = *at {
+        let (row, d1) = (r.wrapping_sub(b'a'), d1.wrapping_sub(b'1'));
+        if row > 3 || d1 > 8 {
+            return None;
+        }
+        let d2 = d2.wrapping_sub(b'0');
+        let two = d2 <= 9;
+        if two && after.is_ascii_digit() {
+            return None;
+        }
+        let col = if two { (d1 + 1) * 10 + d2 } else { d1 + 1 };
+        return Some((PitRef { row, col }, 2 + usize::from(two)));
+    }
+    matched_pit(at)
+}
+
+/// [`usual_pit`] by its pattern: any usual pit, however few bytes follow it.
+fn matched_pit(at: &[u8]) -> Option<(PitRef, usize)> {
     let [r @ b'a'..=b'd', d1 @ b'1'..=b'9', rest @ ..] = at else {
         return None;
     };
@@ -1954,6 +2014,38 @@ fn lone_pit_ply(from: PitRef) -> PlySyntax {
 /// its number, dots and end. `None` for anything else, which the general loop reads.
 #[inline(always)]
 fn usual_move_number(bytes: &[u8], at: usize) -> Option<(u32, Dots, usize)> {
+    // A number of one to three digits, told from the bytes at hand without a loop (the
+    // move numbers of nearly every game); any other is counted below.
+    if let Some(&[d0, b1, b2, b3, ..]) = bytes.get(at..) {
+        let digit = |b: u8| b.wrapping_sub(b'0');
+        let (number, after) = if b1 == b'.' {
+            (u32::from(digit(d0)), 1)
+        } else if digit(b1) <= 9 && b2 == b'.' {
+            (u32::from(digit(d0)) * 10 + u32::from(digit(b1)), 2)
+        } else if digit(b1) <= 9 && digit(b2) <= 9 && b3 == b'.' {
+            let n = u32::from(digit(d0)) * 100 + u32::from(digit(b1)) * 10;
+            (n + u32::from(digit(b2)), 3)
+        } else {
+            (0, 0)
+        };
+        // The first dot is at `at + after`; what follows it tells one dot from three.
+        let dots = bytes.get(at + after + 1..at + after + 4);
+        match (after, dots) {
+            (0, _) => {}
+            (_, Some(&[next, ..])) if next != b'.' => {
+                return Some((number, Dots::One, at + after + 1));
+            }
+            (_, Some(&[b'.', b'.', next])) if next != b'.' => {
+                return Some((number, Dots::Three, at + after + 3));
+            }
+            _ => {}
+        }
+    }
+    counted_move_number(bytes, at)
+}
+
+/// [`usual_move_number`] by counting digits and dots: any move number it reads.
+fn counted_move_number(bytes: &[u8], at: usize) -> Option<(u32, Dots, usize)> {
     if matches!(bytes.get(at + 1), Some(b'-' | b'/')) {
         return None;
     }
@@ -2252,6 +2344,44 @@ mod tests {
             let (mut elements, problems) = general;
             assert_eq!(elements.remove(0), "comment é", "{token}");
             assert_eq!(fast, (elements, problems), "{token}");
+        }
+    }
+
+    /// Every string of up to `len` bytes from `alphabet`.
+    fn strings(alphabet: &[u8], len: usize) -> Vec<Vec<u8>> {
+        let mut all = vec![Vec::new()];
+        let mut last = vec![Vec::new()];
+        for _ in 0..len {
+            last = (last.iter())
+                .flat_map(|s| {
+                    alphabet.iter().map(move |&b| {
+                        let mut longer = s.clone();
+                        longer.push(b);
+                        longer
+                    })
+                })
+                .collect();
+            all.extend(last.iter().cloned());
+        }
+        all
+    }
+
+    #[test]
+    fn the_short_move_number_reads_as_the_counted_one() {
+        for text in strings(b"0129.-/ a", 6) {
+            if text.first().is_some_and(u8::is_ascii_digit) {
+                let shown = String::from_utf8_lossy(&text);
+                let counted = counted_move_number(&text, 0);
+                assert_eq!(usual_move_number(&text, 0), counted, "{shown}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_four_byte_pit_reads_as_the_matched_one() {
+        for text in strings(b"abde01239-: ", 5) {
+            let shown = String::from_utf8_lossy(&text);
+            assert_eq!(usual_pit(&text), matched_pit(&text), "{shown}");
         }
     }
 
