@@ -380,8 +380,11 @@ struct Scanner<'a> {
 /// loops rather than a chain of comparisons).
 const SPACE: u8 = 1;
 const DELIMITER: u8 = 2;
+/// A byte of a tag name: an ASCII letter or digit, or `_`.
+const NAME: u8 = 4;
 
-/// The class bits of every byte: spaces (which also delimit) and the other delimiters.
+/// The class bits of every byte: spaces (which also delimit), the other delimiters, and
+/// the bytes of tag names.
 static CLASS: [u8; 256] = {
     let mut class = [0u8; 256];
     let spaces = [b' ', b'\t', b'\r', b'\n', 0, 0x0c];
@@ -395,6 +398,13 @@ static CLASS: [u8; 256] = {
     while i < others.len() {
         class[others[i] as usize] = DELIMITER;
         i += 1;
+    }
+    let mut b = 0;
+    while b < 256 {
+        if (b as u8).is_ascii_alphanumeric() || b == b'_' as usize {
+            class[b] |= NAME;
+        }
+        b += 1;
     }
     class
 };
@@ -740,12 +750,16 @@ impl<'a> Scanner<'a> {
             Side::North => 1,
         };
         let mut main = Frame::new(first, Span::default());
-        // Sized from the text, so that the main line is not copied as it grows: tokens
-        // are separated by spaces or line breaks, so there are at most one more tokens
-        // than separators (a vectorised count, far cheaper than one copy of the line).
-        let separators = count_bytes(&self.bytes[self.pos..], |b| b == b' ' || b == b'\n');
-        main.elements.reserve(separators + 1);
-        let mut stack: Vec<Frame> = vec![main];
+        // Sized from the text, so that the main line is rarely copied as it grows: a
+        // token and the space after it take at least three bytes in nearly all move
+        // text (`a3 `, `12. `). Counting the spaces instead cost a pass over the text.
+        // Past 65,536 elements (5.6 MB) the line grows as it needs.
+        let estimate = (self.bytes.len() - self.pos) / 3 + 8;
+        main.elements.reserve(estimate.min(1 << 16));
+        // Room for a few open variations at once: grown from one, the first `(` of
+        // most games cost an allocation.
+        let mut stack: Vec<Frame> = Vec::with_capacity(4);
+        stack.push(main);
         let mut stopped = false;
         let mut content_end = self.pos;
         while self.pos < self.bytes.len() {
@@ -977,6 +991,11 @@ impl<'a> Scanner<'a> {
                     line,
                     column,
                 };
+                if commands.capacity() == 0 {
+                    // Most comments with a command hold one: room for four was more
+                    // than it needed, and growing to it cost more than the allocation.
+                    commands.reserve_exact(1);
+                }
                 commands.push(Command {
                     name: Command::name_of(name),
                     args,
@@ -1597,7 +1616,7 @@ fn usual_tag_line(text: &[u8]) -> Option<UsualTag> {
         return None;
     }
     let mut p = 1;
-    while b(p).is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_') {
+    while b(p).is_some_and(|c| CLASS[c as usize] & NAME != 0) {
         p += 1;
     }
     let name = 1..p;
