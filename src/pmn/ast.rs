@@ -599,7 +599,9 @@ impl Args {
 
     /// The words of `text` split at whitespace, as PMN splits a command.
     pub fn split(text: &str) -> Args {
-        let text = text.trim();
+        // Trimmed of ASCII whitespace only (bytes, no decoding): any other whitespace
+        // left at an end fails the check below, and `split_whitespace` drops it.
+        let text = text.trim_ascii();
         // Usually the words are ASCII already joined by single spaces, and taken whole.
         let mut after_space = false;
         let joined_already = text.bytes().all(|b| {
@@ -1053,6 +1055,9 @@ mod tests {
             "a\u{0b}b",
             "é 1",
             "x\u{a0}y\u{2003}z",
+            "\u{0b}40 35\u{0b}",
+            "\u{a0}40 35\u{2003}",
+            " \u{0b} 1 \u{85}",
             "[%foul",
             "1 2 3 4 5 6 7 8 9 10 11 12 13",
         ];

@@ -1669,7 +1669,11 @@ fn command(text: &str) -> Option<(usize, Option<CommandWords<'_>>)> {
     let close = find_byte(b']', rest.as_bytes())?;
     let inside = &rest[..close];
     let len = 2 + close + 1;
-    let inside = inside.trim_start();
+    // Trimmed by characters only when it may begin with whitespace (rarely).
+    let inside = match inside.as_bytes().first() {
+        Some(&b) if b > b' ' && b.is_ascii() => inside,
+        _ => inside.trim_start(),
+    };
     let words = (!inside.is_empty()).then(|| {
         // The name ends at the first whitespace (`char::is_whitespace`, which in ASCII
         // is tab to carriage return and space): told byte by byte while the text is
