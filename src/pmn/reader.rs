@@ -82,6 +82,106 @@ enum Input<R: Read> {
     Done,
 }
 
+impl<R: Read> Input<R> {
+    /// The bytes read and not yet taken, without reading.
+    fn buffer(&self) -> &[u8] {
+        match self {
+            Input::Utf8(r) => r.buffer(),
+            Input::Utf16(r) => r.buffer(),
+            Input::Unopened(_) | Input::Done => &[],
+        }
+    }
+
+    fn consume(&mut self, n: usize) {
+        match self {
+            Input::Utf8(r) => r.consume(n),
+            Input::Utf16(r) => r.consume(n),
+            Input::Unopened(_) | Input::Done => {}
+        }
+    }
+}
+
+/// Where a game's lines have got to, for cutting the input into games.
+struct Cut {
+    has_moves: bool,
+    has_content: bool,
+    /// A game with tags and no move text (a broken game) must not swallow the next: a
+    /// `Game` tag after a blank line, in a game that has one, begins the next game.
+    has_game_tag: bool,
+    after_blank: bool,
+}
+
+impl Cut {
+    /// Takes a line of the game; true when it begins the next game instead.
+    fn begins_next_game(&mut self, line: &[u8]) -> bool {
+        // A line of Latin-1 or with NUL bytes decodes to as many characters as it has
+        // bytes, and its first byte tells a tag as its first character would. Before the
+        // move text, a tag line may be indented (the parser skips the spaces, and no
+        // meaning is lost); after it, only a line that begins with `[` begins the next
+        // game.
+        let first = match line.first() {
+            Some(b' ' | b'\t') if !self.has_moves => line.trim_ascii_start(),
+            _ => line,
+        };
+        let is_tag = first.starts_with(b"[") && !first.starts_with(b"[%");
+        let next_game = is_tag
+            && (self.has_moves || self.after_blank && self.has_game_tag && is_game_tag(line));
+        if next_game {
+            return true;
+        }
+        if is_tag && !self.has_game_tag {
+            self.has_game_tag = is_game_tag(line);
+        }
+        // Once the game has move text, blank lines no longer change anything.
+        let blank = self.has_moves
+            || line
+                .iter()
+                .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0 | 0x0c));
+        if !blank {
+            self.has_content = true;
+            if !is_tag {
+                self.has_moves = true;
+            }
+        }
+        self.after_blank = blank && self.has_content;
+        false
+    }
+
+    /// Takes the lines of a game that has content from `buf` (after the byte `before`),
+    /// up to the first line that `buf` does not hold whole: how many bytes are the
+    /// game's, and the length of the next game's line when one follows them.
+    fn scan(&mut self, buf: &[u8], before: Option<u8>) -> (usize, Option<usize>) {
+        let mut at = 0;
+        loop {
+            if self.has_moves {
+                // As `copy_to_bracket_line`: only a `[` at the start of a line can end
+                // the game.
+                let at_line_start = match at {
+                    0 => before.is_none_or(|b| b == b'\n'),
+                    _ => buf[at - 1] == b'\n',
+                };
+                let rest = &buf[at..];
+                let found = memchr::memchr_iter(b'[', rest).find(|&i| match i {
+                    0 => at_line_start,
+                    _ => rest[i - 1] == b'\n',
+                });
+                match found {
+                    Some(i) => at += i,
+                    None => return (buf.len(), None),
+                }
+            }
+            let Some(end) = memchr::memchr(b'\n', &buf[at..]) else {
+                return (at, None);
+            };
+            let line = &buf[at..at + end + 1];
+            if self.begins_next_game(line) {
+                return (at, Some(line.len()));
+            }
+            at += line.len();
+        }
+    }
+}
+
 /// A streaming reader over any [`Read`], yielding one game at a time.
 ///
 /// ```
@@ -337,31 +437,54 @@ impl<R: Read> Reader<R> {
         text
     }
 
+    /// Cuts the game's lines that the input's buffer holds whole, as the reads of
+    /// [`Self::copy_to_bracket_line`] and [`Self::read_raw_line`] would (it reads nothing):
+    /// appends them to `raw`, and true when the next game's line was found (it is
+    /// pending then). Stops before a line that the buffer does not hold whole.
+    fn take_buffered(&mut self, raw: &mut Vec<u8>, cut: &mut Cut, guess: usize) -> bool {
+        let buf = self.input.buffer();
+        let before = raw.last().or(self.pending.last()).copied();
+        let (taken, next_line) = cut.scan(buf, before);
+        let next_game = next_line.is_some();
+        // A game that ends here is copied once, at its length; one that goes on gets room.
+        let more = if next_game { taken } else { taken.max(guess) };
+        take_pending(&mut self.pending, raw, more);
+        raw.extend_from_slice(&buf[..taken]);
+        let mut consumed = taken;
+        if let Some(len) = next_line {
+            self.pending.extend_from_slice(&buf[taken..taken + len]);
+            consumed += len;
+        }
+        self.input.consume(consumed);
+        next_game
+    }
+
     fn read_game(&mut self) -> io::Result<Option<GameText>> {
         self.open()?;
-        // Games are about the same size: start at the last one's and some, so that the
-        // buffer is rarely grown (each growth copies it).
-        let mut raw = Vec::with_capacity(self.last_game_len + self.last_game_len / 4);
+        // Games are about the same size: when a game goes on past the bytes at hand, its
+        // buffer starts at the last one's and some, so that it is rarely grown (each
+        // growth copies it). A game the buffered bytes hold whole gets its exact length.
+        let guess = self.last_game_len + self.last_game_len / 4;
+        // Empty until the game's first bytes are taken: the pending line goes in first.
+        let mut raw = Vec::new();
         let mut problems = Vec::new();
-        let mut has_moves = false;
-        let mut has_content = false;
-        // A game with tags and no move text (a broken game) must not swallow the next:
-        // a `Game` tag after a blank line, in a game that has one, begins the next game.
-        let mut has_game_tag = is_game_tag(&self.pending);
-        let mut after_blank = false;
-        if !self.pending.is_empty() {
-            raw.extend_from_slice(&self.pending);
-            self.pending.clear();
-            has_content = true;
-            if self.pending.capacity() > 1 << 16 {
-                // An unusually long line is not kept for the rest of the input.
-                self.pending = Vec::new();
-            }
-        }
+        let mut cut = Cut {
+            has_moves: false,
+            has_content: !self.pending.is_empty(),
+            has_game_tag: is_game_tag(&self.pending),
+            after_blank: false,
+        };
         let start_offset_line = |reader: &Self| (reader.offset, reader.line);
         let (mut start_offset, mut start_line) = start_offset_line(self);
         loop {
-            if has_moves {
+            // Lines the buffer holds whole are cut where they lie, without a read per
+            // line; the rest (a line across the buffer's end, leading blank lines) goes
+            // the way below, which reads the input at the same points as ever.
+            if cut.has_content && self.take_buffered(&mut raw, &mut cut, guess) {
+                break;
+            }
+            take_pending(&mut self.pending, &mut raw, guess);
+            if cut.has_moves {
                 self.copy_to_bracket_line(&mut raw)?;
             }
             let line_start = raw.len();
@@ -369,39 +492,12 @@ impl<R: Read> Reader<R> {
                 break;
             }
             let line = &raw[line_start..];
-            // A line of Latin-1 or with NUL bytes decodes to as many characters as it
-            // has bytes, and its first byte tells a tag as its first character would.
-            // Before the move text, a tag line may be indented (the parser skips the
-            // spaces, and no meaning is lost); after it, only a line that begins with
-            // `[` begins the next game.
-            let first = match line.first() {
-                Some(b' ' | b'\t') if !has_moves => line.trim_ascii_start(),
-                _ => line,
-            };
-            let is_tag = first.starts_with(b"[") && !first.starts_with(b"[%");
-            let next_game =
-                is_tag && (has_moves || after_blank && has_game_tag && is_game_tag(line));
-            if next_game {
+            if cut.begins_next_game(line) {
                 self.pending.extend_from_slice(line);
                 raw.truncate(line_start);
                 break;
             }
-            if is_tag && !has_game_tag {
-                has_game_tag = is_game_tag(line);
-            }
-            // Once the game has move text, blank lines no longer change anything.
-            let blank = has_moves
-                || line
-                    .iter()
-                    .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0 | 0x0c));
-            if !blank {
-                has_content = true;
-                if !is_tag {
-                    has_moves = true;
-                }
-            }
-            after_blank = blank && has_content;
-            if !has_content {
+            if !cut.has_content {
                 // Leading blank lines belong to no game: the game starts after them. Their
                 // bytes are still checked (a NUL byte is reported wherever it is).
                 let blank_line = raw.split_off(line_start);
@@ -410,7 +506,7 @@ impl<R: Read> Reader<R> {
             }
         }
         let chunk = self.decode_chunk(raw, &mut problems);
-        if !has_content {
+        if !cut.has_content {
             if self.games_yielded == 0 && !self.saw_content {
                 let span = Span {
                     start: self.first_offset,
@@ -579,6 +675,21 @@ fn is_game_tag(line: &[u8]) -> bool {
         && line
             .get(5)
             .is_some_and(|&b| b == b'"' || b.is_ascii_whitespace())
+}
+
+/// Moves the pending line (the game's first) into `raw` while it holds nothing, with
+/// room for `more` bytes after it.
+fn take_pending(pending: &mut Vec<u8>, raw: &mut Vec<u8>, more: usize) {
+    if raw.capacity() > 0 {
+        return;
+    }
+    raw.reserve_exact(pending.len() + more);
+    raw.extend_from_slice(pending);
+    pending.clear();
+    if pending.capacity() > 1 << 16 {
+        // An unusually long line is not kept for the rest of the input.
+        *pending = Vec::new();
+    }
 }
 
 impl<R: Read> Iterator for Reader<R> {
