@@ -17,7 +17,7 @@ use std::io::{self, BufRead, BufReader, Chain, Cursor, Read};
 
 use super::ast::{Record, Span};
 use super::decode::{decode_line, Encoding, Utf16ToUtf8};
-use super::parse::{count_bytes, parse_game, plain_game, PlainGame};
+use super::parse::{parse_game, plain_game, PlainGame};
 use super::problem::{Problem, ProblemCode};
 
 /// Lines longer than this many characters are a `long-line` warning.
@@ -416,9 +416,10 @@ impl<R: Read> Reader<R> {
                     || memchr::memchr(0, text.as_bytes()).is_some()
                     || self.broken_utf16(&text).is_some()) =>
             {
-                // The usual chunk: nothing to report, and the bytes are the text.
+                // The usual chunk: nothing to report, and the bytes are the text. The
+                // line breaks are counted with memchr's vector code.
                 self.offset += text.len();
-                self.line += count_bytes(text.as_bytes(), |b| b == b'\n') as u32;
+                self.line += memchr::memchr_iter(b'\n', text.as_bytes()).count() as u32;
                 return text;
             }
             Ok(text) => text.into_bytes(),
