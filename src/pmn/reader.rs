@@ -113,6 +113,8 @@ struct Cut {
 
 impl Cut {
     /// Takes a line of the game; true when it begins the next game instead.
+    // Inlined into the scan's loop, where it runs once a line.
+    #[inline(always)]
     fn begins_next_game(&mut self, line: &[u8]) -> bool {
         // A line of Latin-1 or with NUL bytes decodes to as many characters as it has
         // bytes, and its first byte tells a tag as its first character would. Before the
@@ -148,10 +150,9 @@ impl Cut {
     }
 
     /// Takes the lines of a game that has content from `buf` (after the byte `before`),
-    /// up to the first line that `buf` does not hold whole: how many bytes are the
-    /// game's, and the length of the next game's line when one follows them.
-    fn scan(&mut self, buf: &[u8], before: Option<u8>) -> (usize, Option<usize>) {
-        let mut at = 0;
+    /// from `at`, up to the first line that `buf` does not hold whole: how many bytes of
+    /// `buf` are the game's, and the length of the next game's line when one follows.
+    fn scan(&mut self, buf: &[u8], mut at: usize, before: Option<u8>) -> (usize, Option<usize>) {
         loop {
             if self.has_moves {
                 // As `copy_to_bracket_line`: only a `[` at the start of a line can end
@@ -196,6 +197,9 @@ pub struct Reader<R: Read> {
     /// A line read that begins the next game, empty when there is none (a pending line
     /// starts with `[`). Its buffer is kept from game to game.
     pending: Vec<u8>,
+    /// The length of a pending line found whole in the input's buffer and left there, at
+    /// its start (then `pending` is empty): its game is copied out with it, at once.
+    held: usize,
     /// Offset and line number of the next line to read.
     offset: usize,
     line: u32,
@@ -214,6 +218,7 @@ impl<R: Read> Reader<R> {
         Reader {
             input: Input::Unopened(input),
             pending: Vec::new(),
+            held: 0,
             offset: 0,
             line: 1,
             games_yielded: 0,
@@ -439,24 +444,27 @@ impl<R: Read> Reader<R> {
     }
 
     /// Cuts the game's lines that the input's buffer holds whole, as the reads of
-    /// [`Self::copy_to_bracket_line`] and [`Self::read_raw_line`] would (it reads nothing):
-    /// appends them to `raw`, and true when the next game's line was found (it is
-    /// pending then). Stops before a line that the buffer does not hold whole.
-    fn take_buffered(&mut self, raw: &mut Vec<u8>, cut: &mut Cut, guess: usize) -> bool {
+    /// [`Self::copy_to_bracket_line`] and [`Self::read_raw_line`] would (it reads nothing),
+    /// after the `held` bytes of its first line: appends them to `raw`, and true when
+    /// the next game's line was found (it is held then). Stops before a line that the
+    /// buffer does not hold whole.
+    fn take_buffered(
+        &mut self,
+        raw: &mut Vec<u8>,
+        cut: &mut Cut,
+        guess: usize,
+        held: usize,
+    ) -> bool {
         let buf = self.input.buffer();
         let before = raw.last().or(self.pending.last()).copied();
-        let (taken, next_line) = cut.scan(buf, before);
+        let (taken, next_line) = cut.scan(buf, held, before);
         let next_game = next_line.is_some();
         // A game that ends here is copied once, at its length; one that goes on gets room.
         let more = if next_game { taken } else { taken.max(guess) };
         take_pending(&mut self.pending, raw, more);
         raw.extend_from_slice(&buf[..taken]);
-        let mut consumed = taken;
-        if let Some(len) = next_line {
-            self.pending.extend_from_slice(&buf[taken..taken + len]);
-            consumed += len;
-        }
-        self.input.consume(consumed);
+        self.input.consume(taken);
+        self.held = next_line.unwrap_or(0);
         next_game
     }
 
@@ -469,10 +477,16 @@ impl<R: Read> Reader<R> {
         // Empty until the game's first bytes are taken: the pending line goes in first.
         let mut raw = Vec::new();
         let mut problems = Vec::new();
+        // The game's first line: held in the input's buffer, or pending.
+        let mut first_held = std::mem::take(&mut self.held);
+        let first_line = match first_held {
+            0 => &self.pending[..],
+            n => &self.input.buffer()[..n],
+        };
         let mut cut = Cut {
             has_moves: false,
-            has_content: !self.pending.is_empty(),
-            has_game_tag: is_game_tag(&self.pending),
+            has_content: !first_line.is_empty(),
+            has_game_tag: is_game_tag(first_line),
             after_blank: false,
         };
         let start_offset_line = |reader: &Self| (reader.offset, reader.line);
@@ -481,7 +495,8 @@ impl<R: Read> Reader<R> {
             // Lines the buffer holds whole are cut where they lie, without a read per
             // line; the rest (a line across the buffer's end, leading blank lines) goes
             // the way below, which reads the input at the same points as ever.
-            if cut.has_content && self.take_buffered(&mut raw, &mut cut, guess) {
+            let held = std::mem::take(&mut first_held);
+            if cut.has_content && self.take_buffered(&mut raw, &mut cut, guess, held) {
                 break;
             }
             take_pending(&mut self.pending, &mut raw, guess);
@@ -561,6 +576,7 @@ impl<R: Read> Reader<R> {
             Err(e) => {
                 self.input = Input::Done;
                 self.pending.clear();
+                self.held = 0;
                 let span = Span {
                     start: self.offset,
                     end: self.offset,
