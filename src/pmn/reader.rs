@@ -843,4 +843,83 @@ mod tests {
             assert_eq!(&input[g.offset..g.offset + g.text.len()], g.text);
         }
     }
+
+    /// Gives its bytes a few at a time (1 to 7), as a pipe may: the reader's buffer then
+    /// ends anywhere in a line.
+    struct Trickle<'a> {
+        bytes: &'a [u8],
+        seed: u32,
+    }
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.seed = self.seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            let n = (1 + (self.seed >> 16) as usize % 7)
+                .min(buf.len())
+                .min(self.bytes.len());
+            buf[..n].copy_from_slice(&self.bytes[..n]);
+            self.bytes = &self.bytes[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn games_are_cut_the_same_wherever_the_buffer_ends() {
+        let long = "x".repeat(20_000);
+        let inputs = [
+            String::new(),
+            "\n \n\t\n".to_string(),
+            "[Game \"Tsoro\"]\n[Event \"a\"]\n\n1. a3 {[%stones 3 4]} d10 {[x]} [y]\n[%x]\n*\n[Game \"Nsolo\"]\n\n*\n".to_string(),
+            "\n\n[Game \"Nsolo\"]\n[Event \"a\"]\n\n[Game \"Tsoro\"]\n [Event \"b\"]\n\t[Site \"c\"]\n\n1. a3 *\n".to_string(),
+            "[Game \"Tsoro\"]\r\n[Event \"\u{e9}\0\"]\r\n\r\n1. a3\r\n [Event \"y\"]\r\n*\r\n[Game \"Tsoro\"]\r\n\r\n1. a4 *".to_string(),
+            format!("[Game \"Tsoro\"]\n[Event \"{long}\"]\n\n1. a3 {{{long}}}\n*\n[Game \"Tsoro\"]\n\n*\n"),
+        ];
+        for input in &inputs {
+            let mut bytes = input.clone().into_bytes();
+            let whole: Vec<ParsedGame> = Reader::new(&bytes[..]).collect();
+            for seed in 0..20 {
+                let trickle = Trickle {
+                    bytes: &bytes,
+                    seed,
+                };
+                let games: Vec<ParsedGame> = Reader::new(trickle).collect();
+                assert_eq!(games, whole, "{input:?}, seed {seed}");
+            }
+            // A byte that is not UTF-8 (Latin-1 é).
+            if let Some(at) = bytes.iter().position(|&b| b == b'E') {
+                bytes[at] = 0xE9;
+                let whole: Vec<ParsedGame> = Reader::new(&bytes[..]).collect();
+                let games: Vec<ParsedGame> = Reader::new(Trickle {
+                    bytes: &bytes,
+                    seed: 1,
+                })
+                .collect();
+                assert_eq!(games, whole, "{input:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn games_across_the_buffers_end_are_whole() {
+        // Over 64 KiB of games of every length, each game's text is the input at its
+        // offset, and the texts add up to the input.
+        let mut input = String::new();
+        for i in 0..1500 {
+            let moves: String = (1..=i % 29).map(|n| format!("{n}. a3 d10 ")).collect();
+            input += &format!("[Game \"Tsoro\"]\n[Round \"{i}\"]\n\n{moves}*\n\n");
+        }
+        assert!(input.len() > 3 << 16);
+        let games: Vec<ParsedGame> = Reader::new(input.as_bytes()).collect();
+        assert_eq!(games.len(), 1500);
+        let mut line = 1;
+        for (i, g) in games.iter().enumerate() {
+            assert_eq!(&input[g.offset..g.offset + g.text.len()], g.text);
+            assert_eq!(g.line, line);
+            assert_eq!(g.record.tag("Round"), Some(i.to_string().as_str()));
+            assert!(g.problems.is_empty(), "{:?}", g.problems);
+            line += g.text.matches('\n').count() as u32;
+        }
+        let whole: String = games.iter().map(|g| g.text.as_str()).collect();
+        assert_eq!(whole, input);
+    }
 }
