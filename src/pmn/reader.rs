@@ -162,10 +162,15 @@ impl Cut {
                     _ => buf[at - 1] == b'\n',
                 };
                 let rest = &buf[at..];
-                let found = memchr::memchr_iter(b'[', rest).find(|&i| match i {
-                    0 => at_line_start,
-                    _ => rest[i - 1] == b'\n',
-                });
+                // The first `[` most often begins the next game's line; past one that
+                // does not (in a comment, `{[%stones 35 23]}`), the line break and the
+                // bracket are looked for together, not one bracket after another.
+                let found = match memchr::memchr(b'[', rest) {
+                    Some(0) if at_line_start => Some(0),
+                    Some(i) if i > 0 && rest[i - 1] == b'\n' => Some(i),
+                    Some(i) => BRACKET_LINE.find(&rest[i..]).map(|j| i + j + 1),
+                    None => None,
+                };
                 match found {
                     Some(i) => at += i,
                     None => return (buf.len(), None),
@@ -684,6 +689,10 @@ impl GameText {
         ))
     }
 }
+
+/// The start of a line that begins with `[`.
+static BRACKET_LINE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\n["));
 
 /// Whether a line is a `Game` tag (indented or not).
 fn is_game_tag(line: &[u8]) -> bool {
