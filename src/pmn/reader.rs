@@ -116,6 +116,19 @@ impl Cut {
     // Inlined into the scan's loop, where it runs once a line.
     #[inline(always)]
     fn begins_next_game(&mut self, line: &[u8]) -> bool {
+        // The usual line before the move text, a tag line after no blank line, at once:
+        // what the checks below decide for it (not the next game's; content, not moves).
+        if !self.has_moves
+            && !self.after_blank
+            && line.first() == Some(&b'[')
+            && line.get(1) != Some(&b'%')
+        {
+            if !self.has_game_tag {
+                self.has_game_tag = is_game_tag(line);
+            }
+            self.has_content = true;
+            return false;
+        }
         // A line of Latin-1 or with NUL bytes decodes to as many characters as it has
         // bytes, and its first byte tells a tag as its first character would. Before the
         // move text, a tag line may be indented (the parser skips the spaces, and no
