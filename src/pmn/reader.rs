@@ -17,7 +17,7 @@ use std::io::{self, BufRead, BufReader, Chain, Cursor, Read};
 
 use super::ast::{Record, Span};
 use super::decode::{decode_line, Encoding, Utf16ToUtf8};
-use super::parse::{count_bytes, parse_game, plain_game, PlainGame};
+use super::parse::{parse_game, plain_game, PlainGame};
 use super::problem::{Problem, ProblemCode};
 
 /// Lines longer than this many characters are a `long-line` warning.
@@ -82,6 +82,125 @@ enum Input<R: Read> {
     Done,
 }
 
+impl<R: Read> Input<R> {
+    /// The bytes read and not yet taken, without reading.
+    fn buffer(&self) -> &[u8] {
+        match self {
+            Input::Utf8(r) => r.buffer(),
+            Input::Utf16(r) => r.buffer(),
+            Input::Unopened(_) | Input::Done => &[],
+        }
+    }
+
+    fn consume(&mut self, n: usize) {
+        match self {
+            Input::Utf8(r) => r.consume(n),
+            Input::Utf16(r) => r.consume(n),
+            Input::Unopened(_) | Input::Done => {}
+        }
+    }
+}
+
+/// Where a game's lines have got to, for cutting the input into games.
+struct Cut {
+    has_moves: bool,
+    has_content: bool,
+    /// A game with tags and no move text (a broken game) must not swallow the next: a
+    /// `Game` tag after a blank line, in a game that has one, begins the next game.
+    has_game_tag: bool,
+    after_blank: bool,
+}
+
+impl Cut {
+    /// Takes a line of the game; true when it begins the next game instead.
+    // Inlined into the scan's loop, where it runs once a line.
+    #[inline(always)]
+    fn begins_next_game(&mut self, line: &[u8]) -> bool {
+        // The usual line before the move text, a tag line after no blank line, at once:
+        // what the checks below decide for it (not the next game's; content, not moves).
+        if !self.has_moves
+            && !self.after_blank
+            && line.first() == Some(&b'[')
+            && line.get(1) != Some(&b'%')
+        {
+            if !self.has_game_tag {
+                self.has_game_tag = is_game_tag(line);
+            }
+            self.has_content = true;
+            return false;
+        }
+        // A line of Latin-1 or with NUL bytes decodes to as many characters as it has
+        // bytes, and its first byte tells a tag as its first character would. Before the
+        // move text, a tag line may be indented (the parser skips the spaces, and no
+        // meaning is lost); after it, only a line that begins with `[` begins the next
+        // game.
+        let first = match line.first() {
+            Some(b' ' | b'\t') if !self.has_moves => line.trim_ascii_start(),
+            _ => line,
+        };
+        let is_tag = first.starts_with(b"[") && !first.starts_with(b"[%");
+        let next_game = is_tag
+            && (self.has_moves || self.after_blank && self.has_game_tag && is_game_tag(line));
+        if next_game {
+            return true;
+        }
+        if is_tag && !self.has_game_tag {
+            self.has_game_tag = is_game_tag(line);
+        }
+        // Once the game has move text, blank lines no longer change anything.
+        let blank = self.has_moves
+            || line
+                .iter()
+                .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0 | 0x0c));
+        if !blank {
+            self.has_content = true;
+            if !is_tag {
+                self.has_moves = true;
+            }
+        }
+        self.after_blank = blank && self.has_content;
+        false
+    }
+
+    /// Takes the lines of a game that has content from `buf` (after the byte `before`),
+    /// from `at`, up to the first line that `buf` does not hold whole: how many bytes of
+    /// `buf` are the game's, and the length of the next game's line when one follows.
+    fn scan(&mut self, buf: &[u8], mut at: usize, before: Option<u8>) -> (usize, Option<usize>) {
+        loop {
+            if self.has_moves {
+                // As `copy_to_bracket_line`: only a `[` at the start of a line can end
+                // the game.
+                let at_line_start = match at {
+                    0 => before.is_none_or(|b| b == b'\n'),
+                    _ => buf[at - 1] == b'\n',
+                };
+                let rest = &buf[at..];
+                // The first `[` most often begins the next game's line; past one that
+                // does not (in a comment, `{[%stones 35 23]}`), the line break and the
+                // bracket are looked for together, not one bracket after another.
+                let found = match memchr::memchr(b'[', rest) {
+                    Some(0) if at_line_start => Some(0),
+                    Some(i) if i > 0 && rest[i - 1] == b'\n' => Some(i),
+                    Some(i) => BRACKET_LINE.find(&rest[i..]).map(|j| i + j + 1),
+                    None => None,
+                };
+                match found {
+                    Some(i) => at += i,
+                    None => return (buf.len(), None),
+                }
+            }
+            let Some(end) = memchr::memchr(b'\n', &buf[at..]) else {
+                return (at, None);
+            };
+            let line = &buf[at..at + end + 1];
+            if self.begins_next_game(line) {
+                return (at, Some(line.len()));
+            }
+            at += line.len();
+        }
+    }
+}
+
 /// A streaming reader over any [`Read`], yielding one game at a time.
 ///
 /// ```
@@ -96,6 +215,9 @@ pub struct Reader<R: Read> {
     /// A line read that begins the next game, empty when there is none (a pending line
     /// starts with `[`). Its buffer is kept from game to game.
     pending: Vec<u8>,
+    /// The length of a pending line found whole in the input's buffer and left there, at
+    /// its start (then `pending` is empty): its game is copied out with it, at once.
+    held: usize,
     /// Offset and line number of the next line to read.
     offset: usize,
     line: u32,
@@ -114,6 +236,7 @@ impl<R: Read> Reader<R> {
         Reader {
             input: Input::Unopened(input),
             pending: Vec::new(),
+            held: 0,
             offset: 0,
             line: 1,
             games_yielded: 0,
@@ -316,9 +439,10 @@ impl<R: Read> Reader<R> {
                     || memchr::memchr(0, text.as_bytes()).is_some()
                     || self.broken_utf16(&text).is_some()) =>
             {
-                // The usual chunk: nothing to report, and the bytes are the text.
+                // The usual chunk: nothing to report, and the bytes are the text. The
+                // line breaks are counted with memchr's vector code.
                 self.offset += text.len();
-                self.line += count_bytes(text.as_bytes(), |b| b == b'\n') as u32;
+                self.line += memchr::memchr_iter(b'\n', text.as_bytes()).count() as u32;
                 return text;
             }
             Ok(text) => text.into_bytes(),
@@ -337,31 +461,64 @@ impl<R: Read> Reader<R> {
         text
     }
 
+    /// Cuts the game's lines that the input's buffer holds whole, as the reads of
+    /// [`Self::copy_to_bracket_line`] and [`Self::read_raw_line`] would (it reads nothing),
+    /// after the `held` bytes of its first line: appends them to `raw`, and true when
+    /// the next game's line was found (it is held then). Stops before a line that the
+    /// buffer does not hold whole.
+    fn take_buffered(
+        &mut self,
+        raw: &mut Vec<u8>,
+        cut: &mut Cut,
+        guess: usize,
+        held: usize,
+    ) -> bool {
+        let buf = self.input.buffer();
+        let before = raw.last().or(self.pending.last()).copied();
+        let (taken, next_line) = cut.scan(buf, held, before);
+        let next_game = next_line.is_some();
+        // A game that ends here is copied once, at its length; one that goes on gets room.
+        let more = if next_game { taken } else { taken.max(guess) };
+        take_pending(&mut self.pending, raw, more);
+        raw.extend_from_slice(&buf[..taken]);
+        self.input.consume(taken);
+        self.held = next_line.unwrap_or(0);
+        next_game
+    }
+
     fn read_game(&mut self) -> io::Result<Option<GameText>> {
         self.open()?;
-        // Games are about the same size: start at the last one's and some, so that the
-        // buffer is rarely grown (each growth copies it).
-        let mut raw = Vec::with_capacity(self.last_game_len + self.last_game_len / 4);
+        // Games are about the same size: when a game goes on past the bytes at hand, its
+        // buffer starts at the last one's and some, so that it is rarely grown (each
+        // growth copies it). A game the buffered bytes hold whole gets its exact length.
+        let guess = self.last_game_len + self.last_game_len / 4;
+        // Empty until the game's first bytes are taken: the pending line goes in first.
+        let mut raw = Vec::new();
         let mut problems = Vec::new();
-        let mut has_moves = false;
-        let mut has_content = false;
-        // A game with tags and no move text (a broken game) must not swallow the next:
-        // a `Game` tag after a blank line, in a game that has one, begins the next game.
-        let mut has_game_tag = is_game_tag(&self.pending);
-        let mut after_blank = false;
-        if !self.pending.is_empty() {
-            raw.extend_from_slice(&self.pending);
-            self.pending.clear();
-            has_content = true;
-            if self.pending.capacity() > 1 << 16 {
-                // An unusually long line is not kept for the rest of the input.
-                self.pending = Vec::new();
-            }
-        }
+        // The game's first line: held in the input's buffer, or pending.
+        let mut first_held = std::mem::take(&mut self.held);
+        let first_line = match first_held {
+            0 => &self.pending[..],
+            n => &self.input.buffer()[..n],
+        };
+        let mut cut = Cut {
+            has_moves: false,
+            has_content: !first_line.is_empty(),
+            has_game_tag: is_game_tag(first_line),
+            after_blank: false,
+        };
         let start_offset_line = |reader: &Self| (reader.offset, reader.line);
         let (mut start_offset, mut start_line) = start_offset_line(self);
         loop {
-            if has_moves {
+            // Lines the buffer holds whole are cut where they lie, without a read per
+            // line; the rest (a line across the buffer's end, leading blank lines) goes
+            // the way below, which reads the input at the same points as ever.
+            let held = std::mem::take(&mut first_held);
+            if cut.has_content && self.take_buffered(&mut raw, &mut cut, guess, held) {
+                break;
+            }
+            take_pending(&mut self.pending, &mut raw, guess);
+            if cut.has_moves {
                 self.copy_to_bracket_line(&mut raw)?;
             }
             let line_start = raw.len();
@@ -369,39 +526,12 @@ impl<R: Read> Reader<R> {
                 break;
             }
             let line = &raw[line_start..];
-            // A line of Latin-1 or with NUL bytes decodes to as many characters as it
-            // has bytes, and its first byte tells a tag as its first character would.
-            // Before the move text, a tag line may be indented (the parser skips the
-            // spaces, and no meaning is lost); after it, only a line that begins with
-            // `[` begins the next game.
-            let first = match line.first() {
-                Some(b' ' | b'\t') if !has_moves => line.trim_ascii_start(),
-                _ => line,
-            };
-            let is_tag = first.starts_with(b"[") && !first.starts_with(b"[%");
-            let next_game =
-                is_tag && (has_moves || after_blank && has_game_tag && is_game_tag(line));
-            if next_game {
+            if cut.begins_next_game(line) {
                 self.pending.extend_from_slice(line);
                 raw.truncate(line_start);
                 break;
             }
-            if is_tag && !has_game_tag {
-                has_game_tag = is_game_tag(line);
-            }
-            // Once the game has move text, blank lines no longer change anything.
-            let blank = has_moves
-                || line
-                    .iter()
-                    .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0 | 0x0c));
-            if !blank {
-                has_content = true;
-                if !is_tag {
-                    has_moves = true;
-                }
-            }
-            after_blank = blank && has_content;
-            if !has_content {
+            if !cut.has_content {
                 // Leading blank lines belong to no game: the game starts after them. Their
                 // bytes are still checked (a NUL byte is reported wherever it is).
                 let blank_line = raw.split_off(line_start);
@@ -410,7 +540,7 @@ impl<R: Read> Reader<R> {
             }
         }
         let chunk = self.decode_chunk(raw, &mut problems);
-        if !has_content {
+        if !cut.has_content {
             if self.games_yielded == 0 && !self.saw_content {
                 let span = Span {
                     start: self.first_offset,
@@ -464,6 +594,7 @@ impl<R: Read> Reader<R> {
             Err(e) => {
                 self.input = Input::Done;
                 self.pending.clear();
+                self.held = 0;
                 let span = Span {
                     start: self.offset,
                     end: self.offset,
@@ -572,6 +703,10 @@ impl GameText {
     }
 }
 
+/// The start of a line that begins with `[`.
+static BRACKET_LINE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\n["));
+
 /// Whether a line is a `Game` tag (indented or not).
 fn is_game_tag(line: &[u8]) -> bool {
     let line = line.trim_ascii_start();
@@ -579,6 +714,21 @@ fn is_game_tag(line: &[u8]) -> bool {
         && line
             .get(5)
             .is_some_and(|&b| b == b'"' || b.is_ascii_whitespace())
+}
+
+/// Moves the pending line (the game's first) into `raw` while it holds nothing, with
+/// room for `more` bytes after it.
+fn take_pending(pending: &mut Vec<u8>, raw: &mut Vec<u8>, more: usize) {
+    if raw.capacity() > 0 {
+        return;
+    }
+    raw.reserve_exact(pending.len() + more);
+    raw.extend_from_slice(pending);
+    pending.clear();
+    if pending.capacity() > 1 << 16 {
+        // An unusually long line is not kept for the rest of the input.
+        *pending = Vec::new();
+    }
 }
 
 impl<R: Read> Iterator for Reader<R> {
@@ -714,5 +864,84 @@ mod tests {
             assert!(g.problems.iter().all(|p| !p.is_error()), "{:?}", g.problems);
             assert_eq!(&input[g.offset..g.offset + g.text.len()], g.text);
         }
+    }
+
+    /// Gives its bytes a few at a time (1 to 7), as a pipe may: the reader's buffer then
+    /// ends anywhere in a line.
+    struct Trickle<'a> {
+        bytes: &'a [u8],
+        seed: u32,
+    }
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.seed = self.seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            let n = (1 + (self.seed >> 16) as usize % 7)
+                .min(buf.len())
+                .min(self.bytes.len());
+            buf[..n].copy_from_slice(&self.bytes[..n]);
+            self.bytes = &self.bytes[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn games_are_cut_the_same_wherever_the_buffer_ends() {
+        let long = "x".repeat(20_000);
+        let inputs = [
+            String::new(),
+            "\n \n\t\n".to_string(),
+            "[Game \"Tsoro\"]\n[Event \"a\"]\n\n1. a3 {[%stones 3 4]} d10 {[x]} [y]\n[%x]\n*\n[Game \"Nsolo\"]\n\n*\n".to_string(),
+            "\n\n[Game \"Nsolo\"]\n[Event \"a\"]\n\n[Game \"Tsoro\"]\n [Event \"b\"]\n\t[Site \"c\"]\n\n1. a3 *\n".to_string(),
+            "[Game \"Tsoro\"]\r\n[Event \"\u{e9}\0\"]\r\n\r\n1. a3\r\n [Event \"y\"]\r\n*\r\n[Game \"Tsoro\"]\r\n\r\n1. a4 *".to_string(),
+            format!("[Game \"Tsoro\"]\n[Event \"{long}\"]\n\n1. a3 {{{long}}}\n*\n[Game \"Tsoro\"]\n\n*\n"),
+        ];
+        for input in &inputs {
+            let mut bytes = input.clone().into_bytes();
+            let whole: Vec<ParsedGame> = Reader::new(&bytes[..]).collect();
+            for seed in 0..20 {
+                let trickle = Trickle {
+                    bytes: &bytes,
+                    seed,
+                };
+                let games: Vec<ParsedGame> = Reader::new(trickle).collect();
+                assert_eq!(games, whole, "{input:?}, seed {seed}");
+            }
+            // A byte that is not UTF-8 (Latin-1 é).
+            if let Some(at) = bytes.iter().position(|&b| b == b'E') {
+                bytes[at] = 0xE9;
+                let whole: Vec<ParsedGame> = Reader::new(&bytes[..]).collect();
+                let games: Vec<ParsedGame> = Reader::new(Trickle {
+                    bytes: &bytes,
+                    seed: 1,
+                })
+                .collect();
+                assert_eq!(games, whole, "{input:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn games_across_the_buffers_end_are_whole() {
+        // Over 64 KiB of games of every length, each game's text is the input at its
+        // offset, and the texts add up to the input.
+        let mut input = String::new();
+        for i in 0..1500 {
+            let moves: String = (1..=i % 29).map(|n| format!("{n}. a3 d10 ")).collect();
+            input += &format!("[Game \"Tsoro\"]\n[Round \"{i}\"]\n\n{moves}*\n\n");
+        }
+        assert!(input.len() > 3 << 16);
+        let games: Vec<ParsedGame> = Reader::new(input.as_bytes()).collect();
+        assert_eq!(games.len(), 1500);
+        let mut line = 1;
+        for (i, g) in games.iter().enumerate() {
+            assert_eq!(&input[g.offset..g.offset + g.text.len()], g.text);
+            assert_eq!(g.line, line);
+            assert_eq!(g.record.tag("Round"), Some(i.to_string().as_str()));
+            assert!(g.problems.is_empty(), "{:?}", g.problems);
+            line += g.text.matches('\n').count() as u32;
+        }
+        let whole: String = games.iter().map(|g| g.text.as_str()).collect();
+        assert_eq!(whole, input);
     }
 }
