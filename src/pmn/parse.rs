@@ -313,30 +313,30 @@ struct Frame {
     next_ply: u64,
     /// Absolute ply index of the last ply in this line.
     last_ply: Option<u64>,
-    /// A move number waiting for its ply.
-    pending_number: Option<Pending>,
-}
-
-/// A move number waiting for its ply: its number and dots, and its index in the line's
-/// elements (kept aside as scalars: read back from the element, it stalled on the
-/// element's wide copy).
-#[derive(Clone, Copy)]
-struct Pending {
-    number: u32,
-    dots: Dots,
-    at: usize,
+    /// The move number before the next ply, when it is not the one that ply needs.
+    wrong_number: Option<usize>,
 }
 
 impl Frame {
-    /// Counts a ply of this line, and checks the move number before it, if any.
+    /// Notes a move number just read, at `at` in the line's elements, for the ply after
+    /// it. It is told right or wrong here, where the next ply's index is already known
+    /// (only a ply moves it, and the ply takes the note); it is reported when its ply
+    /// comes, as before. Then most plies find no note: a branch that nearly never goes
+    /// the other way, where telling them apart by whether a number came before them was
+    /// a branch that went both ways.
+    #[inline(always)]
+    fn note_number(&mut self, number: u32, dots: Dots, at: usize) {
+        let right = (u64::from(number), dots) == move_number_for(self.next_ply);
+        self.wrong_number = (!right).then_some(at);
+    }
+
+    /// Counts a ply of this line, and reports the move number before it if it is wrong.
     #[inline(always)]
     fn count_ply(&mut self, problems: &mut Vec<Problem>) {
         let index = self.next_ply;
-        if let Some(pending) = self.pending_number.take() {
-            if (pending.number as u64, pending.dots) != move_number_for(index) {
-                if let Some(&Element::MoveNumber(number)) = self.elements.get(pending.at) {
-                    check_move_number(problems, number, index);
-                }
+        if let Some(at) = self.wrong_number.take() {
+            if let Some(&Element::MoveNumber(number)) = self.elements.get(at) {
+                check_move_number(problems, number, index);
             }
         }
         self.last_ply = Some(index);
@@ -349,7 +349,7 @@ impl Frame {
             open,
             next_ply,
             last_ply: None,
-            pending_number: None,
+            wrong_number: None,
         }
     }
 }
@@ -1164,11 +1164,7 @@ impl<'a> Scanner<'a> {
         let span = self.span(start, end);
         let number = MoveNumber { number, dots, span };
         let frame = stack.last_mut().expect("a line");
-        frame.pending_number = Some(Pending {
-            number: number.number,
-            dots,
-            at: frame.elements.len(),
-        });
+        frame.note_number(number.number, dots, frame.elements.len());
         push_element(&mut frame.elements, || Element::MoveNumber(number));
         self.pos = end;
         true
@@ -1229,11 +1225,7 @@ impl<'a> Scanner<'a> {
                     end: base + end,
                     ..span
                 };
-                frame.pending_number = Some(Pending {
-                    number,
-                    dots,
-                    at: frame.elements.len(),
-                });
+                frame.note_number(number, dots, frame.elements.len());
                 push_element(&mut frame.elements, || {
                     Element::MoveNumber(MoveNumber { number, dots, span })
                 });
