@@ -93,13 +93,15 @@ impl Tag {
     /// The name as a shared `&'static str` when it is one PMN.md lists, else owned: the
     /// reader names most tags without an allocation each.
     pub fn name_of(name: &str) -> Cow<'static, str> {
-        match Self::KNOWN_NAMES
-            .iter()
-            .find(|&&known| same_name(known, name))
-        {
-            Some(&known) => Cow::Borrowed(known),
+        match Self::known_index(name) {
+            Some(i) => Cow::Borrowed(Self::KNOWN_NAMES[i]),
             None => Cow::Owned(name.to_string()),
         }
+    }
+
+    /// Where `name` is in [`Tag::KNOWN_NAMES`], if it is there.
+    pub(crate) fn known_index(name: &str) -> Option<usize> {
+        (Self::KNOWN_NAMES.iter()).position(|&known| same_name(known, name))
     }
 }
 

@@ -35,6 +35,7 @@
 //!   combinators (`alt` over every token kind) every token would build and drop an
 //!   error per kind tried, in the reader's hottest loop.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -374,6 +375,11 @@ struct Scanner<'a> {
     has_cr: bool,
     problems: Vec<Problem>,
     record: Record,
+    /// The known tag names read so far (bit `i` for `Tag::KNOWN_NAMES[i]`), and whether
+    /// a name came twice or two names are not known: only then can a tag be repeated.
+    known_tags: u32,
+    maybe_repeated: bool,
+    unknown_tags: bool,
 }
 
 /// Byte classes of move text, looked up in [`CLASS`] (one load per byte in the scanner's
@@ -449,6 +455,9 @@ impl<'a> Scanner<'a> {
             has_cr: memchr::memchr(b'\r', text.as_bytes()).is_some(),
             problems: Vec::new(),
             record: Record::default(),
+            known_tags: 0,
+            maybe_repeated: false,
+            unknown_tags: false,
         }
     }
 
@@ -620,8 +629,20 @@ impl<'a> Scanner<'a> {
         let value_span = self.span(value_start, value_end);
         // Built in its slot, as elements are (see `push_element`): its spans were
         // written field by field, and a copy of them stalled.
+        let name = match Tag::known_index(name) {
+            Some(i) => {
+                self.maybe_repeated |= self.known_tags & 1 << i != 0;
+                self.known_tags |= 1 << i;
+                Cow::Borrowed(Tag::KNOWN_NAMES[i])
+            }
+            None => {
+                self.maybe_repeated |= self.unknown_tags;
+                self.unknown_tags = true;
+                Cow::Owned(name.to_string())
+            }
+        };
         push_element(&mut self.record.tags, || Tag {
-            name: Tag::name_of(name),
+            name,
             value,
             span,
             value_span,
@@ -717,6 +738,10 @@ impl<'a> Scanner<'a> {
     }
 
     fn check_tags(&mut self) {
+        // Known names, each once, and at most one other: no tag is repeated.
+        if !self.maybe_repeated {
+            return;
+        }
         let tags = &self.record.tags;
         // Few tags are the rule: a linear search beats hashing until there are many.
         let mut seen: HashMap<&str, Span> = HashMap::new();
