@@ -300,6 +300,29 @@ fn result_token_at(rest: &[u8]) -> Option<(GameResult, usize)> {
 }
 
 /// The `Result` tag, when it disagrees with the result token `result`.
+/// The bit of a name of `Tag::KNOWN_NAMES` in `Scanner::known_tags`.
+const fn known_bit(name: &str) -> u32 {
+    let mut i = 0;
+    while i < Tag::KNOWN_NAMES.len() {
+        let known = Tag::KNOWN_NAMES[i].as_bytes();
+        if known.len() == name.len() {
+            let mut j = 0;
+            while j < known.len() && known[j] == name.as_bytes()[j] {
+                j += 1;
+            }
+            if j == known.len() {
+                return 1 << i;
+            }
+        }
+        i += 1;
+    }
+    panic!("not a known tag name")
+}
+
+const GAME_TAG: u32 = known_bit("Game");
+const SET_UP_TAG: u32 = known_bit("SetUp");
+const RESULT_TAG: u32 = known_bit("Result");
+
 fn result_tag_against(record: &Record, result: GameResult) -> Option<&Tag> {
     (record.tags.iter())
         .find(|t| same_name(&t.name, "Result"))
@@ -770,9 +793,11 @@ impl<'a> Scanner<'a> {
     }
 
     fn read_moves(&mut self) {
-        let first = match self.record.first_side() {
-            Side::South => 0,
-            Side::North => 1,
+        // Without a `SetUp` tag South moves first; no search of the tags for it.
+        let set_up = self.known_tags & SET_UP_TAG != 0;
+        let first = match set_up.then(|| self.record.first_side()) {
+            Some(Side::North) => 1,
+            _ => 0,
         };
         let mut main = Frame::new(first, Span::default());
         // Sized from the text, so that the main line is rarely copied as it grows: a
@@ -868,7 +893,8 @@ impl<'a> Scanner<'a> {
     }
 
     fn check_game_tag(&mut self) {
-        if self.record.tag("Game").is_none() {
+        // Set exactly when a tag is named `Game` (`Record::tag` compares names whole).
+        if self.known_tags & GAME_TAG == 0 {
             let span = match self.record.tags.first() {
                 Some(t) => t.span,
                 None => self.span_slow(0, 0),
@@ -913,7 +939,11 @@ impl<'a> Scanner<'a> {
         let main = stack.pop().expect("the main line");
         self.record.moves = main.elements;
         self.record.result = Some(ResultToken { result, span });
-        if let Some(tag) = result_tag_against(&self.record, result) {
+        let has_result_tag = self.known_tags & RESULT_TAG != 0;
+        if let Some(tag) = has_result_tag
+            .then(|| result_tag_against(&self.record, result))
+            .flatten()
+        {
             let message = format!(
                 "the result `{}` does not agree with the Result tag \"{}\" (line {})",
                 result.as_str(),
