@@ -299,7 +299,6 @@ fn result_token_at(rest: &[u8]) -> Option<(GameResult, usize)> {
     Some((GameResult::from_text(token)?, token.len()))
 }
 
-/// The `Result` tag, when it disagrees with the result token `result`.
 /// The bit of a name of `Tag::KNOWN_NAMES` in `Scanner::known_tags`.
 const fn known_bit(name: &str) -> u32 {
     let mut i = 0;
@@ -323,6 +322,7 @@ const GAME_TAG: u32 = known_bit("Game");
 const SET_UP_TAG: u32 = known_bit("SetUp");
 const RESULT_TAG: u32 = known_bit("Result");
 
+/// The `Result` tag, when it disagrees with the result token `result`.
 fn result_tag_against(record: &Record, result: GameResult) -> Option<&Tag> {
     (record.tags.iter())
         .find(|t| same_name(&t.name, "Result"))
@@ -650,8 +650,7 @@ impl<'a> Scanner<'a> {
         let value_end = value_start + raw.len();
         let span = self.span(open, close);
         let value_span = self.span(value_start, value_end);
-        // Built in its slot, as elements are (see `push_element`): its spans were
-        // written field by field, and a copy of them stalled.
+        // The known names met so far, for `check_tags` and the searches for tags.
         let name = match Tag::known_index(name) {
             Some(i) => {
                 self.maybe_repeated |= self.known_tags & 1 << i != 0;
@@ -664,6 +663,8 @@ impl<'a> Scanner<'a> {
                 Cow::Owned(name.to_string())
             }
         };
+        // Built in its slot, as elements are (see `push_element`): its spans were
+        // written field by field, and a copy of them stalled.
         push_element(&mut self.record.tags, || Tag {
             name,
             value,
@@ -1289,9 +1290,9 @@ impl<'a> Scanner<'a> {
                 let Some((from, len)) = usual_pit(&bytes[pos..]) else {
                     break;
                 };
-                // Written into its slot as a pit alone, the rest of the ply read into
-                // the slot (building it aside and copying it in stalled on the copy).
-                // A pit alone, the most usual ply, is written whole at once.
+                // Written into its slot as a pit alone, whole (the most usual ply), and
+                // the rest of a longer ply read into the slot (building it aside and
+                // copying it in stalled on the copy).
                 let after = pos + len;
                 let at = frame.elements.len();
                 push_element(&mut frame.elements, || {
@@ -1937,10 +1938,8 @@ fn pit(at: &[u8]) -> PlyResult<'_, PitRef> {
 /// else, well-formed or not, which [`pit_slow`] reads or reports.
 #[inline(always)]
 fn usual_pit(at: &[u8]) -> Option<(PitRef, usize)> {
-    // Four bytes at hand (nearly always: a result follows the last ply): the row and
-    // first digit are checked at once, and whether a second digit follows is folded
-    // into the column and length by arithmetic rather than told by a branch, which the
-    // mix of one- and two-digit columns of a game would mispredict.
+    // Four bytes at hand (nearly always: a result follows the last ply): read as
+    // bytes, without the pattern's length checks at each of them.
     if let [r, d1, d2, after, ..] = *at {
         let (row, d1) = (r.wrapping_sub(b'a'), d1.wrapping_sub(b'1'));
         if row > 3 || d1 > 8 {
