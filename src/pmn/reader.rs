@@ -174,17 +174,7 @@ impl Cut {
                     0 => before.is_none_or(|b| b == b'\n'),
                     _ => buf[at - 1] == b'\n',
                 };
-                let rest = &buf[at..];
-                // The first `[` most often begins the next game's line; past one that
-                // does not (in a comment, `{[%stones 35 23]}`), the line break and the
-                // bracket are looked for together, not one bracket after another.
-                let found = match memchr::memchr(b'[', rest) {
-                    Some(0) if at_line_start => Some(0),
-                    Some(i) if i > 0 && rest[i - 1] == b'\n' => Some(i),
-                    Some(i) => BRACKET_LINE.find(&rest[i..]).map(|j| i + j + 1),
-                    None => None,
-                };
-                match found {
+                match bracket_line(&buf[at..], at_line_start) {
                     Some(i) => at += i,
                     None => return (buf.len(), None),
                 }
@@ -329,10 +319,7 @@ impl<R: Read> Reader<R> {
         loop {
             let buf = input.fill_buf()?;
             let at_line_start = raw.last().is_none_or(|&b| b == b'\n');
-            let found = memchr::memchr_iter(b'[', buf).find(|&i| match i {
-                0 => at_line_start,
-                _ => buf[i - 1] == b'\n',
-            });
+            let found = bracket_line(buf, at_line_start);
             let n = found.unwrap_or(buf.len());
             raw.extend_from_slice(&buf[..n]);
             input.consume(n);
@@ -706,6 +693,20 @@ impl GameText {
 /// The start of a line that begins with `[`.
 static BRACKET_LINE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
     std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\n["));
+
+/// Where the first `[` that begins a line is in `rest` (its first byte begins a line when
+/// `at_line_start`).
+fn bracket_line(rest: &[u8], at_line_start: bool) -> Option<usize> {
+    // The first `[` most often begins the next game's line; past one that does not (in a
+    // comment, `{[%stones 35 23]}`), the line break and the bracket are looked for
+    // together, not one bracket after another.
+    match memchr::memchr(b'[', rest) {
+        Some(0) if at_line_start => Some(0),
+        Some(i) if i > 0 && rest[i - 1] == b'\n' => Some(i),
+        Some(i) => BRACKET_LINE.find(&rest[i..]).map(|j| i + j + 1),
+        None => None,
+    }
+}
 
 /// Whether a line is a `Game` tag (indented or not).
 fn is_game_tag(line: &[u8]) -> bool {
