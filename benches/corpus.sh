@@ -10,8 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-target/bench-corpus}
 want_mb=${2:-100}
-cargo build --release --quiet
-sow=target/release/sow
+cargo build --profile dist --quiet
+sow=target/dist/sow
 
 mkdir -p "$dir"
 configs=(
