@@ -12,7 +12,6 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use crate::corpus::{self, Filter, Input};
 use crate::error::CommandError;
-use crate::escape::escaped;
 use crate::output::write_output;
 use crate::repair::RepairOptions;
 use crate::replay::{replay, ReplayOptions};
@@ -367,7 +366,11 @@ pub fn main() -> i32 {
         // the terminal, as for the other tools of a pipe.
         Err(CommandError::Io { source, .. }) if source.kind() == io::ErrorKind::BrokenPipe => 2,
         Err(e) => {
-            let _ = writeln!(io::stderr(), "sow: {}", escaped(&e.to_string()));
+            let _ = writeln!(
+                io::stderr(),
+                "sow: {}",
+                crate::escape::escaped_owned(e.to_string())
+            );
             2
         }
     }
@@ -383,7 +386,8 @@ pub fn corpus_inputs(
     let (inputs, skipped) = corpus::expand_for(&args.paths, extensions);
     let mut failed = false;
     for s in &skipped {
-        let _ = writeln!(io::stderr(), "sow: {}: {}", s.path, s.reason);
+        let said = crate::escape::escaped_owned(format!("{}: {}", s.path, s.reason));
+        let _ = writeln!(io::stderr(), "sow: {said}");
         failed |= s.error;
     }
     if failed && inputs.is_empty() {
@@ -644,14 +648,14 @@ fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
     }
     if let (None, Some(d)) = (args.ply, first_error) {
         // The end was asked for, and the game breaks before it: say which position this is.
-        let _ = writeln!(
-            io::stderr(),
-            "sow: {}game {} stops at an error ({}: {}); this is the position after ply {replayed}",
+        let said = format!(
+            "{}game {} stops at an error ({}: {}); this is the position after ply {replayed}",
             place(d),
             args.game,
             d.code,
             d.message
         );
+        let _ = writeln!(io::stderr(), "sow: {}", crate::escape::escaped_owned(said));
     }
     let pos = trace
         .position_after(ply)
@@ -674,7 +678,7 @@ fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
                     format!("after ply {ply} `{}`", trace.plies[ply - 1].text)
                 }
             );
-            crate::diagram::text_board(&rules, pos, &caption)
+            crate::escape::escaped_owned(crate::diagram::text_board(&rules, pos, &caption))
         }
         ShowFormat::Svg => {
             let last = ply.checked_sub(1).and_then(|i| trace.plies.get(i));

@@ -49,6 +49,14 @@ pub fn escaped(text: &str) -> Cow<'_, str> {
     without_controls(text, |c, out| out.extend(c.escape_default()))
 }
 
+/// [`escaped`] for text already owned, given back when there is nothing to escape.
+pub fn escaped_owned(text: String) -> String {
+    if let Cow::Owned(clean) = escaped(&text) {
+        return clean;
+    }
+    text
+}
+
 /// A record's text for a snippet under which a span is marked: each control character
 /// a terminal would act on is shown as a character of the same length in bytes (`?`,
 /// or `¿` for the two-byte ones), so that every span still points where it did.

@@ -377,7 +377,7 @@ pub fn write_stats(
             match body {
                 Ok(rows) => out.write_all(&rows?).map_err(output_error)?,
                 Err(report) => {
-                    eprintln!("sow: {report}");
+                    eprintln!("sow: {}", crate::escape::escaped(&report));
                     unreadable += 1;
                 }
             }

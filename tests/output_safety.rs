@@ -378,3 +378,69 @@ fn man_pages_are_outputs_as_any_other() {
     assert!(text.contains(".TH sow-validate 1"), "{text}");
     assert!(!dir.path().join("-").exists());
 }
+
+#[test]
+fn control_characters_from_records_and_file_names_reach_no_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    // An escape sequence in the file's name, a tag value, a ply and a comment.
+    let file = dir.path().join("x\u{1b}[1mbold\r.pmn");
+    fs::write(
+        &file,
+        "[Game \"Tsoro\"]\n[Event \"\u{1b}[31mred\"]\n\n1. a3 {\u{1b}]0;title\u{7}} d\u{1b}[2J19 *\n",
+    )
+    .unwrap();
+    let missing = dir.path().join("gone\u{1b}[5m.pmn");
+    let name = file.to_str().unwrap();
+    let gone = missing.to_str().unwrap();
+    let svg = dir.path().join("p.svg");
+    let svg = svg.to_str().unwrap();
+    // Each command, and whether its standard output is for people.
+    let runs: [(&[&str], bool); 9] = [
+        (&["show", name], true),
+        (&["show", "--ply", "5", name], true),
+        (&["convert", "--to", "pmn", name], false),
+        (&["convert", "--to", "long", name], true),
+        (&["convert", "--to", "pmn", name, gone], false),
+        (&["stats", name, gone], false),
+        (&["plot", name, gone, "-o", svg], false),
+        (&["validate", name, gone], true),
+        (&["show", gone], true),
+    ];
+    for (args, for_people) in runs {
+        let out = sow().args(args).output().unwrap();
+        let said = stderr(&out);
+        assert!(
+            !said.contains('\u{1b}') && !said.contains('\r'),
+            "{args:?}: {said:?}"
+        );
+        if for_people {
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(!text.contains('\u{1b}'), "{args:?}: {text:?}");
+            // Something was said of the file, on one or the other.
+            assert!(said.contains("bold") || text.contains("bold") || said.contains("gone"));
+        } else {
+            assert!(
+                said.contains("bold") || said.contains("gone"),
+                "{args:?}: {said}"
+            );
+        }
+    }
+    // The name and the ply are said, their controls shown.
+    let out = sow().args(["show", name]).output().unwrap();
+    let said = stderr(&out);
+    assert!(said.contains("x\\u{1b}[1mbold\\r.pmn:4:"), "{said}");
+    assert!(said.contains("`d\\u{1b}[2J19`"), "{said}");
+    let out = sow()
+        .args(["convert", "--to", "long", name])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("x\\u{1b}[1mbold\\r.pmn, game 1"), "{text}");
+    // PMN is data: the record's text is kept as it is.
+    let out = sow()
+        .args(["convert", "--to", "pmn", name])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("[Event \"\u{1b}[31mred\"]"), "{text}");
+}
