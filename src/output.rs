@@ -399,10 +399,12 @@ fn write_file<E>(
     };
     let tmp_path = tmp.path().to_path_buf();
     let result = (|| {
+        let mut tmp = tmp;
         if let Some(replaced) = replaced {
             tmp.as_file().set_permissions(replaced.permissions())?;
         }
-        let tmp = write_through(tmp, write)?;
+        // Into the file itself: the errors of a `NamedTempFile` name its temporary path.
+        write_through(tmp.as_file_mut(), write)?;
         tmp.as_file().sync_all()?;
         publish(tmp, path, force)?;
         Ok(())

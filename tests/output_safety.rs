@@ -444,3 +444,64 @@ fn control_characters_from_records_and_file_names_reach_no_terminal() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("[Event \"\u{1b}[31mred\"]"), "{text}");
 }
+
+#[test]
+fn a_file_too_large_for_the_disk_is_named_and_never_left_part_written() {
+    // A limit on the size of a file (`ulimit -f`, its signal ignored) stands for a full
+    // disk: a write past it fails, as it would on a full one.
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole");
+    assert!(sow()
+        .args(["man", "-o"])
+        .arg(&whole)
+        .status()
+        .unwrap()
+        .success());
+    let input = dir.path().join("games.pmn");
+    fs::write(&input, GAME.repeat(200)).unwrap();
+    let limited = |args: &[&str]| {
+        Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -f 2; trap '' XFSZ; exec \"$0\" \"$@\"")
+            .arg(env!("CARGO_BIN_EXE_sow"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let pages = dir.path().join("man");
+    let out = limited(&["man", "-o", pages.to_str().unwrap()]);
+    let said = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.starts_with(&format!("sow: {}/sow", pages.display())) && said.contains(".1: "),
+        "{said}"
+    );
+    assert!(!said.contains(".sow-"), "{said}");
+    // The pages written are whole, and nothing else is there.
+    for entry in fs::read_dir(&pages).unwrap() {
+        let page = entry.unwrap().path();
+        let name = page.file_name().unwrap();
+        assert_eq!(
+            fs::read(&page).unwrap(),
+            fs::read(whole.join(name)).unwrap(),
+            "{page:?}"
+        );
+    }
+    let csv = dir.path().join("out.csv");
+    let out = limited(&[
+        "stats",
+        "--per",
+        "ply",
+        input.to_str().unwrap(),
+        "-o",
+        csv.to_str().unwrap(),
+    ]);
+    let said = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.starts_with(&format!("sow: {}: ", csv.display())),
+        "{said}"
+    );
+    assert!(!csv.exists());
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 3);
+}
