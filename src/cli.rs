@@ -410,12 +410,16 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
         Command::Show(args) => run_show(args),
         Command::Stats(args) => {
             let (inputs, filter, replay) = corpus_inputs(&args.corpus, corpus::PMN_EXTENSIONS)?;
-            // Rows go out as they are made: a large corpus' per-ply table never sits in
-            // memory whole.
+            // Rows are made a batch at a time and held, past 8 MB in a temporary file,
+            // until the run succeeds: a per-ply table never sits in memory whole, and
+            // a failed run writes nothing, to a file or to standard output.
             let name = output_name(args.output.as_deref());
-            crate::output::stream_output(args.output.as_deref(), args.force, &inputs, |out| {
-                crate::stats::write_stats(&inputs, &filter, &replay, args.per, out)
-            })
+            crate::output::stream_whole_output(
+                args.output.as_deref(),
+                args.force,
+                &inputs,
+                |out| crate::stats::write_stats(&inputs, &filter, &replay, args.per, out),
+            )
             .map_err(|e| stream_failure(e, &name))?;
             Ok(0)
         }

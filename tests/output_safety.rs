@@ -505,3 +505,42 @@ fn a_file_too_large_for_the_disk_is_named_and_never_left_part_written() {
     assert!(!csv.exists());
     assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 3);
 }
+
+#[test]
+fn stats_and_convert_write_nothing_to_standard_output_when_an_input_fails() {
+    // The input that fails is standard input read from a folder: it opens, and fails
+    // only when read, after the good file's games have been turned into output.
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("games.pmn");
+    fs::write(&good, GAME.repeat(50)).unwrap();
+    let good = good.to_str().unwrap();
+    let runs: [&[&str]; 4] = [
+        &["stats", "--per", "game"],
+        &["stats", "--per", "ply"],
+        &["convert", "--to", "pmn"],
+        &["convert", "--to", "csv"],
+    ];
+    for args in runs {
+        let failing = sow()
+            .args(args)
+            .args([good, "-"])
+            .stdin(fs::File::open(dir.path()).unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(
+            failing.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            stderr(&failing)
+        );
+        assert!(
+            failing.stdout.is_empty(),
+            "{args:?}: something on standard output"
+        );
+        let whole = sow().args(args).arg(good).output().unwrap();
+        assert!(
+            whole.status.success() && !whole.stdout.is_empty(),
+            "{args:?}"
+        );
+    }
+}
