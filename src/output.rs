@@ -393,7 +393,13 @@ fn write_file<E>(
     // Made and listed at once: an interrupt in between would leave it.
     let tmp = {
         let mut outputs = outputs();
-        let tmp = builder.tempfile_in(dir)?;
+        // tempfile's error ends with the temporary path (`... at path "..."`); the
+        // caller names the output.
+        let tmp = builder.tempfile_in(dir).map_err(|e| {
+            let said = e.to_string();
+            let said = said.split_once(" at path ").map_or(&*said, |(s, _)| s);
+            io::Error::new(e.kind(), said)
+        })?;
         outputs.pending.push(tmp.path().to_path_buf());
         tmp
     };
@@ -706,6 +712,15 @@ mod tests {
             assert!(!e.to_string().contains("--force"), "{e}");
         }
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn a_missing_folder_is_said_without_a_temporary_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("missing").join("out.csv");
+        let e = write_output(Some(&out), false, &[], b"x").unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::NotFound);
+        assert!(!e.to_string().contains(".sow-"), "{e}");
     }
 
     #[cfg(target_os = "linux")]
