@@ -49,7 +49,8 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// The names beside an output `name` that a writer might use for its temporary file:
-/// the fixed ones (`PID` is the writer's process id), and common others.
+/// those made of the process id (`$$`, the shell's, which execs the writer), and
+/// common others.
 fn planted_names(name: &str) -> Vec<String> {
     vec![
         format!(".{name}.sow-$$.tmp"),
