@@ -41,6 +41,8 @@ pub enum Command {
     Convert(ConvertArgs),
     /// Play complete games under any options and write them as PMN.
     Generate(GenerateArgs),
+    /// One self-contained HTML page that replays the games, every problem at its ply.
+    View(ViewArgs),
     /// Print shell completions for sow.
     Completions {
         /// The shell.
@@ -260,6 +262,18 @@ pub struct ConvertArgs {
     pub force: bool,
 }
 
+#[derive(Args, Debug)]
+pub struct ViewArgs {
+    #[command(flatten)]
+    pub corpus: CorpusArgs,
+    /// The HTML file to write (`-`: standard output).
+    #[arg(long, short = 'o')]
+    pub output: PathBuf,
+    /// Replace the output file if it exists.
+    #[arg(long)]
+    pub force: bool,
+}
+
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Player {
     Random,
@@ -452,6 +466,15 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
             let name = output_name(args.output.as_deref());
             crate::output::stream_output(args.output.as_deref(), args.force, &[], |out| {
                 crate::generate::write_games(&args, &rules, out, &name)
+            })
+            .map_err(|e| stream_failure(e, &name))?;
+            Ok(0)
+        }
+        Command::View(args) => {
+            let (inputs, filter, replay) = corpus_inputs(&args.corpus, corpus::PMN_EXTENSIONS)?;
+            let name = output_name(Some(&args.output));
+            crate::output::stream_whole_output(Some(&args.output), args.force, &inputs, |out| {
+                crate::view::write_view(&inputs, &filter, &replay, out)
             })
             .map_err(|e| stream_failure(e, &name))?;
             Ok(0)

@@ -1,0 +1,612 @@
+//! `sow view`: one self-contained HTML page that replays the games of its inputs, ply by
+//! ply, with every diagnostic shown at its ply.
+//!
+//! The page's data is made here from the one replay (a [`Trace`]): the PMN `Position`
+//! string after every ply, what each ply did (laps, end, captures, bonus), the move text
+//! as written, and every diagnostic. The board is the SVG of [`crate::diagram::svg_board`],
+//! drawn once for each rule set; the page's script (`view/view.js`) only writes the
+//! counts of a position into it and marks the sowing. No rule is written in the script:
+//! it never works out a position. The script and style are embedded at build time, and
+//! the page asks for nothing over the network (its Content-Security-Policy forbids it).
+//!
+//! Must not replay on its own, or hold the games' syntax trees longer than a batch.
+
+use std::collections::HashMap;
+use std::io::Write;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::corpus::{Batches, Filter, Input};
+use crate::diagnostic::Diagnostic;
+use crate::error::CommandError;
+use crate::geometry::{Pit, Side};
+use crate::moves::Move;
+use crate::play::{EndReason, Outcome};
+use crate::pmn::{CommentKind, Element, ParsedGame, Record};
+use crate::position::Position;
+use crate::repair::RepairOptions;
+use crate::replay::{replay, ReplayOptions, Trace};
+use crate::rules::Game;
+
+const SCRIPT: &str = include_str!("view/view.js");
+const STYLE: &str = include_str!("view/view.css");
+
+/// Laps of one ply listed in the page, at most; the page says how many there were.
+pub const MAX_LAPS_SHOWN: usize = 200;
+
+/// One game of the page: everything the page shows of it.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameView {
+    /// Its number in the page, from 1 (the `g` of a deep link).
+    pub number: usize,
+    /// The file it comes from.
+    pub input: String,
+    /// Its number in that file, from 1.
+    pub index: usize,
+    /// The tags as written, in order.
+    pub tags: Vec<(String, String)>,
+    /// The rule set it was replayed under, as `Game Board (options)`.
+    pub rules: Option<String>,
+    /// The index of its board drawing among the page's boards.
+    pub board: Option<usize>,
+    /// The PMN `Position` string at the start (`positions[0]`) and after each ply
+    /// replayed.
+    pub positions: Vec<String>,
+    /// What each ply replayed did: `plies[i]` is ply `i + 1`.
+    pub plies: Vec<PlyView>,
+    /// When the replay stopped at a ply it could not play: that ply's number (one past
+    /// the plies replayed), shown with the board as it stood.
+    pub stop: Option<u32>,
+    /// The plies written in the main line.
+    pub plies_written: usize,
+    /// The move text as written.
+    pub moves: Vec<Item>,
+    /// `[%stones]` checkpoints written before the first ply (of the start).
+    pub start_stones: Vec<Checkpoint>,
+    /// Every diagnostic, in the order of the replay.
+    pub diagnostics: Vec<DiagnosticView>,
+    /// The result the record declares.
+    pub declared: Option<String>,
+    /// How and why the game ended, when it is over after the last ply replayed.
+    pub ending: Option<String>,
+    pub errors: usize,
+    pub warnings: usize,
+    /// The ply of the first error (0: before the first ply), where the game list leads.
+    pub first_error: Option<u32>,
+    /// The board drawing, shared in the page by the games of the same rule set.
+    #[serde(skip)]
+    pub svg: Option<String>,
+}
+
+/// What one ply did.
+#[derive(Clone, Debug, Serialize)]
+pub struct PlyView {
+    pub number: u32,
+    /// `S` or `N`.
+    pub side: char,
+    /// The ply as written (without its suffix).
+    pub text: String,
+    /// The pits it lifted from (two for Kiothi's opening).
+    pub from: Vec<String>,
+    /// The laps in order, start and end pit (at most [`MAX_LAPS_SHOWN`]).
+    pub laps: Vec<(String, String)>,
+    /// The laps in all.
+    pub lap_count: u64,
+    pub end: Option<String>,
+    /// Captured pits and the stones taken from each.
+    pub captured: Vec<(String, u16)>,
+    /// Bonus pits and the stones taken from each.
+    pub bonus: Vec<(String, u16)>,
+    /// Kiothi: stones that went into the mover's prison.
+    pub prison_gain: u16,
+    /// Kiothi: the opening ended with this ply and every occupied pit became nki.
+    pub nki_marked: bool,
+    /// Played under `[%foul]`.
+    pub foul: bool,
+    /// `[%stones]` checkpoints written after it.
+    pub stones: Vec<Checkpoint>,
+}
+
+/// A `[%stones S N]` checkpoint beside the true counts.
+#[derive(Clone, Debug, Serialize)]
+pub struct Checkpoint {
+    /// The arguments as written.
+    pub written: String,
+    /// South's and North's stones on the board (Kiothi: in prison), when the position
+    /// is known.
+    pub actual: Option<[u32; 2]>,
+    /// "on the board" or "in prison".
+    pub what: &'static str,
+    pub agrees: bool,
+}
+
+/// One piece of move text as written.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "k")]
+pub enum Item {
+    /// A move number, `12.` or `12...`.
+    #[serde(rename = "n")]
+    Number { t: String },
+    /// A ply; `p` is its number when it is in the main line.
+    #[serde(rename = "p")]
+    Ply {
+        t: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        p: Option<u32>,
+    },
+    /// A comment's text.
+    #[serde(rename = "c")]
+    Comment { t: String },
+    /// `$n`.
+    #[serde(rename = "g")]
+    Nag { t: String },
+    /// A variation begins (after the ply it could have replaced).
+    #[serde(rename = "(")]
+    Open,
+    /// A variation ends.
+    #[serde(rename = ")")]
+    Close,
+    /// The result token.
+    #[serde(rename = "r")]
+    Result { t: String },
+}
+
+/// A diagnostic as the page shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct DiagnosticView {
+    /// `error` or `warning`.
+    pub severity: &'static str,
+    pub code: &'static str,
+    pub ply: Option<u32>,
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+    /// The legal plies there.
+    pub legal: Vec<String>,
+    /// The position the ply was played in.
+    pub position: Option<String>,
+    /// Repairs found, each as what it does and the edited text.
+    pub suggestions: Vec<String>,
+    pub suggestions_stopped: Option<String>,
+}
+
+impl DiagnosticView {
+    fn of(d: &Diagnostic) -> DiagnosticView {
+        DiagnosticView {
+            severity: if d.is_error() { "error" } else { "warning" },
+            code: d.code,
+            ply: d.ply,
+            line: d.span.line,
+            column: d.span.column,
+            message: d.message.clone(),
+            legal: d.legal.clone(),
+            position: d.position.clone(),
+            suggestions: (d.suggestions.iter())
+                .map(|s| {
+                    let how = if s.complete {
+                        "replays completely".to_string()
+                    } else {
+                        format!("replays {} plies", s.replays)
+                    };
+                    format!("{} ({how}): {}", s.edit, s.text)
+                })
+                .collect(),
+            suggestions_stopped: d.suggestions_stopped.clone(),
+        }
+    }
+}
+
+/// South's and North's stones a `[%stones]` checkpoint counts: on the board, or in
+/// prison for Kiothi (PMN.md).
+fn stones_counted(game: Game, pos: &Position) -> ([u32; 2], &'static str) {
+    if game == Game::Kiothi {
+        ([pos.prisons[0] as u32, pos.prisons[1] as u32], "in prison")
+    } else {
+        (
+            [pos.stones_of(Side::South), pos.stones_of(Side::North)],
+            "on the board",
+        )
+    }
+}
+
+fn checkpoint(written: &str, game: Option<Game>, pos: Option<&Position>) -> Checkpoint {
+    let counted = game.zip(pos).map(|(g, p)| stones_counted(g, p));
+    let said: Option<Vec<u32>> = written.split(' ').map(|w| w.parse().ok()).collect();
+    Checkpoint {
+        written: written.to_string(),
+        actual: counted.map(|c| c.0),
+        what: counted.map_or("on the board", |c| c.1),
+        agrees: matches!((counted, said.as_deref()), (Some((a, _)), Some(s)) if a[..] == *s),
+    }
+}
+
+/// Why a game is over, in words.
+pub fn ending_of(outcome: &Outcome, side_to_move: Side) -> String {
+    let reason = match outcome {
+        Outcome::Win { reason, .. } | Outcome::Draw { reason } => reason,
+    };
+    let how = match reason {
+        EndReason::NoLegalMove => format!("{side_to_move} has no legal move"),
+        EndReason::Repetition => "the position occurred for the repetition count".into(),
+        EndReason::Score { score } => format!(
+            "{side_to_move} has no legal move; with the stones left awarded, the prisons are South {} and North {}",
+            score[0], score[1]
+        ),
+    };
+    let result = match outcome.winner() {
+        Some(side) => format!("{side} wins"),
+        None => "a draw".into(),
+    };
+    format!("{how}: {result} ({})", outcome.result_token())
+}
+
+/// The move text of a record as the page lists it, main-line plies numbered, and the
+/// `[%stones]` arguments written after each main-line ply (index 0: before the first).
+fn move_text(record: &Record) -> (Vec<Item>, Vec<Vec<String>>) {
+    let mut items = Vec::new();
+    let mut stones: Vec<Vec<String>> = vec![Vec::new()];
+    let mut main = 0u32;
+    // Variations nest; an explicit stack of the element lists still to walk.
+    let mut stack: Vec<std::slice::Iter<'_, Element>> = vec![record.moves.iter()];
+    while let Some(top) = stack.last_mut() {
+        let Some(element) = top.next() else {
+            stack.pop();
+            if !stack.is_empty() {
+                items.push(Item::Close);
+            }
+            continue;
+        };
+        let in_main = stack.len() == 1;
+        match element {
+            Element::MoveNumber(m) => items.push(Item::Number {
+                t: format!(
+                    "{}{}",
+                    m.number,
+                    match m.dots {
+                        crate::pmn::Dots::One => ".",
+                        crate::pmn::Dots::Three => "...",
+                    }
+                ),
+            }),
+            Element::Ply(ply) => {
+                let mut t = ply.syntax.to_string();
+                if let Some(s) = ply.suffix {
+                    t.push_str(s.as_str());
+                }
+                let p = in_main.then(|| {
+                    main += 1;
+                    stones.push(Vec::new());
+                    main
+                });
+                items.push(Item::Ply { t, p });
+            }
+            Element::Comment(c) => {
+                let t = match c.kind {
+                    CommentKind::Brace | CommentKind::Line => c.text.trim().to_string(),
+                };
+                if in_main {
+                    for cmd in c.commands.iter().filter(|c| c.name == "stones") {
+                        stones[main as usize].push(cmd.args.as_str().to_string());
+                    }
+                }
+                items.push(Item::Comment { t });
+            }
+            Element::Nag(n) => items.push(Item::Nag {
+                t: format!("${}", n.code),
+            }),
+            Element::Variation(v) => {
+                items.push(Item::Open);
+                stack.push(v.elements.iter());
+            }
+        }
+    }
+    if let Some(r) = record.result {
+        items.push(Item::Result {
+            t: r.result.as_str().to_string(),
+        });
+    }
+    (items, stones)
+}
+
+fn pits(list: &[(Pit, u16)]) -> Vec<(String, u16)> {
+    list.iter().map(|(p, n)| (p.to_string(), *n)).collect()
+}
+
+/// The page's view of one game, from its replay.
+pub fn game_view(
+    number: usize,
+    input: &str,
+    index: usize,
+    parsed: &ParsedGame,
+    trace: &Trace,
+) -> GameView {
+    let record = &parsed.record;
+    let (moves, written_stones) = move_text(record);
+    let game = trace.rules.as_ref().map(|r| r.game());
+    let stones_at = |n: usize, pos: Option<&Position>| -> Vec<Checkpoint> {
+        (written_stones.get(n).into_iter().flatten())
+            .map(|w| checkpoint(w, game, pos))
+            .collect()
+    };
+    let mut positions = Vec::with_capacity(trace.plies.len() + 1);
+    positions.extend(trace.start.as_ref().map(Position::to_string));
+    let mut plies = Vec::with_capacity(trace.plies.len());
+    for ply in &trace.plies {
+        let e = &ply.effect;
+        let from = match &ply.mv {
+            Move::Sow(s) => s.from.iter().map(Pit::to_string).collect(),
+            Move::Redistribute(r) => r.emptied.iter().map(Pit::to_string).collect(),
+        };
+        plies.push(PlyView {
+            number: ply.number,
+            side: ply.side.letter(),
+            text: ply.text.clone(),
+            from,
+            laps: (e.laps.iter().take(MAX_LAPS_SHOWN))
+                .map(|l| (l.start.to_string(), l.end.to_string()))
+                .collect(),
+            lap_count: e.lap_count,
+            end: e.end.map(|p| p.to_string()),
+            captured: pits(&e.captured),
+            bonus: pits(&e.bonus),
+            prison_gain: e.prison_gain,
+            nki_marked: e.nki_marked,
+            foul: ply.foul,
+            stones: stones_at(ply.number as usize, ply.after.as_ref()),
+        });
+        if let Some(after) = &ply.after {
+            positions.push(after.to_string());
+        }
+    }
+    let replayed = trace.plies.len() as u32;
+    let first_error = trace.first_error().map(|d| d.ply.unwrap_or(0));
+    let stop = first_error
+        .filter(|&p| p == replayed + 1 && trace.start.is_some())
+        .filter(|_| !trace.complete);
+    let rules = trace.rules.as_ref().map(|r| {
+        format!(
+            "{} {}{}",
+            r.game(),
+            r.board(),
+            match r.options_tag().as_str() {
+                "" => String::new(),
+                o => format!(" ({o})"),
+            }
+        )
+    });
+    let svg = trace
+        .rules
+        .as_ref()
+        .filter(|_| trace.start.is_some())
+        .map(|r| {
+            // Drawn with no stone: the page writes every position's counts into it.
+            crate::diagram::svg_board(r, &Position::empty(r.board(), Side::South), None)
+        });
+    let ending = trace.outcome.as_ref().map(|o| {
+        let to_move = trace.last.as_ref().map_or(Side::South, |p| p.side);
+        ending_of(o, to_move)
+    });
+    GameView {
+        number,
+        input: input.to_string(),
+        index,
+        tags: (record.tags.iter())
+            .map(|t| (t.name.to_string(), t.value.to_string()))
+            .collect(),
+        rules,
+        board: None,
+        positions,
+        plies,
+        stop,
+        plies_written: trace.plies_written,
+        moves,
+        start_stones: stones_at(0, trace.start.as_ref()),
+        diagnostics: trace.diagnostics.iter().map(DiagnosticView::of).collect(),
+        declared: trace.declared.map(|r| r.as_str().to_string()),
+        ending,
+        errors: trace.errors(),
+        warnings: trace.warnings(),
+        first_error,
+        svg,
+    }
+}
+
+/// Replays a parsed game as the page does (positions and laps kept, and repairs
+/// searched for a game with an error, as `sow validate --suggest` would) and makes its
+/// view.
+pub fn view_of(
+    number: usize,
+    input: &str,
+    index: usize,
+    parsed: &ParsedGame,
+    options: &ReplayOptions,
+) -> GameView {
+    let mut trace = replay(parsed, options);
+    if !trace.is_valid() {
+        crate::repair::attach_suggestions(parsed, &mut trace, options, &RepairOptions::default());
+    }
+    game_view(number, input, index, parsed, &trace)
+}
+
+/// Writes JSON for a `<script type="application/json">` element: no `<` in it, so no
+/// text in a record (`</script>` in a comment) can end the element.
+fn json_in_script(value: &impl Serialize, out: &mut String) {
+    let json = serde_json::to_string(value).expect("the page's data serializes");
+    // `<` only occurs inside JSON strings, where `\u003c` means the same.
+    out.push_str(&json.replace('<', "\\u003c"));
+}
+
+/// Escapes text for HTML content.
+fn html_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The summary of a game in the page's list of games.
+#[derive(Serialize)]
+struct Entry<'a> {
+    title: String,
+    input: &'a str,
+    index: usize,
+    errors: usize,
+    warnings: usize,
+    first_error: Option<u32>,
+}
+
+fn title_of(view: &GameView) -> String {
+    let tag = |name: &str| {
+        (view.tags.iter())
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+            .filter(|v| !v.trim().is_empty() && *v != "?")
+    };
+    let players = match (tag("South"), tag("North")) {
+        (Some(s), Some(n)) => Some(format!("{s} – {n}")),
+        _ => None,
+    };
+    let game = tag("Game").unwrap_or("?");
+    match (tag("Event"), players) {
+        // An event names its game more often than not.
+        (Some(event), _) if event.contains(game) => event.to_string(),
+        (Some(name), _) => format!("{game}: {name}"),
+        (None, Some(players)) => format!("{game}: {players}"),
+        (None, None) => format!("{game}, {} game {}", view.input, view.index),
+    }
+}
+
+/// The whole page for the games, in order (their `number`s 1, 2, ...).
+pub fn page(games: &mut [GameView], title: &str) -> String {
+    // One board drawing for each rule set.
+    let mut boards: Vec<&str> = Vec::new();
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for view in games.iter_mut() {
+        if let Some(svg) = view.svg.take() {
+            let next = seen.len();
+            let i = *seen.entry(svg.clone()).or_insert(next);
+            view.board = Some(i);
+            if i == next {
+                view.svg = Some(svg);
+            }
+        }
+    }
+    boards.extend(games.iter().filter_map(|g| g.svg.as_deref()));
+    let entries: Vec<Entry> = (games.iter())
+        .map(|g| Entry {
+            title: title_of(g),
+            input: &g.input,
+            index: g.index,
+            errors: g.errors,
+            warnings: g.warnings,
+            first_error: g.first_error,
+        })
+        .collect();
+    let mut out = String::new();
+    out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    // Nothing is loaded from anywhere: the page works from file:// for years.
+    out.push_str(
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">\n",
+    );
+    out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
+    out.push_str("<meta name=\"generator\" content=\"sow view\">\n");
+    out.push_str(&format!("<title>{}</title>\n", html_escape(title)));
+    out.push_str("<style>\n");
+    out.push_str(STYLE);
+    out.push_str("</style>\n</head>\n<body>\n");
+    out.push_str(BODY);
+    out.push_str("<script type=\"application/json\" id=\"sow-index\">");
+    json_in_script(
+        &serde_json::json!({ "title": title, "boards": boards, "games": entries }),
+        &mut out,
+    );
+    out.push_str("</script>\n");
+    for g in games.iter() {
+        out.push_str(&format!(
+            "<script type=\"application/json\" id=\"sow-game-{}\">",
+            g.number
+        ));
+        json_in_script(g, &mut out);
+        out.push_str("</script>\n");
+    }
+    out.push_str("<script>\n");
+    out.push_str(SCRIPT);
+    out.push_str("</script>\n</body>\n</html>\n");
+    out
+}
+
+/// The page's markup; the script fills it in.
+const BODY: &str = include_str!("view/body.html");
+
+/// `sow view`: the games of the inputs kept by the filter, replayed, as one page.
+pub fn write_view(
+    inputs: &[Input],
+    filter: &Filter,
+    options: &ReplayOptions,
+    out: &mut dyn Write,
+) -> Result<(), CommandError> {
+    let names: Vec<String> = inputs.iter().map(Input::name).collect();
+    let mut batches = Batches::new(inputs);
+    let mut games: Vec<GameView> = Vec::new();
+    let mut unreadable = 0;
+    while let Some(batch) = batches.next_batch() {
+        let views: Vec<Result<Option<GameView>, String>> = batch
+            .into_par_iter()
+            .map(|work| {
+                let name = &names[work.input()];
+                let game = work.parse_game(&names, filter)?;
+                Ok(game.map(|(index, game)| view_of(0, name, index, &game, options)))
+            })
+            .collect();
+        for view in views {
+            match view {
+                Ok(Some(mut view)) => {
+                    view.number = games.len() + 1;
+                    games.push(view);
+                }
+                Ok(None) => {}
+                Err(report) => {
+                    eprintln!("sow: {}", crate::escape::escaped(&report));
+                    unreadable += 1;
+                }
+            }
+        }
+    }
+    if unreadable > 0 {
+        return Err(CommandError::Unreadable(unreadable));
+    }
+    if games.is_empty() {
+        return Err(CommandError::Usage("no game to show".into()));
+    }
+    let title = match &names[..] {
+        [one] => format!("{one}: sow view"),
+        _ => format!("{} files: sow view", names.len()),
+    };
+    let html = page(&mut games, &title);
+    out.write_all(html.as_bytes())
+        .map_err(|e| CommandError::io("<output>", e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_in_a_script_cannot_end_it() {
+        let mut out = String::new();
+        json_in_script(&"a </script><b> & c", &mut out);
+        assert!(!out.contains('<'), "{out}");
+        assert_eq!(
+            serde_json::from_str::<String>(&out).unwrap(),
+            "a </script><b> & c"
+        );
+    }
+}
