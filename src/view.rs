@@ -89,23 +89,42 @@ pub struct PlyView {
     pub text: String,
     /// The pits it lifted from (two for Kiothi's opening).
     pub from: Vec<String>,
-    /// The laps in order, start and end pit (at most [`MAX_LAPS_SHOWN`]).
-    pub laps: Vec<(String, String)>,
+    /// The laps in order, each as its start and end pit, `a3-b5` (at most
+    /// [`MAX_LAPS_SHOWN`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub laps: Vec<String>,
     /// The laps in all.
     pub lap_count: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub end: Option<String>,
     /// Captured pits and the stones taken from each.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub captured: Vec<(String, u16)>,
     /// Bonus pits and the stones taken from each.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub bonus: Vec<(String, u16)>,
     /// Kiothi: stones that went into the mover's prison.
+    #[serde(skip_serializing_if = "is_zero")]
     pub prison_gain: u16,
     /// Kiothi: the opening ended with this ply and every occupied pit became nki.
+    #[serde(skip_serializing_if = "is_false")]
     pub nki_marked: bool,
     /// Played under `[%foul]`.
+    #[serde(skip_serializing_if = "is_false")]
     pub foul: bool,
     /// `[%stones]` checkpoints written after it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub stones: Vec<Checkpoint>,
+}
+
+// A page of a thousand games holds some hundred thousand plies: what a ply did not do
+// is left out of its data.
+fn is_zero(n: &u16) -> bool {
+    *n == 0
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// A `[%stones S N]` checkpoint beside the true counts.
@@ -344,7 +363,7 @@ pub fn game_view(
             text: ply.text.clone(),
             from,
             laps: (e.laps.iter().take(MAX_LAPS_SHOWN))
-                .map(|l| (l.start.to_string(), l.end.to_string()))
+                .map(|l| format!("{}-{}", l.start, l.end))
                 .collect(),
             lap_count: e.lap_count,
             end: e.end.map(|p| p.to_string()),

@@ -77,7 +77,14 @@ fn every_position_and_diagnostic_of_the_page_is_the_replays() {
         for (shown, ply) in plies.iter().zip(&trace.plies) {
             assert_eq!(shown["text"], ply.text.as_str());
             assert_eq!(shown["lap_count"], ply.effect.lap_count);
-            assert_eq!(shown["foul"], ply.foul);
+            assert_eq!(shown["foul"].as_bool().unwrap_or(false), ply.foul);
+            let laps: Vec<String> = (ply.effect.laps.iter().take(sow::view::MAX_LAPS_SHOWN))
+                .map(|l| format!("{}-{}", l.start, l.end))
+                .collect();
+            let shown_laps: Vec<&str> = (shown["laps"].as_array().into_iter().flatten())
+                .map(|l| l.as_str().unwrap())
+                .collect();
+            assert_eq!(shown_laps, laps);
             let end = ply.effect.end.map(|p| p.to_string());
             assert_eq!(shown["end"].as_str(), end.as_deref());
         }

@@ -11,8 +11,16 @@
 
   function $(id) { return document.getElementById(id); }
 
+  // What a ply did not do is left out of the data.
   function gameData(n) {
-    if (!cache[n]) cache[n] = JSON.parse($('sow-game-' + n).textContent);
+    if (!cache[n]) {
+      var G = JSON.parse($('sow-game-' + n).textContent);
+      G.plies.forEach(function (P) {
+        P.laps = (P.laps || []).map(function (l) { return l.split('-'); });
+        ['captured', 'bonus', 'stones'].forEach(function (k) { P[k] = P[k] || []; });
+      });
+      cache[n] = G;
+    }
     return cache[n];
   }
 
@@ -96,6 +104,8 @@
       var r = parseFloat(circle.getAttribute('r'));
       counts.appendChild(count);
       count.setAttribute('class', 'count');
+      count.id = 'count-' + g.id;
+      g.setAttribute('data-count', count.id);
       var star = s('text', { 'class': 'nki-mark', x: cx + r * 0.5, y: cy - r * 0.35 }, counts);
       star.textContent = '*';
       g.setAttribute('role', 'img');
@@ -107,6 +117,8 @@
       if (p) {
         var t = p.querySelectorAll('text');
         p.setAttribute('role', 'img');
+        t[t.length - 1].id = 'count-prison-' + side;
+        p.setAttribute('data-count', 'count-prison-' + side);
         state.prisons[side] = { g: p, count: t[t.length - 1] };
       }
     });
@@ -304,7 +316,10 @@
     probs.textContent = '';
     if (ply > 0) {
       G.diagnostics.forEach(function (d) {
-        if (d.ply === ply) probs.appendChild(diagnosticBlock(G, d, false));
+        // A problem past the last ply shown (a result after a replay that stopped) is
+        // shown at the last.
+        var last = lastPly(G);
+        if (d.ply === ply || (ply === last && d.ply > last)) probs.appendChild(diagnosticBlock(G, d, false));
       });
     }
   }
