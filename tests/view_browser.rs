@@ -270,10 +270,15 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Makes a page with `sow view`.
+/// Makes a page with `sow view`, run in the repository (the page names its files as
+/// given).
 fn make_page(inputs: &[PathBuf], out: &Path) {
+    let inputs: Vec<&Path> = (inputs.iter())
+        .map(|p| p.strip_prefix(root()).unwrap_or(p))
+        .collect();
     Command::cargo_bin("sow")
         .unwrap()
+        .current_dir(root())
         .arg("view")
         .args(inputs)
         .arg("-o")

@@ -125,6 +125,14 @@
     return state;
   }
 
+  // A seat as PMN.md names it: North sits at the top (rows d and c, or b), South at
+  // the bottom; the player's name from the South or North tag.
+  function seatName(G, side) {
+    var name = null;
+    G.tags.forEach(function (t) { if (t[0] === sideName(side) && t[1].trim() && t[1] !== '?') name = t[1]; });
+    return sideName(side) + (name ? ': ' + name : '');
+  }
+
   function showPosition(state, G, pos) {
     for (var id in state.pits) {
       var pit = state.pits[id];
@@ -143,6 +151,11 @@
       state.prisons[side].g.setAttribute('aria-label',
         sideName(side) + ' prison, ' + plural(n, 'stone', 'stones'));
     }
+    ['S', 'N'].forEach(function (side) {
+      var seat = $('seat-' + side);
+      seat.classList.toggle('to-move', pos.side === side);
+      seat.textContent = seatName(G, side) + (pos.side === side ? ' \u2014 to move' : '');
+    });
     if (state.svg) {
       var caption = (G.rules || '') + ', ' + sideName(pos.side) + ' to move' +
         (pos.opening ? ', opening redistribution to come' : '');
