@@ -89,6 +89,9 @@ pub struct PlyView {
     pub text: String,
     /// The pits it lifted from (two for Kiothi's opening).
     pub from: Vec<String>,
+    /// Kiothi's opening: the pits filled and the stones put in each.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub placed: Vec<(String, u16)>,
     /// The laps in order, each as its start and end pit, `a3-b5` (at most
     /// [`MAX_LAPS_SHOWN`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -353,15 +356,19 @@ pub fn game_view(
     let mut plies = Vec::with_capacity(trace.plies.len());
     for ply in &trace.plies {
         let e = &ply.effect;
-        let from = match &ply.mv {
-            Move::Sow(s) => s.from.iter().map(Pit::to_string).collect(),
-            Move::Redistribute(r) => r.emptied.iter().map(Pit::to_string).collect(),
+        let (from, placed) = match &ply.mv {
+            Move::Sow(s) => (s.from.iter().map(Pit::to_string).collect(), Vec::new()),
+            Move::Redistribute(r) => (
+                r.emptied.iter().map(Pit::to_string).collect(),
+                pits(&r.placed),
+            ),
         };
         plies.push(PlyView {
             number: ply.number,
             side: ply.side.letter(),
             text: ply.text.clone(),
             from,
+            placed,
             laps: (e.laps.iter().take(MAX_LAPS_SHOWN))
                 .map(|l| format!("{}-{}", l.start, l.end))
                 .collect(),

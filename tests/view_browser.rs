@@ -416,6 +416,30 @@ fn the_page_in_a_browser() {
         browser.key(END);
         assert_eq!(browser.at(), (g as u64, trace.plies.len() as u64));
     }
+    // A click on a ply of the move list steps there, and the step is announced.
+    browser.open(&url(&page, "#g=6&p=0"));
+    let link = browser.call(
+        "POST",
+        "element",
+        Some(json!({"using": "css selector", "value": "#moves a.ply"})),
+    );
+    let id = link
+        .as_object()
+        .unwrap()
+        .values()
+        .next()
+        .unwrap()
+        .as_str()
+        .unwrap();
+    browser.call("POST", &format!("element/{id}/click"), Some(json!({})));
+    assert_eq!(browser.at(), (6, 1));
+    let said = browser.run("return document.getElementById('status').textContent");
+    assert!(
+        said.as_str()
+            .unwrap()
+            .starts_with("Game 6, ply 1 of 1: 1. b1xd7 by South"),
+        "{said}"
+    );
     no_request_left(&browser, "examples");
 
     let generated: Vec<PathBuf> = [
@@ -498,6 +522,17 @@ fn the_page_in_a_browser() {
             "game {g}: {shown} lacks {:?}",
             error.message
         );
+        if let Some(p) = error.ply.filter(|&p| p as usize <= trace.plies.len() + 1) {
+            // The ply is marked in the move list.
+            let marked = browser.run(&format!(
+                "var a = document.querySelector('#moves a[href$=\"&p={p}\"]'); return a && a.className"
+            ));
+            let severity = if error.is_error() { "error" } else { "warning" };
+            assert!(
+                marked.as_str().is_some_and(|c| c.contains(severity)),
+                "game {g}, ply {p}: {marked}"
+            );
+        }
         if let (Some(p), Some(_)) = (error.ply, trace.rules.as_ref()) {
             // The board as it stood before the ply that could not be played.
             if p as usize > trace.plies.len() {

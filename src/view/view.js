@@ -17,7 +17,7 @@
       var G = JSON.parse($('sow-game-' + n).textContent);
       G.plies.forEach(function (P) {
         P.laps = (P.laps || []).map(function (l) { return l.split('-'); });
-        ['captured', 'bonus', 'stones'].forEach(function (k) { P[k] = P[k] || []; });
+        ['captured', 'bonus', 'stones', 'placed'].forEach(function (k) { P[k] = P[k] || []; });
       });
       cache[n] = G;
     }
@@ -220,6 +220,13 @@
     }
     P.captured.forEach(function (c) { if (pits[c[0]]) taken(marks, pits[c[0]], 'mark-captured', c[1]); });
     P.bonus.forEach(function (c) { if (pits[c[0]]) taken(marks, pits[c[0]], 'mark-bonus', c[1]); });
+    P.placed.forEach(function (c) {
+      var pit = pits[c[0]];
+      if (!pit) return;
+      ring(marks, pit, 'mark-placed', 3);
+      var t = s('text', { 'class': 'mark-placed-n', x: pit.x - pit.r - 2, y: pit.y - pit.r * 0.8 }, marks);
+      t.textContent = '+' + c[1];
+    });
     badges.forEach(function (b) {
       s('circle', { 'class': 'lap-badge', cx: b[0], cy: b[1], r: 7 }, marks);
       var t = s('text', { 'class': 'lap-badge-n', x: b[0], y: b[1] + 3 }, marks);
@@ -297,7 +304,8 @@
         dl.appendChild(dt);
         dl.appendChild(h('dd', cls, value));
       }
-      if (P.from.length) row('Start', P.from.join(', '), 'k-start');
+      if (P.from.length) row(P.placed.length ? 'Emptied' : 'Start', P.from.join(', '), 'k-start');
+      if (P.placed.length) row('Placed', P.placed.map(function (c) { return c[0] + ' (+' + c[1] + ')'; }).join(', '), 'k-placed');
       if (P.lap_count) {
         var dt = h('dt', 'k-lap', 'Laps');
         var dd = h('dd', 'k-lap');
@@ -409,6 +417,17 @@
         here.appendChild(document.createTextNode(' '));
       }
     });
+    if (G.stop && !links[G.stop]) {
+      // The ply that stopped the replay was not read as a ply (text the reader could
+      // not read): it is marked at the end of the main line.
+      var e = h('a', 'ply error', 'ply ' + G.stop + ' (not read)');
+      e.href = '#g=' + n + '&p=' + G.stop;
+      e.setAttribute('aria-label', 'ply ' + G.stop + ', not read, error');
+      links[G.stop] = e;
+      var result = stack[0].querySelector('.result-token');
+      stack[0].insertBefore(e, result);
+      stack[0].insertBefore(document.createTextNode(' '), result);
+    }
     if (!G.moves.length) root.appendChild(h('p', null, 'No move text.'));
     return links;
   }
@@ -475,7 +494,8 @@
   function buildKey() {
     var ul = $('key-list');
     var items = [
-      ['mark-start', 'start pit (dashed ring)'],
+      ['mark-start', 'start pit, or pit emptied by the opening (dashed ring)'],
+      ['mark-placed', 'pit filled by the opening (dotted ring, stones put)'],
       ['mark-lap', 'laps, numbered in order'],
       ['mark-end', 'end pit (thick ring)'],
       ['mark-captured', 'captured pit (cross, stones taken)'],
@@ -494,6 +514,7 @@
       } else {
         s('circle', { 'class': 'key-pit' + (it[0] === 'head' ? ' key-head' : '') + (it[0] === 'nki' ? ' key-nki' : ''), cx: 14, cy: 12, r: 7 }, svg);
         if (it[0] === 'mark-start') ring(svg, pit, 'mark-start', 2);
+        if (it[0] === 'mark-placed') ring(svg, pit, 'mark-placed', 2);
         if (it[0] === 'mark-end') { ring(svg, pit, 'mark-end', 3); }
         if (it[0] === 'head') s('circle', { 'class': 'key-pit-inner', cx: 14, cy: 12, r: 4.5 }, svg);
         if (it[0] === 'nki') s('text', { 'class': 'nki-mark', x: 16, y: 11 }, svg).textContent = '*';
