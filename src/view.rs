@@ -51,7 +51,9 @@ pub struct GameView {
     /// The index of its board drawing among the page's boards.
     pub board: Option<usize>,
     /// The PMN `Position` string at the start (`positions[0]`) and after each ply
-    /// replayed.
+    /// replayed. In the page, a position is written as its changes from the one before
+    /// when that is shorter (see [`position_changes`]).
+    #[serde(serialize_with = "positions_as_changes")]
     pub positions: Vec<String>,
     /// What each ply replayed did: `plies[i]` is ply `i + 1`.
     pub plies: Vec<PlyView>,
@@ -241,6 +243,55 @@ fn checkpoint(written: &str, game: Option<Game>, pos: Option<&Position>) -> Chec
         what: counted.map_or("on the board", |c| c.1),
         agrees: matches!((counted, said.as_deref()), (Some((a, _)), Some(s)) if a[..] == *s),
     }
+}
+
+/// A PMN `Position` string written as its changes from the one before, when that is
+/// shorter: `~I:CELL,I:CELL|TAIL`, where `I` counts the cells of the rows from 0 (top
+/// row first, as the string lists them), `CELL` is the cell as the string writes it
+/// (`3`, `0*`), and `TAIL` is what follows the rows (` S`, ` N S:18 N:29`). The page
+/// rebuilds the string from the one before; the rows keep their lengths.
+pub fn position_changes(before: &str, after: &str) -> Option<String> {
+    let (was, _) = cells(before);
+    let (is, tail) = cells(after);
+    if was.len() != is.len() {
+        return None;
+    }
+    let mut out = String::from("~");
+    for (i, (a, b)) in was.iter().zip(&is).enumerate() {
+        if a != b {
+            if out.len() > 1 {
+                out.push(',');
+            }
+            out.push_str(&format!("{i}:{b}"));
+        }
+    }
+    out.push('|');
+    out.push_str(tail);
+    (out.len() < after.len()).then_some(out)
+}
+
+/// The cells of a PMN `Position` string's rows, in order, and what follows the rows.
+fn cells(position: &str) -> (Vec<&str>, &str) {
+    let (rows, tail) = position.split_at(position.find(' ').unwrap_or(position.len()));
+    (rows.split(['/', ',']).collect(), tail)
+}
+
+fn positions_as_changes<S: serde::Serializer>(
+    positions: &[String],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = serializer.serialize_seq(Some(positions.len()))?;
+    for (k, p) in positions.iter().enumerate() {
+        let changes = k
+            .checked_sub(1)
+            .and_then(|j| position_changes(&positions[j], p));
+        match changes {
+            Some(c) => seq.serialize_element(&c)?,
+            None => seq.serialize_element(p)?,
+        }
+    }
+    seq.end()
 }
 
 /// Why a game is over, in words.
@@ -624,6 +675,21 @@ pub fn write_view(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_position_is_written_as_its_changes_when_they_are_shorter() {
+        let before = "2,2,2,2,2,2/0,0,0,0,0,0/0,0,0,0,0,0/2,2,2,2,2,2 S";
+        let after = "2,2,2,2,2,2/0,0,0,0,0,0/0,0,0,0,0,0/2,0,3,3,2,2 N";
+        assert_eq!(
+            position_changes(before, after).unwrap(),
+            "~19:0,20:3,21:3| N"
+        );
+        let kiothi = "0,3*,0,0,0,0,0,0,0,0/1,1,0,1,0,0,0,0,0,0 N S:18 N:29";
+        let next = "0,3*,0,0,0,0,0,0,0,0/1,1,0,1,0,0,0,0,0,0 S S:18 N:30";
+        assert_eq!(position_changes(kiothi, next).unwrap(), "~| S S:18 N:30");
+        // Rows of another length are not changes.
+        assert_eq!(position_changes("1,1/1,1 S", "1,1,1/1,1,1 S"), None);
+    }
 
     #[test]
     fn json_in_a_script_cannot_end_it() {

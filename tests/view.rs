@@ -39,6 +39,36 @@ fn page_data(html: &str) -> Vec<(String, Value)> {
     out
 }
 
+/// The PMN `Position` strings of a game's data, those written as changes rebuilt as the
+/// page rebuilds them.
+fn positions_of(game: &Value) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for p in game["positions"].as_array().unwrap() {
+        let p = p.as_str().unwrap();
+        let Some(changes) = p.strip_prefix('~') else {
+            out.push(p.to_string());
+            continue;
+        };
+        let before = out.last().unwrap();
+        let rows = before.split(' ').next().unwrap();
+        let lengths: Vec<usize> = rows.split('/').map(|r| r.split(',').count()).collect();
+        let mut cells: Vec<String> = rows.split(['/', ',']).map(str::to_string).collect();
+        let (list, tail) = changes.split_once('|').unwrap();
+        for change in list.split(',').filter(|c| !c.is_empty()) {
+            let (i, cell) = change.split_once(':').unwrap();
+            cells[i.parse::<usize>().unwrap()] = cell.to_string();
+        }
+        let mut rows = Vec::new();
+        let mut at = 0;
+        for n in lengths {
+            rows.push(cells[at..at + n].join(","));
+            at += n;
+        }
+        out.push(format!("{}{tail}", rows.join("/")));
+    }
+    out
+}
+
 /// Every game of the records' files, as the page shows it and as the replay has it.
 #[test]
 fn every_position_and_diagnostic_of_the_page_is_the_replays() {
@@ -65,9 +95,7 @@ fn every_position_and_diagnostic_of_the_page_is_the_replays() {
     assert_eq!(data[0].1["games"].as_array().unwrap().len(), traces.len());
     for (n, (trace, (id, game))) in traces.iter().zip(&data[1..]).enumerate() {
         assert_eq!(*id, format!("sow-game-{}", n + 1));
-        let positions: Vec<&str> = (game["positions"].as_array().unwrap().iter())
-            .map(|p| p.as_str().unwrap())
-            .collect();
+        let positions = positions_of(game);
         let expected: Vec<String> = (0..=trace.plies.len())
             .filter_map(|k| trace.position_after(k).map(|p| p.to_string()))
             .collect();

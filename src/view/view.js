@@ -11,10 +11,36 @@
 
   function $(id) { return document.getElementById(id); }
 
+  // A position written as its changes from the one before (`~I:CELL,...|TAIL`, cells
+  // counted along the rows of the PMN string), rebuilt as its PMN string.
+  function withChanges(before, changes) {
+    var space = before.indexOf(' ');
+    var rows = (space < 0 ? before : before.slice(0, space)).split('/');
+    var cells = rows.join(',').split(',');
+    var bar = changes.indexOf('|');
+    var list = changes.slice(1, bar);
+    if (list) {
+      list.split(',').forEach(function (c) {
+        var colon = c.indexOf(':');
+        cells[parseInt(c.slice(0, colon), 10)] = c.slice(colon + 1);
+      });
+    }
+    var out = [], at = 0;
+    rows.forEach(function (r) {
+      var n = r.split(',').length;
+      out.push(cells.slice(at, at + n).join(','));
+      at += n;
+    });
+    return out.join('/') + changes.slice(bar + 1);
+  }
+
   // What a ply did not do is left out of the data.
   function gameData(n) {
     if (!cache[n]) {
       var G = JSON.parse($('sow-game-' + n).textContent);
+      for (var k = 1; k < G.positions.length; k++) {
+        if (G.positions[k].charAt(0) === '~') G.positions[k] = withChanges(G.positions[k - 1], G.positions[k]);
+      }
       G.plies.forEach(function (P) {
         P.laps = (P.laps || []).map(function (l) { return l.split('-'); });
         ['captured', 'bonus', 'stones', 'placed'].forEach(function (k) { P[k] = P[k] || []; });
@@ -318,7 +344,7 @@
         dl.appendChild(dd);
       }
       if (P.end) row('End', P.end, 'k-end');
-      row('Captured', P.captured.length ? pitList(P.captured) : 'nothing', 'k-captured');
+      if (P.lap_count || P.captured.length) row('Captured', P.captured.length ? pitList(P.captured) : 'nothing', 'k-captured');
       if (P.bonus.length) row('Bonus', pitList(P.bonus), 'k-bonus');
       if (P.prison_gain) row('To prison', String(P.prison_gain), null);
       if (P.nki_marked) row('Nki', 'the opening is over: every occupied pit is now nki', null);
