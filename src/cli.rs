@@ -262,6 +262,15 @@ pub enum Player {
     Greedy,
 }
 
+impl From<Player> for crate::generate::Player {
+    fn from(p: Player) -> crate::generate::Player {
+        match p {
+            Player::Random => crate::generate::Player::Random,
+            Player::Greedy => crate::generate::Player::Greedy,
+        }
+    }
+}
+
 #[derive(Args, Debug)]
 pub struct GenerateArgs {
     /// The game: Tsoro, Nsolo, Kiothi or BaoLaKimasai.
@@ -291,6 +300,21 @@ pub struct GenerateArgs {
     /// Replace the output file if it exists.
     #[arg(long)]
     pub force: bool,
+}
+
+impl GenerateArgs {
+    /// What the library plays for these arguments.
+    pub fn options(&self) -> crate::generate::GenerateOptions {
+        crate::generate::GenerateOptions {
+            game: self.game.clone(),
+            board: self.board.clone(),
+            rules: self.rules.clone(),
+            games: self.games,
+            seed: self.seed,
+            player: self.player.into(),
+            max_plies: self.max_plies,
+        }
+    }
 }
 
 /// Parses `KEY=VALUE` rule overrides. An option no game has, or a value no game that
@@ -430,10 +454,11 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
         Command::Generate(args) => {
             // The arguments are checked before the output is opened; the games are
             // then written as they are played (a file whole or not at all, as always).
-            let rules = crate::generate::rules_of(&args)?;
+            let options = args.options();
+            let rules = crate::generate::rules_of(&options)?;
             let name = output_name(args.output.as_deref());
             crate::output::stream_output(args.output.as_deref(), args.force, |out| {
-                crate::generate::write_games(&args, &rules, out, &name)
+                crate::generate::write_games(&options, &rules, out, &name)
             })
             .map_err(|e| stream_failure(e, &name))?;
             Ok(0)

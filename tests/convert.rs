@@ -68,7 +68,7 @@ fn random_game(game: Game, board: Option<Board>, options: &str, seed: u64) -> St
         let Some(mv) = state.play_random(&mut rng, &mut effect) else {
             break;
         };
-        plies.push(sow::generate::ply_text(&mv, &effect));
+        plies.push(sow::notation::ply_of(&mv, &effect).to_string());
     }
     let result = state.outcome().map_or("*", |o| o.result_token());
     let mut text = format!(
