@@ -143,11 +143,26 @@ pub struct ShowArgs {
     pub rules: Vec<String>,
 }
 
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Per {
-    Ply,
-    Game,
+/// A clap value enum for a library's option enum of the same variants, and the map
+/// from one to the other: the library knows no clap.
+macro_rules! value_enum {
+    ($name:ident => $lib:ty { $($(#[$doc:meta])* $variant:ident),* $(,)? }) => {
+        #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum $name {
+            $($(#[$doc])* $variant),*
+        }
+
+        impl From<$name> for $lib {
+            fn from(v: $name) -> $lib {
+                match v {
+                    $($name::$variant => <$lib>::$variant),*
+                }
+            }
+        }
+    };
 }
+
+value_enum!(Per => crate::stats::Per { Ply, Game });
 
 #[derive(Args, Debug)]
 pub struct StatsArgs {
@@ -164,13 +179,7 @@ pub struct StatsArgs {
     pub force: bool,
 }
 
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PlotKind {
-    Material,
-    Length,
-    Laps,
-    Captures,
-}
+value_enum!(PlotKind => crate::plot::PlotKind { Material, Length, Laps, Captures });
 
 #[derive(Args, Debug)]
 pub struct PlotArgs {
@@ -199,39 +208,17 @@ pub struct PlotArgs {
     pub force: bool,
 }
 
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ConvertTo {
-    Pmn,
-    Json,
-    Jsonl,
-    Csv,
-    Long,
-    Relative,
-    Ludii,
-}
+value_enum!(ConvertTo => crate::convert::ConvertTo {
+    Pmn, Json, Jsonl, Csv, Long, Relative, Ludii,
+});
 
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ConvertFrom {
+value_enum!(ConvertFrom => crate::convert::ConvertFrom {
     Pmn,
     Relative,
     Ludii,
     /// The `json` or `jsonl` output of `sow convert` (or bare records in PMN's JSON form).
     Json,
-}
-
-impl ConvertFrom {
-    /// The extensions (without the dot) of the files a folder is walked for: those
-    /// `sow convert --to` writes the form as (`ludii` has no extension of Ludii's own:
-    /// Ludii's `.lud` files are rule files, not move lists, so it is named after the
-    /// form).
-    pub fn extensions(self) -> &'static [&'static str] {
-        match self {
-            ConvertFrom::Pmn | ConvertFrom::Relative => corpus::PMN_EXTENSIONS,
-            ConvertFrom::Json => &["json", "jsonl"],
-            ConvertFrom::Ludii => &["ludii"],
-        }
-    }
-}
+});
 
 /// Folders given to `sow convert` are walked for the files of the `--from` form.
 const CONVERT_PATHS_HELP: &str = "Files (read whatever their extension) and folders, walked recursively for the files of the --from form: *.pmn (pmn, relative), *.json and *.jsonl (json), *.ludii (ludii); `-` reads standard input";
@@ -256,20 +243,7 @@ pub struct ConvertArgs {
     pub force: bool,
 }
 
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Player {
-    Random,
-    Greedy,
-}
-
-impl From<Player> for crate::generate::Player {
-    fn from(p: Player) -> crate::generate::Player {
-        match p {
-            Player::Random => crate::generate::Player::Random,
-            Player::Greedy => crate::generate::Player::Greedy,
-        }
-    }
-}
+value_enum!(Player => crate::generate::Player { Random, Greedy });
 
 #[derive(Args, Debug)]
 pub struct GenerateArgs {
@@ -375,6 +349,11 @@ fn use_color() -> bool {
     std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && io::stdout().is_terminal()
 }
 
+/// Says a library's note on standard error, as `sow: NOTE`.
+fn say(note: String) {
+    let _ = writeln!(io::stderr(), "sow: {note}");
+}
+
 /// Runs the command line; returns the exit status.
 pub fn main() -> i32 {
     crate::output::remove_temporary_files_on_interrupt();
@@ -429,24 +408,35 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
             // memory whole.
             let name = output_name(args.output.as_deref());
             crate::output::stream_output(args.output.as_deref(), args.force, |out| {
-                crate::stats::write_stats(&inputs, &filter, &replay, args.per, out)
+                crate::stats::write_stats(&inputs, &filter, &replay, args.per.into(), out, &mut say)
             })
             .map_err(|e| stream_failure(e, &name))?;
             Ok(0)
         }
         Command::Plot(args) => {
             let (inputs, filter, replay) = corpus_inputs(&args.corpus, corpus::PMN_EXTENSIONS)?;
-            let svg = crate::plot::run(&inputs, &filter, &replay, &args)?;
+            let style = crate::plot::Style {
+                width: args.width,
+                height: args.height,
+                title: args.title.clone(),
+                every: args.every,
+            };
+            let kind = args.kind.into();
+            let svg = crate::plot::run(&inputs, &filter, &replay, kind, &style, &mut say)?;
             write_output(Some(&args.output), args.force, svg.as_bytes())
                 .map_err(|e| CommandError::io(&args.output, e))?;
             Ok(0)
         }
         Command::Convert(args) => {
-            let (inputs, filter, replay) = corpus_inputs(&args.corpus, args.from.extensions())?;
+            let forms = crate::convert::Forms {
+                from: args.from.into(),
+                to: args.to.into(),
+            };
+            let (inputs, filter, replay) = corpus_inputs(&args.corpus, forms.from.extensions())?;
             // Written a game at a time, and only if the whole run succeeds.
             let name = output_name(args.output.as_deref());
             crate::output::stream_whole_output(args.output.as_deref(), args.force, |out| {
-                crate::convert::run(&inputs, &filter, &replay, args.to, args.from, out, &name)
+                crate::convert::run(&inputs, &filter, &replay, forms, out, &name, &mut say)
             })
             .map_err(|e| stream_failure(e, &name))?;
             Ok(0)
@@ -543,15 +533,13 @@ fn run_validate(args: ValidateArgs) -> Result<i32, CommandError> {
     });
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let summary = validate::run(
-        &inputs,
-        &skipped,
-        &settings,
-        format,
-        &mut out,
-        progress.as_ref(),
-    )
-    .map_err(|e| CommandError::io("<stdout>", e))?;
+    let mut done = |inputs: usize| {
+        if let Some(bar) = &progress {
+            bar.set_position(inputs as u64);
+        }
+    };
+    let summary = validate::run(&inputs, &skipped, &settings, format, &mut out, &mut done)
+        .map_err(|e| CommandError::io("<stdout>", e))?;
     if let Some(bar) = progress {
         bar.finish_and_clear();
     }

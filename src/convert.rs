@@ -64,7 +64,6 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::cli::{ConvertFrom, ConvertTo};
 use crate::corpus::{Filter, Input};
 use crate::diagnostic::Diagnostic;
 use crate::error::CommandError;
@@ -583,13 +582,66 @@ fn comments(note: String, text: &str) -> Vec<Element> {
     out
 }
 
+/// The form `sow convert` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConvertTo {
+    /// PMN's export form.
+    Pmn,
+    /// A JSON array of records.
+    Json,
+    /// A JSON record a line.
+    Jsonl,
+    /// A CSV row a ply.
+    Csv,
+    /// Long text: every ply told in words.
+    Long,
+    /// PMN with seat-relative numbers.
+    Relative,
+    /// A Ludii move list.
+    Ludii,
+}
+
+/// The form `sow convert` reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConvertFrom {
+    /// PMN.
+    Pmn,
+    /// PMN with seat-relative numbers.
+    Relative,
+    /// A Ludii move list.
+    Ludii,
+    /// The `json` or `jsonl` output of `sow convert` (or bare records in PMN's JSON form).
+    Json,
+}
+
+impl ConvertFrom {
+    /// The extensions (without the dot) of the files a folder is walked for: those
+    /// `sow convert --to` writes the form as (`ludii` has no extension of Ludii's own:
+    /// Ludii's `.lud` files are rule files, not move lists, so it is named after the
+    /// form).
+    pub fn extensions(self) -> &'static [&'static str] {
+        match self {
+            ConvertFrom::Pmn | ConvertFrom::Relative => crate::corpus::PMN_EXTENSIONS,
+            ConvertFrom::Json => &["json", "jsonl"],
+            ConvertFrom::Ludii => &["ludii"],
+        }
+    }
+}
+
+/// The form a conversion reads and the form it writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Forms {
+    pub from: ConvertFrom,
+    pub to: ConvertTo,
+}
+
 /// Runs `sow convert`: reads every input, converts every game the filter accepts, and
 /// writes the output to `out` as it goes: PMN and relative numbering a game at a time
 /// (memory holds a game and its conversion, and a note for each game of the input that
 /// did not convert whole), Ludii's and the JSON form an input at a time. Each game that
-/// did not convert whole is named on standard error once its input has been read. An
-/// input that cannot be opened, read or parsed in the `from` form is reported on
-/// standard error, the other inputs are still read (to report every one that fails),
+/// did not convert whole is named to `notes` once its input has been read. An input
+/// that cannot be opened, read or parsed in the `from` form is reported to `notes`, the
+/// other inputs are still read (to report every one that fails),
 /// and the run fails: the caller then discards what was written (see
 /// [`crate::output::stream_whole_output`]), so that nothing is written. `out_name`
 /// names the output in messages.
@@ -597,10 +649,10 @@ pub fn run(
     inputs: &[Input],
     filter: &Filter,
     replay: &ReplayOptions,
-    to: ConvertTo,
-    from: ConvertFrom,
+    Forms { from, to }: Forms,
     out: &mut dyn io::Write,
     out_name: &Path,
+    notes: &mut dyn FnMut(String),
 ) -> Result<(), CommandError> {
     let mut writer = OutputWriter::new(to, out, out_name)?;
     let mut failed = 0;
@@ -610,17 +662,13 @@ pub fn run(
         let writer = (failed == 0).then_some(&mut writer);
         // What is said of the input's games, said once it has been read whole: of an
         // input that fails part-way, nothing is written, and so nothing is said.
-        let mut notes = Vec::new();
-        match convert_input(input, from, filter, replay, writer, &mut notes) {
+        let mut said = Vec::new();
+        match convert_input(input, from, filter, replay, writer, &mut said) {
             // Once a run has failed, only the failures of the inputs left are said.
             Ok(()) if failed > 0 => {}
-            Ok(()) => {
-                for note in notes {
-                    let _ = writeln!(io::stderr(), "sow: {note}");
-                }
-            }
+            Ok(()) => said.drain(..).for_each(&mut *notes),
             Err(Failure::Input(e)) => {
-                let _ = writeln!(io::stderr(), "sow: {}", e.describe(&input.name()));
+                notes(e.describe(&input.name()));
                 failed += 1;
             }
             Err(Failure::Output(e)) => return Err(e),

@@ -14,7 +14,6 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use rayon::prelude::*;
 
-use crate::cli::{PlotArgs, PlotKind};
 use crate::corpus::{Batches, Filter, Input};
 use crate::error::CommandError;
 use crate::geometry::Side;
@@ -114,6 +113,19 @@ impl GameData {
     }
 }
 
+/// What a figure shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlotKind {
+    /// Stones on each side's board (and in prison) ply by ply.
+    Material,
+    /// How many plies the games lasted.
+    Length,
+    /// Laps per ply.
+    Laps,
+    /// Captures per ply.
+    Captures,
+}
+
 /// How a figure is drawn.
 #[derive(Clone, Debug)]
 pub struct Style {
@@ -136,35 +148,33 @@ impl Default for Style {
     }
 }
 
-/// `sow plot`: the SVG figure of the inputs.
+/// `sow plot`: the SVG figure of one kind of the inputs, what [`gather`] says told to
+/// `notes`.
 pub fn run(
     inputs: &[Input],
     filter: &Filter,
     replay: &ReplayOptions,
-    args: &PlotArgs,
+    kind: PlotKind,
+    style: &Style,
+    notes: &mut dyn FnMut(String),
 ) -> Result<String, CommandError> {
-    let figure = gather(inputs, filter, replay, args.kind, args.every)?;
-    let style = Style {
-        width: args.width,
-        height: args.height,
-        title: args.title.clone(),
-        every: args.every,
-    };
-    draw(&figure, &style)
+    let figure = gather(inputs, filter, replay, kind, style.every, notes)?;
+    draw(&figure, style)
 }
 
 /// Reads the games of the inputs that pass the filter, in input order, into the figure
 /// of one kind: each game's series is counted in as it is read and then dropped, so
 /// memory holds a batch of games and the figure's counts (with `every`, every game's
-/// material series too). An input that cannot be read is reported on standard error,
-/// and the others are still read (to report every one); then it fails: no figure
-/// leaves an input out.
+/// material series too). An input that cannot be read is reported to `notes` (`NAME:
+/// why`), and the others are still read (to report every one); then it fails: no figure
+/// leaves an input out. Games that could not be replayed are counted in a last note.
 pub fn gather(
     inputs: &[Input],
     filter: &Filter,
     options: &ReplayOptions,
     kind: PlotKind,
     every: bool,
+    notes: &mut dyn FnMut(String),
 ) -> Result<Figure, CommandError> {
     let mut options = options.clone();
     options.keep_positions = kind == PlotKind::Material;
@@ -196,21 +206,20 @@ pub fn gather(
                 Ok(Some(None)) => not_replayed += 1,
                 Ok(None) => {}
                 Err(e) => {
-                    eprintln!("sow: {e}");
+                    notes(e);
                     unreadable[input] = true;
                 }
             }
         }
     }
-    // Found by helper-29's bug hunt: they were left out without a word.
     if not_replayed > 0 {
         let (games, are) = match not_replayed {
             1 => ("game", "is"),
             _ => ("games", "are"),
         };
-        eprintln!(
-            "sow: {not_replayed} {games} could not be replayed (game, board, rules or set-up not understood; `sow validate` says why) and {are} not drawn"
-        );
+        notes(format!(
+            "{not_replayed} {games} could not be replayed (game, board, rules or set-up not understood; `sow validate` says why) and {are} not drawn"
+        ));
     }
     match unreadable.iter().filter(|&&u| u).count() {
         0 => Ok(figure),

@@ -14,7 +14,6 @@ use std::io::{self, Write};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::cli::Per;
 use crate::corpus::{Batches, Filter, Input};
 use crate::error::CommandError;
 use crate::games;
@@ -24,6 +23,15 @@ use crate::replay::{replay, ReplayOptions, Trace};
 use crate::rules::Game;
 
 pub use crate::corpus::BATCH;
+
+/// What a row of the table stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Per {
+    /// One row per ply replayed.
+    Ply,
+    /// One row per game.
+    Game,
+}
 
 /// One row per ply replayed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -333,16 +341,17 @@ fn header(per: Per) -> Vec<u8> {
 
 /// Writes the CSV of every input, in input order, a batch of games at a time (replayed
 /// in parallel, each game parsed on the thread that replays it): memory holds a batch's
-/// rows, however large an input. An input that cannot be read is reported on standard
-/// error, and the others are still read (to report every one); then the command fails,
-/// so that no table silently leaves an input out (an output file is not written; on
-/// standard output, the rows written before the failure stay).
+/// rows, however large an input. An input that cannot be read is reported to `notes`
+/// (`NAME: why`), and the others are still read (to report every one); then the command
+/// fails, so that no table silently leaves an input out (an output file is not written;
+/// on standard output, the rows written before the failure stay).
 pub fn write_stats(
     inputs: &[Input],
     filter: &Filter,
     options: &ReplayOptions,
     per: Per,
     out: &mut dyn Write,
+    notes: &mut dyn FnMut(String),
 ) -> Result<(), CommandError> {
     // Ply rows read the position after every ply; a game row needs none but the last,
     // which every trace keeps.
@@ -377,7 +386,7 @@ pub fn write_stats(
             match body {
                 Ok(rows) => out.write_all(&rows?).map_err(output_error)?,
                 Err(report) => {
-                    eprintln!("sow: {report}");
+                    notes(report);
                     unreadable += 1;
                 }
             }
@@ -389,7 +398,8 @@ pub fn write_stats(
     }
 }
 
-/// `sow stats`: the CSV of every game (`--per game`) or ply (`--per ply`) of the inputs.
+/// `sow stats`: the CSV of every game (`--per game`) or ply (`--per ply`) of the inputs;
+/// the reports of unreadable inputs are left out (the error counts them).
 pub fn run(
     inputs: &[Input],
     filter: &Filter,
@@ -397,7 +407,7 @@ pub fn run(
     per: Per,
 ) -> Result<Vec<u8>, CommandError> {
     let mut out = Vec::new();
-    write_stats(inputs, filter, replay, per, &mut out)?;
+    write_stats(inputs, filter, replay, per, &mut out, &mut |_| {})?;
     Ok(out)
 }
 

@@ -146,13 +146,14 @@ struct DiagnosticObject<'a> {
 }
 
 /// Validates inputs, writing reports to `out` in input order; returns the totals.
+/// `progress` is told how many inputs are done as batches complete.
 pub fn run(
     inputs: &[Input],
     skipped: &[Skipped],
     settings: &Settings,
     format: Format,
     out: &mut dyn Write,
-    progress: Option<&indicatif::ProgressBar>,
+    progress: &mut dyn FnMut(usize),
 ) -> io::Result<Summary> {
     let mut total = Summary::default();
     // Skipped paths are reported in the order of the paths: each before the input it
@@ -244,15 +245,11 @@ pub fn run(
             out.write_all(&text)?;
             total.add(&summary);
         }
-        if let Some(p) = progress {
-            p.set_position(done as u64);
-        }
+        progress(done);
         current = next;
     }
     report_skips(usize::MAX, &mut total, out)?;
-    if let Some(p) = progress {
-        p.set_position(inputs.len() as u64);
-    }
+    progress(inputs.len());
     Ok(total)
 }
 
