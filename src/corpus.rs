@@ -9,6 +9,7 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
 use walkdir::WalkDir;
 
 use crate::pmn::{GameText, ParsedGame, Reader, Record};
@@ -344,6 +345,51 @@ impl<'a> Batches<'a> {
         }
         (!batch.is_empty()).then_some(batch)
     }
+}
+
+/// The one corpus driver of `validate`, `stats`, `plot` and `convert`: the inputs' games
+/// read in order, a batch at a time ([`Batches`]), `work` done on each piece of a batch
+/// in parallel while the next batch is read, and each result handed to `sink` in input
+/// order with the number of the input it comes from (an input that could not be opened
+/// is a piece of work too: every one is reported). `done` is told, after each batch, how
+/// many inputs are read whole. Memory holds about three batches and their results,
+/// however large the corpus. The first error of `sink` stops the walk.
+///
+/// With one thread (`-j 1`) a batch is worked on this thread, then the next read: handed
+/// to a pool of one worker, each batch would cost a wake-up and a wait.
+pub fn drive<T: Send, E>(
+    mut batches: Batches<'_>,
+    work: impl Fn(Work) -> T + Sync,
+    mut sink: impl FnMut(usize, T) -> Result<(), E>,
+    mut done: impl FnMut(usize),
+) -> Result<(), E> {
+    let one_thread = rayon::current_num_threads() <= 1;
+    let render = |batch: Vec<Work>| -> Vec<(usize, T)> {
+        let one = |piece: Work| (piece.input(), work(piece));
+        match one_thread {
+            true => batch.into_iter().map(one).collect(),
+            false => batch.into_par_iter().map(one).collect(),
+        }
+    };
+    let mut current = batches.next_batch();
+    while let Some(batch) = current {
+        // The inputs before the batch's last one are read whole once it is.
+        let read = batch.last().map_or(0, Work::input);
+        let (next, results) = if one_thread {
+            let results = render(batch);
+            (batches.next_batch(), results)
+        } else {
+            // The reading worker joins the work when it is done.
+            rayon::join(|| batches.next_batch(), || render(batch))
+        };
+        for (input, result) in results {
+            sink(input, result)?;
+        }
+        done(read);
+        current = next;
+    }
+    done(batches.inputs.len());
+    Ok(())
 }
 
 #[cfg(test)]

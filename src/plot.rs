@@ -12,9 +12,8 @@ use std::collections::BTreeMap;
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use rayon::prelude::*;
 
-use crate::corpus::{Batches, Filter, Input};
+use crate::corpus::{self, Batches, Filter, Input, Work};
 use crate::error::CommandError;
 use crate::geometry::Side;
 use crate::pmn::Record;
@@ -184,34 +183,27 @@ pub fn gather(
     // Games kept by the filters that could not be replayed (their game, board, rules or
     // set-up not understood): they have no figures, and are counted to be said so.
     let mut not_replayed = 0;
-    let mut batches = Batches::new(inputs);
-    while let Some(batch) = batches.next_batch() {
-        // A game filtered out is `None`; one kept but not replayed, `Some(None)`.
-        type Read = Result<Option<Option<GameData>>, String>;
-        let data: Vec<(usize, Read)> = batch
-            .into_par_iter()
-            .map(|work| {
-                let input = work.input();
-                let data = work.parse_game(&names, filter).map(|game| {
-                    let (_, game) = game?;
-                    let trace = crate::replay::replay(&game, &options);
-                    Some(GameData::from_trace_for(Some(kind), &game.record, &trace))
-                });
-                (input, data)
-            })
-            .collect();
-        for (input, data) in data {
-            match data {
-                Ok(Some(Some(game))) => figure.add(game),
-                Ok(Some(None)) => not_replayed += 1,
-                Ok(None) => {}
-                Err(e) => {
-                    notes(e);
-                    unreadable[input] = true;
-                }
+    // A game filtered out is `None`; one kept but not replayed, `Some(None)`.
+    let data = |work: Work| -> Result<Option<Option<GameData>>, String> {
+        work.parse_game(&names, filter).map(|game| {
+            let (_, game) = game?;
+            let trace = crate::replay::replay(&game, &options);
+            Some(GameData::from_trace_for(Some(kind), &game.record, &trace))
+        })
+    };
+    let count = |input: usize, data: Result<Option<Option<GameData>>, String>| {
+        match data {
+            Ok(Some(Some(game))) => figure.add(game),
+            Ok(Some(None)) => not_replayed += 1,
+            Ok(None) => {}
+            Err(e) => {
+                notes(e);
+                unreadable[input] = true;
             }
         }
-    }
+        Ok::<(), std::convert::Infallible>(())
+    };
+    let Ok(()) = corpus::drive(Batches::new(inputs), data, count, |_| {});
     if not_replayed > 0 {
         let (games, are) = match not_replayed {
             1 => ("game", "is"),

@@ -11,10 +11,9 @@
 
 use std::io::{self, Write};
 
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::corpus::{Batches, Filter, Input};
+use crate::corpus::{self, Batches, Filter, Input, Work};
 use crate::error::CommandError;
 use crate::games;
 use crate::geometry::Side;
@@ -363,35 +362,28 @@ pub fn write_stats(
     let output_error = |e: io::Error| CommandError::io("<output>", e);
     out.write_all(&header(per)).map_err(output_error)?;
     let names: Vec<String> = inputs.iter().map(Input::name).collect();
-    let mut batches = Batches::new(inputs);
     // An input's failure is reported once, and its games after it are not read.
     let mut unreadable = 0;
-    while let Some(batch) = batches.next_batch() {
-        // A game's rows (none for a file with no game, or a game left out), or why its
-        // input could not be read.
-        let bodies: Vec<Result<Result<Vec<u8>, CommandError>, String>> = batch
-            .into_par_iter()
-            .map(|work| {
-                let name = &names[work.input()];
-                let rows = match work.parse_game(&names, filter)? {
-                    Some((index, game)) => {
-                        game_csv(name, index, &game, &replay(&game, options), per)
-                    }
-                    None => Ok(Vec::new()),
-                };
-                Ok(rows)
-            })
-            .collect();
-        for body in bodies {
-            match body {
-                Ok(rows) => out.write_all(&rows?).map_err(output_error)?,
-                Err(report) => {
-                    notes(report);
-                    unreadable += 1;
-                }
+    // A game's rows (none for a file with no game, or a game left out), or why its
+    // input could not be read.
+    let rows = |work: Work| -> Result<Result<Vec<u8>, CommandError>, String> {
+        let name = &names[work.input()];
+        Ok(match work.parse_game(&names, filter)? {
+            Some((index, game)) => game_csv(name, index, &game, &replay(&game, options), per),
+            None => Ok(Vec::new()),
+        })
+    };
+    let write = |_, rows: Result<Result<Vec<u8>, CommandError>, String>| {
+        match rows {
+            Ok(rows) => out.write_all(&rows?).map_err(output_error)?,
+            Err(report) => {
+                notes(report);
+                unreadable += 1;
             }
         }
-    }
+        Ok(())
+    };
+    corpus::drive(Batches::new(inputs), rows, write, |_| {})?;
     match unreadable {
         0 => Ok(()),
         n => Err(CommandError::Unreadable(n)),

@@ -13,10 +13,9 @@ use std::ops::Range;
 use codespan_reporting::diagnostic::{Diagnostic as Report, Label};
 use codespan_reporting::files::{Files, SimpleFile};
 use codespan_reporting::term::{self, termcolor::Buffer, Chars, Config};
-use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::corpus::{Batches, Filter, Input, Skipped, Work};
+use crate::corpus::{self, Batches, Filter, Input, Skipped, Work};
 use crate::diagnostic::Diagnostic;
 use crate::pmn::{GameText, ParsedGame, Severity};
 use crate::replay::{replay, replay_plain, ReplayOptions, Trace};
@@ -196,60 +195,38 @@ pub fn run(
     };
     // Each game is parsed on the thread that replays it, and its syntax tree dropped
     // there at once, while it is still in that core's cache.
-    let one = |work: Work| -> (usize, Vec<u8>, Summary) {
+    let one = |work: Work| -> (Vec<u8>, Summary) {
         let input = work.input();
-        let (text, summary) = match work {
+        match work {
             Work::Game { index, game, .. } => {
                 let file = FileName {
                     text: &names[input],
                     json: json_names.get(input).map_or("", String::as_str),
                 };
                 if let Some(done) = validate_plain(file, index, &game, settings, format) {
-                    return (input, done.0, done.1);
+                    return done;
                 }
                 let game = game.parse();
                 if !settings.filter.keeps(&game) {
-                    return (input, Vec::new(), Summary::default());
+                    return (Vec::new(), Summary::default());
                 }
                 validate_game(file, index, &game, settings, format)
             }
             Work::Unreadable { error, .. } => unreadable(&names[input], &error.to_string(), format),
-        };
-        (input, text, summary)
-    };
-    let one_thread = rayon::current_num_threads() <= 1;
-    // `-j 1` replays on this thread: handed to the pool's one worker, each batch cost
-    // a wake-up and a wait, and the worker spun while this thread read the next.
-    let render = |batch: Vec<Work>| -> Vec<(usize, Vec<u8>, Summary)> {
-        match one_thread {
-            true => batch.into_iter().map(one).collect(),
-            false => batch.into_par_iter().map(one).collect(),
         }
     };
-    let mut batches = Batches::new(inputs);
-    let mut current = batches.next_batch();
-    while let Some(batch) = current {
-        // The inputs before the batch's last one are done once it is.
-        let done = batch.last().map_or(0, Work::input);
-        let (next, rendered) = if one_thread {
-            // `-j 1`: replay, then read (one batch in memory).
-            let rendered = render(batch);
-            (batches.next_batch(), rendered)
-        } else {
-            // The next batch is read while this one is replayed; the reading worker
-            // joins the replay when it is done.
-            rayon::join(|| batches.next_batch(), || render(batch))
-        };
-        for (input, text, summary) in rendered {
+    corpus::drive(
+        Batches::new(inputs),
+        one,
+        |input, (text, summary)| {
             report_skips(input, &mut total, out)?;
             out.write_all(&text)?;
             total.add(&summary);
-        }
-        progress(done);
-        current = next;
-    }
+            io::Result::Ok(())
+        },
+        progress,
+    )?;
     report_skips(usize::MAX, &mut total, out)?;
-    progress(inputs.len());
     Ok(total)
 }
 
