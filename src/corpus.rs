@@ -347,40 +347,106 @@ impl<'a> Batches<'a> {
     }
 }
 
-/// The one corpus driver of `validate`, `stats`, `plot` and `convert`: the inputs' games
-/// read in order, a batch at a time ([`Batches`]), `work` done on each piece of a batch
-/// in parallel while the next batch is read, and each result handed to `sink` in input
-/// order with the number of the input it comes from (an input that could not be opened
-/// is a piece of work too: every one is reported). `done` is told, after each batch, how
-/// many inputs are read whole. Memory holds about three batches and their results,
-/// however large the corpus. The first error of `sink` stops the walk.
+/// Where the pieces of a corpus' work come from, a batch at a time, in input order.
+pub trait Source: Send {
+    /// A piece of work.
+    type Piece: Send;
+    /// The next batch; `None` when every input has been read.
+    fn next_batch(&mut self) -> Option<Vec<Self::Piece>>;
+    /// The number of the input a piece comes from, from 0.
+    fn input_of(piece: &Self::Piece) -> usize;
+    /// How many inputs there are.
+    fn inputs(&self) -> usize;
+}
+
+impl Source for Batches<'_> {
+    type Piece = Work;
+
+    fn next_batch(&mut self) -> Option<Vec<Work>> {
+        Batches::next_batch(self)
+    }
+
+    fn input_of(piece: &Work) -> usize {
+        piece.input()
+    }
+
+    fn inputs(&self) -> usize {
+        self.inputs.len()
+    }
+}
+
+/// Whole inputs, as many a batch as there are threads to work on them: for forms whose
+/// text is read whole (Ludii's move lists, JSON). A piece is an input's number.
+pub struct WholeInputs {
+    count: usize,
+    next: usize,
+}
+
+impl WholeInputs {
+    pub fn new(inputs: &[Input]) -> WholeInputs {
+        WholeInputs {
+            count: inputs.len(),
+            next: 0,
+        }
+    }
+}
+
+impl Source for WholeInputs {
+    type Piece = usize;
+
+    fn next_batch(&mut self) -> Option<Vec<usize>> {
+        let end = self
+            .count
+            .min(self.next + rayon::current_num_threads().max(1));
+        let batch: Vec<usize> = (self.next..end).collect();
+        self.next = end;
+        (!batch.is_empty()).then_some(batch)
+    }
+
+    fn input_of(piece: &usize) -> usize {
+        *piece
+    }
+
+    fn inputs(&self) -> usize {
+        self.count
+    }
+}
+
+/// The one corpus driver of `validate`, `stats`, `plot` and `convert`: the pieces of
+/// work of the inputs (their games, or whole inputs) read in order, a batch at a time,
+/// `work` done on each piece of a batch in parallel while the next batch is read, and
+/// each result handed to `sink` in input order with the number of the input it comes
+/// from (an input that could not be opened is a piece of work too: every one is
+/// reported). `done` is told, after each batch, how many inputs are read whole. Memory
+/// holds about three batches and their results, however large the corpus. The first
+/// error of `sink` stops the walk.
 ///
 /// With one thread (`-j 1`) a batch is worked on this thread, then the next read: handed
 /// to a pool of one worker, each batch would cost a wake-up and a wait.
-pub fn drive<T: Send, E>(
-    mut batches: Batches<'_>,
-    work: impl Fn(Work) -> T + Sync,
+pub fn drive<S: Source, T: Send, E>(
+    mut source: S,
+    work: impl Fn(S::Piece) -> T + Sync,
     mut sink: impl FnMut(usize, T) -> Result<(), E>,
     mut done: impl FnMut(usize),
 ) -> Result<(), E> {
     let one_thread = rayon::current_num_threads() <= 1;
-    let render = |batch: Vec<Work>| -> Vec<(usize, T)> {
-        let one = |piece: Work| (piece.input(), work(piece));
+    let render = |batch: Vec<S::Piece>| -> Vec<(usize, T)> {
+        let one = |piece: S::Piece| (S::input_of(&piece), work(piece));
         match one_thread {
             true => batch.into_iter().map(one).collect(),
             false => batch.into_par_iter().map(one).collect(),
         }
     };
-    let mut current = batches.next_batch();
+    let mut current = source.next_batch();
     while let Some(batch) = current {
         // The inputs before the batch's last one are read whole once it is.
-        let read = batch.last().map_or(0, Work::input);
+        let read = batch.last().map_or(0, S::input_of);
         let (next, results) = if one_thread {
             let results = render(batch);
-            (batches.next_batch(), results)
+            (source.next_batch(), results)
         } else {
             // The reading worker joins the work when it is done.
-            rayon::join(|| batches.next_batch(), || render(batch))
+            rayon::join(|| source.next_batch(), || render(batch))
         };
         for (input, result) in results {
             sink(input, result)?;
@@ -388,7 +454,7 @@ pub fn drive<T: Send, E>(
         done(read);
         current = next;
     }
-    done(batches.inputs.len());
+    done(source.inputs());
     Ok(())
 }
 
