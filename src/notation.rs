@@ -7,7 +7,9 @@
 //! (`Display for PlySyntax`) and never from a move.
 
 use crate::geometry::Pit;
-use crate::moves::{BonusTake, Effect, HeadStop, Illegal, Move, Redistribution};
+use crate::moves::{
+    BonusChoice, BonusTake, Candidate, Effect, HeadStop, Illegal, Move, Redistribution,
+};
 use crate::pmn::{self, PitCount, PitRef, PlySyntax};
 use crate::position::Position;
 use crate::rules::{Game, Rules};
@@ -184,5 +186,113 @@ pub fn ply_of(mv: &Move, effect: &Effect) -> PlySyntax {
                     .collect()
             }),
         }),
+    }
+}
+
+/// A legal move as an illegal-move diagnostic lists it: its ply, then the bonus still
+/// to choose in braces (`d3x{2 of a1,a3,b4}`), or Kiothi's opening as a pattern.
+pub fn candidate_text(c: &Candidate) -> String {
+    let names = |pits: &mut dyn Iterator<Item = Pit>| -> String {
+        pits.map(|p| p.to_string()).collect::<Vec<_>>().join(",")
+    };
+    let ply = || ply_of(&c.mv, &Effect::default());
+    match &c.bonus {
+        BonusChoice::Redistribution { pits } => {
+            format!(
+                "P,P>Q:n,... with P two of {}",
+                names(&mut pits.iter().copied())
+            )
+        }
+        BonusChoice::None if c.captures => format!("{}x", ply()),
+        BonusChoice::None => ply().to_string(),
+        BonusChoice::Pits { count, eligible } => {
+            format!(
+                "{}x{{{count} of {}}}",
+                ply(),
+                names(&mut eligible.iter().copied())
+            )
+        }
+        BonusChoice::Stones { stones, eligible } => {
+            let unit = if *stones == 1 { "stone" } else { "stones" };
+            let from = names(&mut eligible.iter().map(|&(p, _)| p));
+            format!("{}x{{{stones} {unit} from {from}}}", ply())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::moves::Sowing;
+    use crate::play::GameState;
+    use crate::rng::Rng;
+    use crate::Board;
+
+    /// Every move of random playouts, written as ply syntax and read back in the
+    /// position it was played in, is the move played; its text reads as the syntax.
+    #[test]
+    fn a_move_written_and_read_back_is_the_move() {
+        let sets = [
+            (Game::Tsoro, None, ""),
+            (
+                Game::Tsoro,
+                Some((4, 12)),
+                "heads=2 bonus=5,3,2 head-bonus=yes",
+            ),
+            (Game::Nsolo, None, ""),
+            (Game::Nsolo, Some((4, 9)), "bonus=hole"),
+            (Game::Kiothi, None, ""),
+            (Game::Kiothi, None, "start=6x5 leftmost=chain"),
+            (Game::BaoLaKimasai, None, ""),
+        ];
+        let mut plies = 0;
+        for (game, board, options) in sets {
+            let board = board.map(|(rows, cols)| Board::new(rows, cols).expect("a board"));
+            let rules = Rules::new(game, board, options).expect("rules");
+            for seed in 1..=8 {
+                let mut rng = Rng::new(seed);
+                let mut state = GameState::new(rules.clone(), Position::initial(&rules));
+                let mut effect = Effect::default();
+                while state.plies() < 200 {
+                    let before = state.position().clone();
+                    let Some(mv) = state.play_random(&mut rng, &mut effect) else {
+                        break;
+                    };
+                    let syntax = ply_of(&mv, &effect);
+                    let mut read = Move::Sow(Sowing::default());
+                    assert!(
+                        read_move(&rules, &before, &syntax, &mut read).is_ok(),
+                        "{game}: `{syntax}` not read in {before}"
+                    );
+                    assert_eq!(read, mv, "{game}: `{syntax}` in {before}");
+                    let text = syntax.to_string();
+                    let again =
+                        crate::pmn::parse_str(&format!("[Game \"{game}\"]\n\n1. {text} *\n"));
+                    let first = again[0].record.main_line().next().expect("a ply");
+                    assert_eq!(first.ply.syntax, syntax, "{game}: `{text}`");
+                    plies += 1;
+                }
+            }
+        }
+        assert!(plies > 1000, "only {plies} plies played");
+    }
+
+    #[test]
+    fn a_candidate_is_listed_with_its_bonus_to_choose() {
+        let c = Candidate {
+            mv: Move::Sow(Sowing::from(Pit::new(1, 3))),
+            captures: true,
+            bonus: BonusChoice::Pits {
+                count: 2,
+                eligible: vec![Pit::new(2, 1), Pit::new(3, 4)],
+            },
+        };
+        assert_eq!(candidate_text(&c), "b3x{2 of c1,d4}");
+        let quiet = Candidate {
+            captures: false,
+            bonus: BonusChoice::None,
+            ..c
+        };
+        assert_eq!(candidate_text(&quiet), "b3");
     }
 }

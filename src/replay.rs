@@ -1074,7 +1074,7 @@ fn illegal(
         d.legal = legal
             .iter()
             .take(options.max_legal_listed)
-            .map(ToString::to_string)
+            .map(crate::notation::candidate_text)
             .collect();
         if legal.len() > d.legal.len() {
             d.legal
