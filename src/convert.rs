@@ -636,16 +636,16 @@ pub struct Forms {
     pub to: ConvertTo,
 }
 
-/// Runs `sow convert`: reads every input, converts every game the filter accepts, and
-/// writes the output to `out` as it goes: PMN and relative numbering a game at a time
-/// (memory holds a game and its conversion, and a note for each game of the input that
-/// did not convert whole), Ludii's and the JSON form an input at a time. Each game that
-/// did not convert whole is named to `notes` once its input has been read. An input
+/// Runs `sow convert`: walks the inputs with the corpus driver ([`corpus::drive`]),
+/// converts every game the filter accepts in parallel, and writes the output to `out` in
+/// input order as it goes: PMN and relative numbering in batches of games (memory holds
+/// a few batches and their conversions, and a note for each game of the input that did
+/// not convert whole), Ludii's and the JSON form an input a piece, read whole. Each game
+/// that did not convert whole is named to `notes` once its input has been read. An input
 /// that cannot be opened, read or parsed in the `from` form is reported to `notes`, the
-/// other inputs are still read (to report every one that fails),
-/// and the run fails: the caller then discards what was written (see
-/// [`crate::output::stream_whole_output`]), so that nothing is written. `out_name`
-/// names the output in messages.
+/// other inputs are still read (to report every one that fails), and the run fails: the
+/// caller then discards what was written (see [`crate::output::stream_whole_output`]),
+/// so that nothing is written. `out_name` names the output in messages.
 pub fn run(
     inputs: &[Input],
     filter: &Filter,

@@ -1,7 +1,9 @@
 //! Finding and reading the records a command is pointed at: files, folders walked
 //! recursively for the files of the input's form (`*.pmn`, or what `sow convert --from`
 //! names), and `-` for standard input; and the filters every corpus command shares
-//! (`--game NAME`, `--where TAG=VALUE`).
+//! (`--game NAME`, `--where TAG=VALUE`); and the one driver every corpus command walks
+//! its inputs with ([`drive`]: batches in input order, worked on in parallel, results in
+//! input order).
 //!
 //! Nothing here writes anywhere: input files are only ever opened for reading.
 

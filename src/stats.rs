@@ -5,9 +5,10 @@
 //! `schemas/stats-game.schema.json` (Frictionless Table Schema) and in
 //! `docs/stats-columns.md`.
 //!
-//! Streaming: inputs are read in parallel, and the games of one input in parallel batches
-//! of [`BATCH`]; rows are written in input order, so at most one input's rows (and one
-//! batch of parsed games per worker) are held at a time besides the output itself.
+//! Streaming: the inputs are walked by the corpus driver ([`crate::corpus::drive`]), their
+//! games replayed in parallel batches of at most [`BATCH`], and the rows written in
+//! input order as each batch is done: memory holds a few batches' rows, whatever the
+//! size of the corpus.
 
 use std::io::{self, Write};
 

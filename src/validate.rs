@@ -1,8 +1,9 @@
 //! `sow validate`: replay every game of every input and report every problem.
 //!
-//! The inputs' games are read in order in batches (bounded in count and in bytes); the
-//! workers replay and render a batch in parallel while one of them reads the next, and
-//! each batch's reports are written, in input order, as soon as it is done. Rendering
+//! The inputs are walked by the corpus driver ([`corpus::drive`]): games read in order in
+//! batches (bounded in count and in bytes), replayed and rendered in parallel while the
+//! next batch is read, and each batch's reports written, in input order, as soon as it
+//! is done. Rendering
 //! (human or JSON) happens in the worker that replayed the game, from the game's own
 //! text. So memory holds two batches of games and one of reports, whatever the size of
 //! the corpus or of any one file, and reports start at once.
