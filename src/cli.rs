@@ -630,6 +630,8 @@ fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
     let pos = trace
         .position_after(ply)
         .ok_or_else(|| CommandError::Usage(format!("no position after ply {ply}")))?;
+    // The game's outcome belongs to its final position only.
+    let outcome = trace.outcome.as_ref().filter(|_| ply == replayed);
     let text = match args.format {
         ShowFormat::Pmn => format!("{pos}\n"),
         ShowFormat::Text => {
@@ -648,11 +650,11 @@ fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
                     format!("after ply {ply} `{}`", trace.plies[ply - 1].text)
                 }
             );
-            crate::diagram::text_board(&rules, pos, &caption)
+            crate::diagram::text_board(&rules, pos, &caption, outcome)
         }
         ShowFormat::Svg => {
             let last = ply.checked_sub(1).and_then(|i| trace.plies.get(i));
-            crate::diagram::svg_board(&rules, pos, last)
+            crate::diagram::svg_board(&rules, pos, last, outcome)
         }
     };
     write_output(args.output.as_deref(), args.force, text.as_bytes())
