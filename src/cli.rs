@@ -110,6 +110,10 @@ pub struct ValidateArgs {
     /// Worker threads (default: one per core; at most four a core).
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
+    /// Fail the run (exit status 1) when any warning is reported, as for an error: for
+    /// a check over a corpus.
+    #[arg(long)]
+    pub deny_warnings: bool,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -541,7 +545,12 @@ fn run_validate(args: ValidateArgs) -> Result<i32, CommandError> {
         }
     }
     out.flush().map_err(|e| CommandError::io("<stdout>", e))?;
-    Ok(validate::exit_status(&summary))
+    let status = validate::exit_status(&summary);
+    Ok(if args.deny_warnings && summary.warnings > 0 {
+        status.max(1)
+    } else {
+        status
+    })
 }
 
 fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
@@ -610,6 +619,7 @@ fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
                 d.ply.unwrap_or(0),
                 d.message
             ),
+            None if replayed == 1 => "the game has 1 ply".into(),
             None => format!("the game has {replayed} plies"),
         };
         return Err(CommandError::Usage(format!(

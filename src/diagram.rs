@@ -504,7 +504,8 @@ pub fn svg_board(
         y += 16.0;
         let mut line = format!("last ply {} ({}): {}", ply.number, ply.side, ply.text);
         if e.lap_count > 0 {
-            let _ = write!(line, "; {} laps", e.lap_count);
+            let laps = if e.lap_count == 1 { "lap" } else { "laps" };
+            let _ = write!(line, "; {} {laps}", e.lap_count);
         }
         if let Some(end) = e.end {
             let _ = write!(line, "; ended in {end}");

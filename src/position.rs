@@ -367,15 +367,16 @@ pub struct TotalUnlikeStart {
 impl fmt::Display for TotalUnlikeStart {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let TotalUnlikeStart { game, found, start } = *self;
+        let stones = if found == 1 { "stone" } else { "stones" };
         if game == Game::Kiothi {
             write!(
                 f,
-                "the set-up holds {found} stones (board and prisons); {game} under these rules starts with {start}, and no stone ever leaves the game"
+                "the set-up holds {found} {stones} (board and prisons); {game} under these rules starts with {start}, and no stone ever leaves the game"
             )
         } else {
             write!(
                 f,
-                "the set-up holds {found} stones; {game} under these rules starts with only {start}, and stones only ever leave the board"
+                "the set-up holds {found} {stones}; {game} under these rules starts with only {start}, and stones only ever leave the board"
             )
         }
     }
@@ -556,6 +557,25 @@ mod tests {
         );
         assert!(
             Position::parse(&tsoro, "2,2,2,2,2,2/0,0,0,0,0,0/0,0,0,0,0,0/2,2,2,2,2,x S").is_err()
+        );
+    }
+}
+
+#[cfg(test)]
+mod total_tests {
+    use super::*;
+
+    #[test]
+    fn the_set_up_total_warning_names_both_totals_in_words() {
+        let kiothi = Rules::default_for(Game::Kiothi);
+        let one = Position::parse(&kiothi, "1,0,0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0,0,0 S S:0 N:0");
+        assert_eq!(
+            one.unwrap()
+                .total_unlike_start(&kiothi)
+                .unwrap()
+                .to_string(),
+            "the set-up holds 1 stone (board and prisons); Kiothi under these rules starts \
+             with 60, and no stone ever leaves the game"
         );
     }
 }

@@ -74,11 +74,17 @@ impl Summary {
         self.io_errors += other.io_errors;
     }
 
-    /// The human summary line.
+    /// The human summary line ("1 game", "1 warning" in the singular).
     pub fn line(&self) -> String {
+        let s = |n: usize| if n == 1 { "" } else { "s" };
         format!(
-            "{} games, {} valid, {} with errors, {} warnings",
-            self.games, self.valid, self.with_errors, self.warnings
+            "{} game{}, {} valid, {} with errors, {} warning{}",
+            self.games,
+            s(self.games),
+            self.valid,
+            self.with_errors,
+            self.warnings,
+            s(self.warnings)
         )
     }
 }
