@@ -315,6 +315,9 @@ pub fn start_of(record: &Record, rules: &Rules) -> Result<Position, Diagnostic> 
 
 /// A set-up's stone total that the start could not lead to: a warning (PMN.md).
 fn trace_setup_total(record: &Record, rules: &Rules, start: &Position) -> Option<Diagnostic> {
+    if record.tag("SetUp") != Some("1") {
+        return None;
+    }
     let unlike = start.total_unlike_start(rules)?;
     let span = tag_span(record, "Position");
     Some(Diagnostic::warning(
@@ -939,7 +942,7 @@ pub fn replay_plain(game: &mut PlainGame<'_>, options: &ReplayOptions) -> Option
     if game.record.tag("Position").is_some() && game.record.tag("SetUp") != Some("1") {
         return None;
     }
-    if start.total_unlike_start(&rules).is_some() {
+    if game.record.tag("SetUp") == Some("1") && start.total_unlike_start(&rules).is_some() {
         return None;
     }
     // The rules and the last position go into the trace from the state at the end.
