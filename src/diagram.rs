@@ -63,6 +63,9 @@ pub fn game_over_lines(rules: &Rules, pos: &Position, outcome: &Outcome) -> Vec<
     lines
 }
 
+const ENDLESS_OR_BROKEN: &str =
+    "has no legal move: every move it could make is an endless sowing or breaks a rule";
+
 /// Why the side to move has no legal move: no stones, only endless sowings, or every
 /// move breaks a rule. Each pit the side could start from is tried (Kiothi: every lift).
 fn why_no_move(rules: &Rules, pos: &Position) -> &'static str {
@@ -94,14 +97,16 @@ fn why_no_move(rules: &Rules, pos: &Position) -> &'static str {
                     Err(Illegal::SingletonWhileMultiple { .. }) => {}
                     _ => broken = true,
                 }
+                if endless && broken {
+                    // The words cannot change any more.
+                    return ENDLESS_OR_BROKEN;
+                }
             }
         }
     }
     match (endless, broken) {
         (true, false) => "has no legal move: every move it could make is an endless sowing",
-        (true, true) => {
-            "has no legal move: every move it could make is an endless sowing or breaks a rule"
-        }
+        (true, true) => ENDLESS_OR_BROKEN,
         _ => "has no legal move",
     }
 }
