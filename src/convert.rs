@@ -616,11 +616,12 @@ pub fn run(
             Ok(()) if failed > 0 => {}
             Ok(()) => {
                 for note in notes {
-                    let _ = writeln!(io::stderr(), "sow: {note}");
+                    let _ = writeln!(io::stderr(), "sow: {}", crate::escape::escaped(&note));
                 }
             }
             Err(Failure::Input(e)) => {
-                let _ = writeln!(io::stderr(), "sow: {}", e.describe(&input.name()));
+                let said = crate::escape::escaped_owned(e.describe(&input.name()));
+                let _ = writeln!(io::stderr(), "sow: {said}");
                 failed += 1;
             }
             Err(Failure::Output(e)) => return Err(e),
@@ -2059,7 +2060,8 @@ pub fn to_long(c: &Conversion) -> String {
     if let Some(declared) = c.trace.declared {
         let _ = writeln!(out, "result: {}", declared.as_str());
     }
-    out
+    // Read by people: the file's name and the text kept verbatim show their controls.
+    crate::escape::escaped_owned(out)
 }
 
 /// Text kept verbatim, each line after `  | `.

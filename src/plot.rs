@@ -196,7 +196,7 @@ pub fn gather(
                 Ok(Some(None)) => not_replayed += 1,
                 Ok(None) => {}
                 Err(e) => {
-                    eprintln!("sow: {e}");
+                    eprintln!("sow: {}", crate::escape::escaped(&e));
                     unreadable[input] = true;
                 }
             }
