@@ -48,9 +48,13 @@ pub enum Command {
     },
     /// Write the man pages of sow and its subcommands into a folder.
     Man {
-        /// The folder (created if missing).
+        /// The folder (created if missing), or `-` for standard output (the pages one
+        /// after another).
         #[arg(long, short = 'o', default_value = "man")]
         out_dir: PathBuf,
+        /// Replace pages that exist.
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -110,6 +114,10 @@ pub struct ValidateArgs {
     /// Worker threads (default: one per core; at most four a core).
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
+    /// Fail the run (exit status 1) when any warning is reported, as for an error: for
+    /// a check over a corpus.
+    #[arg(long)]
+    pub deny_warnings: bool,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -349,9 +357,10 @@ fn use_color() -> bool {
     std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && io::stdout().is_terminal()
 }
 
-/// Says a library's note on standard error, as `sow: NOTE`.
+/// Says a library's note on standard error, as `sow: NOTE`, its control characters
+/// escaped.
 fn say(note: String) {
-    let _ = writeln!(io::stderr(), "sow: {note}");
+    let _ = writeln!(io::stderr(), "sow: {}", crate::escape::escaped_owned(note));
 }
 
 /// Runs the command line; returns the exit status.
@@ -365,7 +374,11 @@ pub fn main() -> i32 {
         // the terminal, as for the other tools of a pipe.
         Err(CommandError::Io { source, .. }) if source.kind() == io::ErrorKind::BrokenPipe => 2,
         Err(e) => {
-            let _ = writeln!(io::stderr(), "sow: {e}");
+            let _ = writeln!(
+                io::stderr(),
+                "sow: {}",
+                crate::escape::escaped_owned(e.to_string())
+            );
             2
         }
     }
@@ -381,7 +394,8 @@ pub fn corpus_inputs(
     let (inputs, skipped) = corpus::expand_for(&args.paths, extensions);
     let mut failed = false;
     for s in &skipped {
-        let _ = writeln!(io::stderr(), "sow: {}: {}", s.path, s.reason);
+        let said = crate::escape::escaped_owned(format!("{}: {}", s.path, s.reason));
+        let _ = writeln!(io::stderr(), "sow: {said}");
         failed |= s.error;
     }
     if failed && inputs.is_empty() {
@@ -404,12 +418,19 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
         Command::Show(args) => run_show(args),
         Command::Stats(args) => {
             let (inputs, filter, replay) = corpus_inputs(&args.corpus, corpus::PMN_EXTENSIONS)?;
-            // Rows go out as they are made: a large corpus' per-ply table never sits in
-            // memory whole.
+            // Rows are made a batch at a time and held, past 8 MB in a temporary file,
+            // until the run succeeds: a per-ply table never sits in memory whole, and
+            // a failed run writes nothing, to a file or to standard output.
             let name = output_name(args.output.as_deref());
-            crate::output::stream_output(args.output.as_deref(), args.force, |out| {
-                crate::stats::write_stats(&inputs, &filter, &replay, args.per.into(), out, &mut say)
-            })
+            crate::output::stream_whole_output(
+                args.output.as_deref(),
+                args.force,
+                &inputs,
+                |out| {
+                    let per = args.per.into();
+                    crate::stats::write_stats(&inputs, &filter, &replay, per, out, &mut say)
+                },
+            )
             .map_err(|e| stream_failure(e, &name))?;
             Ok(0)
         }
@@ -423,7 +444,7 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
             };
             let kind = args.kind.into();
             let svg = crate::plot::run(&inputs, &filter, &replay, kind, &style, &mut say)?;
-            write_output(Some(&args.output), args.force, svg.as_bytes())
+            write_output(Some(&args.output), args.force, &inputs, svg.as_bytes())
                 .map_err(|e| CommandError::io(&args.output, e))?;
             Ok(0)
         }
@@ -435,9 +456,12 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
             let (inputs, filter, replay) = corpus_inputs(&args.corpus, forms.from.extensions())?;
             // Written a game at a time, and only if the whole run succeeds.
             let name = output_name(args.output.as_deref());
-            crate::output::stream_whole_output(args.output.as_deref(), args.force, |out| {
-                crate::convert::run(&inputs, &filter, &replay, forms, out, &name, &mut say)
-            })
+            crate::output::stream_whole_output(
+                args.output.as_deref(),
+                args.force,
+                &inputs,
+                |out| crate::convert::run(&inputs, &filter, &replay, forms, out, &name, &mut say),
+            )
             .map_err(|e| stream_failure(e, &name))?;
             Ok(0)
         }
@@ -447,7 +471,7 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
             let options = args.options();
             let rules = crate::generate::rules_of(&options)?;
             let name = output_name(args.output.as_deref());
-            crate::output::stream_output(args.output.as_deref(), args.force, |out| {
+            crate::output::stream_output(args.output.as_deref(), args.force, &[], |out| {
                 crate::generate::write_games(&options, &rules, out, &name)
             })
             .map_err(|e| stream_failure(e, &name))?;
@@ -458,28 +482,44 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
             clap_complete::generate(shell, &mut cmd, "sow", &mut io::stdout());
             Ok(0)
         }
-        Command::Man { out_dir } => {
-            write_man_pages(&out_dir).map_err(|e| CommandError::io(&out_dir, e))?;
+        Command::Man { out_dir, force } => {
+            write_man_pages(&out_dir, force)?;
             Ok(0)
         }
     }
 }
 
-/// Writes `sow.1` and one page per subcommand (`sow-validate.1`, ...).
-pub fn write_man_pages(dir: &Path) -> io::Result<()> {
-    std::fs::create_dir_all(dir)?;
-    let cmd = Cli::command();
-    let mut pages = vec![("sow".to_string(), cmd.clone())];
-    for sub in cmd.get_subcommands() {
-        let name = format!("sow-{}", sub.get_name());
-        // clap names are `&'static str`; a man page run is short-lived.
-        let static_name: &'static str = Box::leak(name.clone().into_boxed_str());
-        pages.push((name, sub.clone().name(static_name)));
+/// Writes `sow.1` and one page per subcommand (`sow-validate.1`, ...) into `dir`, or to
+/// standard output when `dir` is `-`. Each page is an output file as any other: written
+/// whole or not at all, and over an existing page only with `force` (without it, no page
+/// is written if any exists).
+pub fn write_man_pages(dir: &Path, force: bool) -> Result<(), CommandError> {
+    // Built, each subcommand's synopsis names the command as typed (`sow validate`).
+    let mut cmd = Cli::command().disable_help_subcommand(true);
+    cmd.build();
+    let pages: Vec<clap_mangen::Man> = std::iter::once(cmd.clone())
+        .chain(cmd.get_subcommands().cloned())
+        .map(|page| clap_mangen::Man::new(page).source(concat!("sow ", env!("CARGO_PKG_VERSION"))))
+        .collect();
+    let paths: Vec<Option<PathBuf>> = pages
+        .iter()
+        .map(|page| (dir.as_os_str() != "-").then(|| dir.join(page.get_filename())))
+        .collect();
+    if let Some(dir) = paths.iter().flatten().next().and_then(|p| p.parent()) {
+        std::fs::create_dir_all(dir).map_err(|e| CommandError::io(dir, e))?;
     }
-    for (name, page) in pages {
-        let mut buf = Vec::new();
-        clap_mangen::Man::new(page).render(&mut buf)?;
-        std::fs::write(dir.join(format!("{name}.1")), buf)?;
+    if let (false, Some(existing)) = (force, paths.iter().flatten().find(|p| p.exists())) {
+        return Err(CommandError::Usage(format!(
+            "{}: the page exists; no page written (use --force to replace them)",
+            existing.display()
+        )));
+    }
+    for (page, path) in pages.iter().zip(&paths) {
+        crate::output::stream_output(path.as_deref(), force, &[], |out| page.render(out)).map_err(
+            |(crate::output::StreamError::Io(e) | crate::output::StreamError::Write(e))| {
+                CommandError::io(output_name(path.as_deref()), e)
+            },
+        )?;
     }
     Ok(())
 }
@@ -554,7 +594,12 @@ fn run_validate(args: ValidateArgs) -> Result<i32, CommandError> {
         }
     }
     out.flush().map_err(|e| CommandError::io("<stdout>", e))?;
-    Ok(validate::exit_status(&summary))
+    let status = validate::exit_status(&summary);
+    Ok(if args.deny_warnings && summary.warnings > 0 {
+        status.max(1)
+    } else {
+        status
+    })
 }
 
 fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
@@ -623,6 +668,7 @@ fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
                 d.ply.unwrap_or(0),
                 d.message
             ),
+            None if replayed == 1 => "the game has 1 ply".into(),
             None => format!("the game has {replayed} plies"),
         };
         return Err(CommandError::Usage(format!(
@@ -631,18 +677,20 @@ fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
     }
     if let (None, Some(d)) = (args.ply, first_error) {
         // The end was asked for, and the game breaks before it: say which position this is.
-        let _ = writeln!(
-            io::stderr(),
-            "sow: {}game {} stops at an error ({}: {}); this is the position after ply {replayed}",
+        let said = format!(
+            "{}game {} stops at an error ({}: {}); this is the position after ply {replayed}",
             place(d),
             args.game,
             d.code,
             d.message
         );
+        let _ = writeln!(io::stderr(), "sow: {}", crate::escape::escaped_owned(said));
     }
     let pos = trace
         .position_after(ply)
         .ok_or_else(|| CommandError::Usage(format!("no position after ply {ply}")))?;
+    // The game's outcome belongs to its final position only.
+    let outcome = trace.outcome.as_ref().filter(|_| ply == replayed);
     let text = match args.format {
         ShowFormat::Pmn => format!("{pos}\n"),
         ShowFormat::Text => {
@@ -661,14 +709,15 @@ fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
                     format!("after ply {ply} `{}`", trace.plies[ply - 1].text)
                 }
             );
-            crate::diagram::text_board(&rules, pos, &caption)
+            crate::escape::escaped_owned(crate::diagram::text_board(&rules, pos, &caption, outcome))
         }
         ShowFormat::Svg => {
             let last = ply.checked_sub(1).and_then(|i| trace.plies.get(i));
-            crate::diagram::svg_board(&rules, pos, last)
+            crate::diagram::svg_board(&rules, pos, last, outcome)
         }
     };
-    write_output(args.output.as_deref(), args.force, text.as_bytes())
+    let inputs = std::slice::from_ref(&input);
+    write_output(args.output.as_deref(), args.force, inputs, text.as_bytes())
         .map_err(|e| CommandError::io(output_name(args.output.as_deref()), e))?;
     Ok(0)
 }

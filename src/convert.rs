@@ -2172,7 +2172,8 @@ pub fn to_long(c: &Conversion) -> String {
     if let Some(declared) = c.trace.declared {
         let _ = writeln!(out, "result: {}", declared.as_str());
     }
-    out
+    // Read by people: the file's name and the text kept verbatim show their controls.
+    crate::escape::escaped_owned(out)
 }
 
 /// Text kept verbatim, each line after `  | `.

@@ -181,7 +181,7 @@ pub fn run(args: &GenerateOptions) -> Result<String, CommandError> {
 /// The rules `--game`, `--board` and `--rules` name: checked before any output is
 /// opened, so that a usage error is not hidden by a problem of the output.
 pub fn rules_of(args: &GenerateOptions) -> Result<Rules, CommandError> {
-    let game = Game::from_tag(&args.game).ok_or_else(|| {
+    let game = Game::from_name(&args.game).ok_or_else(|| {
         CommandError::Usage(format!(
             "unknown game {:?}; expected one of Tsoro, Nsolo, Kiothi, BaoLaKimasai",
             args.game

@@ -9,6 +9,7 @@ pub mod corpus;
 pub mod diagnostic;
 pub mod diagram;
 pub mod error;
+pub mod escape;
 pub mod games;
 pub mod generate;
 pub mod geometry;

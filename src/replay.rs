@@ -314,6 +314,21 @@ pub fn start_of(record: &Record, rules: &Rules) -> Result<Position, Diagnostic> 
     Ok(Position::initial(rules))
 }
 
+/// A set-up's stone total that the start could not lead to: a warning (PMN.md).
+fn trace_setup_total(record: &Record, rules: &Rules, start: &Position) -> Option<Diagnostic> {
+    if record.tag("SetUp") != Some("1") {
+        return None;
+    }
+    let unlike = start.total_unlike_start(rules)?;
+    let span = tag_span(record, "Position");
+    Some(Diagnostic::warning(
+        code::SETUP_TOTAL,
+        None,
+        span,
+        unlike.to_string(),
+    ))
+}
+
 /// The diagnostic code of an illegal move.
 fn code_of(e: &Illegal, has_x: bool) -> &'static str {
     match e {
@@ -720,6 +735,9 @@ pub fn replay(parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
             "the Position tag is not used without [SetUp \"1\"]: the game starts from the initial layout".into(),
         ));
     }
+    if let Some(unlike) = trace_setup_total(record, &rules, &start) {
+        trace.diagnostics.push(unlike);
+    }
     // Commands before the first ply follow no ply: a checkpoint there is of the start.
     let before_first = (record.moves.iter())
         .take_while(|e| !matches!(e, Element::Ply(_)))
@@ -793,6 +811,9 @@ pub fn replay_plain(game: &mut PlainGame<'_>, options: &ReplayOptions) -> Option
     let rules = rules_of_cached(&game.record, &options.overrides).ok()?;
     let start = start_of(&game.record, &rules).ok()?;
     if game.record.tag("Position").is_some() && game.record.tag("SetUp") != Some("1") {
+        return None;
+    }
+    if game.record.tag("SetUp") == Some("1") && start.total_unlike_start(&rules).is_some() {
         return None;
     }
     // The rules and the last position go into the trace from the state at the end.

@@ -343,8 +343,8 @@ fn header(per: Per) -> Vec<u8> {
 /// in parallel, each game parsed on the thread that replays it): memory holds a batch's
 /// rows, however large an input. An input that cannot be read is reported to `notes`
 /// (`NAME: why`), and the others are still read (to report every one); then the command
-/// fails, so that no table silently leaves an input out (an output file is not written;
-/// on standard output, the rows written before the failure stay).
+/// fails, so that no table silently leaves an input out (the caller then discards what
+/// was written: see [`crate::output::stream_whole_output`]).
 pub fn write_stats(
     inputs: &[Input],
     filter: &Filter,

@@ -18,6 +18,7 @@ use serde::Serialize;
 
 use crate::corpus::{self, Batches, Filter, Input, Skipped, Work};
 use crate::diagnostic::Diagnostic;
+use crate::escape::{escaped, shown};
 use crate::pmn::{GameText, ParsedGame, Severity};
 use crate::replay::{replay, replay_plain, ReplayOptions, Trace};
 
@@ -74,11 +75,17 @@ impl Summary {
         self.io_errors += other.io_errors;
     }
 
-    /// The human summary line.
+    /// The human summary line ("1 game", "1 warning" in the singular).
     pub fn line(&self) -> String {
+        let s = |n: usize| if n == 1 { "" } else { "s" };
         format!(
-            "{} games, {} valid, {} with errors, {} warnings",
-            self.games, self.valid, self.with_errors, self.warnings
+            "{} game{}, {} valid, {} with errors, {} warning{}",
+            self.games,
+            s(self.games),
+            self.valid,
+            self.with_errors,
+            self.warnings,
+            s(self.warnings)
         )
     }
 }
@@ -423,55 +430,6 @@ fn push_decimal(out: &mut Vec<u8>, mut n: u64) {
         }
     }
     out.extend_from_slice(&digits[at..]);
-}
-
-/// A control character a terminal would act on: all but tab and line feed, and a
-/// carriage return but before a line feed.
-fn acts_on_terminal(c: char, next: Option<char>) -> bool {
-    match c {
-        '\t' | '\n' => false,
-        '\r' => next != Some('\n'),
-        c => c.is_control(),
-    }
-}
-
-/// `text` with each control character a terminal would act on replaced by what
-/// `replace` writes for it (borrowed when there is none).
-fn without_controls(text: &str, replace: impl Fn(char, &mut String)) -> std::borrow::Cow<'_, str> {
-    // Borrowed unless something is replaced (a CRLF game has control characters that
-    // need no replacing).
-    let mut chars = text.chars().peekable();
-    let mut clean = true;
-    while let (true, Some(c)) = (clean, chars.next()) {
-        clean = !acts_on_terminal(c, chars.peek().copied());
-    }
-    if clean {
-        return text.into();
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if acts_on_terminal(c, chars.peek().copied()) {
-            replace(c, &mut out);
-        } else {
-            out.push(c);
-        }
-    }
-    out.into()
-}
-
-/// A message or name for the terminal: control characters written as escapes (`\u{1b}`).
-fn escaped(text: &str) -> std::borrow::Cow<'_, str> {
-    without_controls(text, |c, out| out.extend(c.escape_default()))
-}
-
-/// A game's text for a snippet: each control character a terminal would act on is
-/// shown as a character of the same length in bytes (`?`, or `¿` for the two-byte
-/// ones), so that every span still points where it did.
-fn shown(text: &str) -> std::borrow::Cow<'_, str> {
-    without_controls(text, |c, out| {
-        out.push(if c.len_utf8() == 1 { '?' } else { '¿' })
-    })
 }
 
 /// A report's snippet of a game's text: the line its span starts on, the span cut to

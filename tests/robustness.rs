@@ -107,8 +107,9 @@ fn mutated_records_never_panic_anywhere() {
                 for n in 0..=trace.plies.len() {
                     if let Some(pos) = trace.position_after(n) {
                         let last = n.checked_sub(1).and_then(|k| trace.plies.get(k));
-                        let _ = sow::diagram::svg_board(rules, pos, last);
-                        let _ = sow::diagram::text_board(rules, pos, "");
+                        let end = trace.outcome.as_ref().filter(|_| n == trace.plies.len());
+                        let _ = sow::diagram::svg_board(rules, pos, last, end);
+                        let _ = sow::diagram::text_board(rules, pos, "", end);
                     }
                 }
             }
