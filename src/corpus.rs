@@ -464,6 +464,59 @@ pub fn drive<S: Source, T: Send, E>(
 mod tests {
     use super::*;
 
+    /// What the driver hands on for a corpus, with `threads` threads: each result with
+    /// its input, in the order received.
+    fn driven(inputs: &[Input], threads: usize) -> Vec<(usize, String)> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let mut got = Vec::new();
+        let mut done = Vec::new();
+        pool.install(|| {
+            let work = |w: Work| match w {
+                Work::Game { index, game, .. } => format!("game {index}: {}", game.text_len()),
+                Work::Unreadable { .. } => "unreadable".to_string(),
+            };
+            let sink = |input, result| {
+                got.push((input, result));
+                Ok::<(), ()>(())
+            };
+            drive(Batches::new(inputs), work, sink, |n| done.push(n)).unwrap();
+        });
+        assert!(done.windows(2).all(|w| w[0] <= w[1]), "{done:?}");
+        assert_eq!(done.last(), Some(&inputs.len()));
+        got
+    }
+
+    #[test]
+    fn the_driver_keeps_input_order_and_reports_every_unreadable_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut inputs = Vec::new();
+        for (i, games) in [600, 0, 3, 1].into_iter().enumerate() {
+            let path = dir.path().join(format!("{i}.pmn"));
+            let text: String = (0..games)
+                .map(|g| format!("[Game \"Tsoro\"]\n[Round \"{g}\"]\n\n*\n\n"))
+                .collect();
+            std::fs::write(&path, text).unwrap();
+            inputs.push(Input::File(path));
+            if i == 1 {
+                inputs.push(Input::File(dir.path().join("missing.pmn")));
+            }
+        }
+        let one = driven(&inputs, 1);
+        // Every game of the first input, more than a batch, then the rest in order.
+        let first: Vec<&str> = (one.iter().filter(|(i, _)| *i == 0))
+            .map(|(_, r)| r.split(':').next().unwrap())
+            .collect();
+        let expected: Vec<String> = (1..=600).map(|g| format!("game {g}")).collect();
+        assert_eq!(first, expected);
+        assert!(one.windows(2).all(|w| w[0].0 <= w[1].0));
+        let missing: Vec<_> = one.iter().filter(|(_, r)| r == "unreadable").collect();
+        assert_eq!(missing, [&(2, "unreadable".to_string())]);
+        assert_eq!(driven(&inputs, 3), one);
+    }
+
     #[test]
     fn filters_match_tags() {
         let games = crate::pmn::parse_str(
