@@ -14,15 +14,13 @@
 use std::collections::HashMap;
 use std::io::Write;
 
-use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::corpus::{Batches, Filter, Input};
+use crate::corpus::{Batches, Filter, Input, Work};
 use crate::diagnostic::Diagnostic;
 use crate::error::CommandError;
 use crate::geometry::{Pit, Side};
 use crate::moves::Move;
-use crate::play::{EndReason, Outcome};
 use crate::pmn::{CommentKind, Element, ParsedGame, Record};
 use crate::position::Position;
 use crate::repair::RepairOptions;
@@ -70,7 +68,8 @@ pub struct GameView {
     pub diagnostics: Vec<DiagnosticView>,
     /// The result the record declares.
     pub declared: Option<String>,
-    /// How and why the game ended, when it is over after the last ply replayed.
+    /// How and why the game ended, when it is over after the last ply replayed, as
+    /// `sow show` says it.
     pub ending: Option<String>,
     pub errors: usize,
     pub warnings: usize,
@@ -294,26 +293,6 @@ fn positions_as_changes<S: serde::Serializer>(
     seq.end()
 }
 
-/// Why a game is over, in words.
-pub fn ending_of(outcome: &Outcome, side_to_move: Side) -> String {
-    let reason = match outcome {
-        Outcome::Win { reason, .. } | Outcome::Draw { reason } => reason,
-    };
-    let how = match reason {
-        EndReason::NoLegalMove => format!("{side_to_move} has no legal move"),
-        EndReason::Repetition => "the position occurred for the repetition count".into(),
-        EndReason::Score { score } => format!(
-            "{side_to_move} has no legal move; with the stones left awarded, the prisons are South {} and North {}",
-            score[0], score[1]
-        ),
-    };
-    let result = match outcome.winner() {
-        Some(side) => format!("{side} wins"),
-        None => "a draw".into(),
-    };
-    format!("{how}: {result} ({})", outcome.result_token())
-}
-
 /// The move text of a record as the page lists it, main-line plies numbered, and the
 /// `[%stones]` arguments written after each main-line ply (index 0: before the first).
 fn move_text(record: &Record) -> (Vec<Item>, Vec<Vec<String>>) {
@@ -458,12 +437,14 @@ pub fn game_view(
         .filter(|_| trace.start.is_some())
         .map(|r| {
             // Drawn with no stone: the page writes every position's counts into it.
-            crate::diagram::svg_board(r, &Position::empty(r.board(), Side::South), None)
+            crate::diagram::svg_board(r, &Position::empty(r.board(), Side::South), None, None)
         });
-    let ending = trace.outcome.as_ref().map(|o| {
-        let to_move = trace.last.as_ref().map_or(Side::South, |p| p.side);
-        ending_of(o, to_move)
-    });
+    let ending = match (&trace.rules, &trace.last, &trace.outcome) {
+        (Some(rules), Some(last), Some(outcome)) => {
+            Some(crate::diagram::game_over_lines(rules, last, outcome).join(" "))
+        }
+        _ => None,
+    };
     GameView {
         number,
         input: input.to_string(),
@@ -623,40 +604,41 @@ pub fn page(games: &mut [GameView], title: &str) -> String {
 /// The page's markup; the script fills it in.
 const BODY: &str = include_str!("view/body.html");
 
-/// `sow view`: the games of the inputs kept by the filter, replayed, as one page.
+/// `sow view`: the games of the inputs kept by the filter, replayed, as one page. The
+/// games are replayed a batch at a time by the corpus driver. An input that cannot be
+/// read is reported to `notes` (`NAME: why`), and the others are still read (to report
+/// every one); then the command fails: a page that silently left an input out would
+/// mislead.
 pub fn write_view(
     inputs: &[Input],
     filter: &Filter,
     options: &ReplayOptions,
     out: &mut dyn Write,
+    notes: &mut dyn FnMut(String),
 ) -> Result<(), CommandError> {
     let names: Vec<String> = inputs.iter().map(Input::name).collect();
-    let mut batches = Batches::new(inputs);
     let mut games: Vec<GameView> = Vec::new();
     let mut unreadable = 0;
-    while let Some(batch) = batches.next_batch() {
-        let views: Vec<Result<Option<GameView>, String>> = batch
-            .into_par_iter()
-            .map(|work| {
-                let name = &names[work.input()];
-                let game = work.parse_game(&names, filter)?;
-                Ok(game.map(|(index, game)| view_of(0, name, index, &game, options)))
-            })
-            .collect();
-        for view in views {
-            match view {
-                Ok(Some(mut view)) => {
-                    view.number = games.len() + 1;
-                    games.push(view);
-                }
-                Ok(None) => {}
-                Err(report) => {
-                    eprintln!("sow: {}", crate::escape::escaped(&report));
-                    unreadable += 1;
-                }
+    let view = |work: Work| -> Result<Option<GameView>, String> {
+        let name = &names[work.input()];
+        let game = work.parse_game(&names, filter)?;
+        Ok(game.map(|(index, game)| view_of(0, name, index, &game, options)))
+    };
+    let keep = |_, view: Result<Option<GameView>, String>| -> Result<(), CommandError> {
+        match view {
+            Ok(Some(mut view)) => {
+                view.number = games.len() + 1;
+                games.push(view);
+            }
+            Ok(None) => {}
+            Err(report) => {
+                notes(report);
+                unreadable += 1;
             }
         }
-    }
+        Ok(())
+    };
+    crate::corpus::drive(Batches::new(inputs), view, keep, |_| {})?;
     if unreadable > 0 {
         return Err(CommandError::Unreadable(unreadable));
     }

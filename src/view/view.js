@@ -356,7 +356,7 @@
         '` could not be played. The board is as it stood before it.'));
     }
     if (ply === lastPly(G)) {
-      if (G.ending) box.appendChild(h('p', 'ending', 'The game is over: ' + G.ending + '.'));
+      if (G.ending) box.appendChild(h('p', 'ending', G.ending));
       else if (!G.stop && G.positions.length) box.appendChild(h('p', 'ending', 'The game is not over after this ply.'));
     }
     var probs = $('ply-problems');
@@ -383,8 +383,9 @@
     if (errors) t += '; ' + plural(errors, 'error', 'errors');
     if (warnings) t += '; ' + plural(warnings, 'warning', 'warnings');
     if (P && P.captured.length) t += '; captured ' + pitList(P.captured);
-    if (ply === lastPly(G) && G.ending) t += '; the game is over: ' + G.ending;
-    return t + '.';
+    t += '.';
+    if (ply === lastPly(G) && G.ending) t += ' ' + G.ending;
+    return t;
   }
 
   // ---- a game --------------------------------------------------------------------
@@ -479,7 +480,7 @@
       tags.appendChild(h('dd', null, G.rules));
     }
     var result = 'Result: ' + (G.declared || 'not given') + '. ';
-    if (G.ending) result += 'After ply ' + (G.positions.length - 1) + ' the game is over: ' + G.ending + '.';
+    if (G.ending) result += 'After ply ' + (G.positions.length - 1) + ': ' + G.ending;
     else if (G.stop) result += 'The replay stopped at ply ' + G.stop + ', which could not be played.';
     else if (G.positions.length && G.positions.length - 1 < G.plies_written) result += 'The replay stopped after ply ' + (G.positions.length - 1) + ' of ' + G.plies_written + '.';
     else if (G.positions.length) result += 'The game is not over after its ' + plural(G.positions.length - 1, 'ply', 'plies') + '.';
