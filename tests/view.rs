@@ -222,3 +222,28 @@ fn the_command_writes_one_page_and_never_over_a_file_without_force() {
         .assert()
         .code(2);
 }
+
+/// A variation is listed where it branches, its plies not numbered in the main line.
+#[test]
+fn a_variation_is_listed_where_it_branches() {
+    let text =
+        "[Game \"Tsoro\"]\n[Board \"4x8\"]\n\n1. a5-a7 $1 (1. a4 {or this} (1. a3)) d4-d2 *\n";
+    let parsed = &parse_str(text)[0];
+    let view = view_of(1, "v.pmn", 1, parsed, &ReplayOptions::full());
+    let items = serde_json::to_value(&view.moves).unwrap();
+    let kinds: Vec<String> = (items.as_array().unwrap().iter())
+        .map(|i| {
+            let t = i["t"].as_str().unwrap_or("");
+            let p = i["p"].as_u64().map(|p| format!("#{p}")).unwrap_or_default();
+            format!("{}{t}{p}", i["k"].as_str().unwrap())
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "n1.", "pa5-a7#1", "g$1", "(", "n1.", "pa4", "cor this", "(", "n1.", "pa3", ")", ")",
+            "pd4-d2#2", "r*"
+        ]
+    );
+    assert_eq!(view.positions.len(), 3);
+}

@@ -416,6 +416,14 @@ fn the_page_in_a_browser() {
         browser.key(END);
         assert_eq!(browser.at(), (g as u64, trace.plies.len() as u64));
     }
+    // The buttons are reached and pressed from the keyboard.
+    browser.open(&url(&page, "#g=15&p=1"));
+    browser.run("document.getElementById('first').focus()");
+    browser.key("\u{E004}"); // Tab: to the button of the previous ply
+    let focused = browser.run("return document.activeElement.id");
+    assert_eq!(focused, "prev");
+    browser.key("\u{E007}"); // Enter
+    assert_eq!(browser.at(), (15, 0));
     // A click on a ply of the move list steps there, and the step is announced.
     browser.open(&url(&page, "#g=6&p=0"));
     let link = browser.call(
