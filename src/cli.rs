@@ -260,6 +260,10 @@ pub struct ViewArgs {
     /// The HTML file to write (`-`: standard output).
     #[arg(long, short = 'o')]
     pub output: PathBuf,
+    /// Search no repairs for the games with an error (by default each is searched as
+    /// `sow validate --suggest` searches, within the same bounds).
+    #[arg(long)]
+    pub no_suggest: bool,
     /// Replace the output file if it exists.
     #[arg(long)]
     pub force: bool,
@@ -495,7 +499,7 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
             let (inputs, filter, replay) = corpus_inputs(&args.corpus, corpus::PMN_EXTENSIONS)?;
             let name = output_name(Some(&args.output));
             crate::output::stream_whole_output(Some(&args.output), args.force, &inputs, |out| {
-                crate::view::write_view(&inputs, &filter, &replay, out, &mut say)
+                crate::view::write_view(&inputs, &filter, &replay, !args.no_suggest, out, &mut say)
             })
             .map_err(|e| stream_failure(e, &name))?;
             Ok(0)

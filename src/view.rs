@@ -608,11 +608,13 @@ const BODY: &str = include_str!("view/body.html");
 /// games are replayed a batch at a time by the corpus driver. An input that cannot be
 /// read is reported to `notes` (`NAME: why`), and the others are still read (to report
 /// every one); then the command fails: a page that silently left an input out would
-/// mislead.
+/// mislead. With `suggest`, the repairs of each game with an error are searched for, as
+/// `sow validate --suggest` does.
 pub fn write_view(
     inputs: &[Input],
     filter: &Filter,
     options: &ReplayOptions,
+    suggest: bool,
     out: &mut dyn Write,
     notes: &mut dyn FnMut(String),
 ) -> Result<(), CommandError> {
@@ -622,7 +624,10 @@ pub fn write_view(
     let view = |work: Work| -> Result<Option<GameView>, String> {
         let name = &names[work.input()];
         let game = work.parse_game(&names, filter)?;
-        Ok(game.map(|(index, game)| view_of(0, name, index, &game, options)))
+        Ok(game.map(|(index, game)| match suggest {
+            true => view_of(0, name, index, &game, options),
+            false => game_view(0, name, index, &game, &replay(&game, options)),
+        }))
     };
     let keep = |_, view: Result<Option<GameView>, String>| -> Result<(), CommandError> {
         match view {

@@ -247,3 +247,28 @@ fn a_variation_is_listed_where_it_branches() {
     );
     assert_eq!(view.positions.len(), 3);
 }
+
+#[test]
+fn repairs_are_searched_unless_told_not_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("records/flawed/illegal-move.pmn");
+    let suggestions = |extra: &[&str]| {
+        let out = dir.path().join(format!("{}.html", extra.len()));
+        Command::cargo_bin("sow")
+            .unwrap()
+            .arg("view")
+            .arg(&input)
+            .args(extra)
+            .arg("-o")
+            .arg(&out)
+            .assert()
+            .success();
+        let data = page_data(&std::fs::read_to_string(&out).unwrap());
+        data[1].1["diagnostics"][0]["suggestions"]
+            .as_array()
+            .unwrap()
+            .len()
+    };
+    assert!(suggestions(&[]) > 0);
+    assert_eq!(suggestions(&["--no-suggest"]), 0);
+}
