@@ -521,6 +521,14 @@ struct Entry<'a> {
     first_error: Option<u32>,
 }
 
+/// Text without spaces, in lower case: `Bao la Kimasai` names `BaoLaKimasai`.
+fn squeezed(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_whitespace())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
 fn title_of(view: &GameView) -> String {
     let tag = |name: &str| {
         (view.tags.iter())
@@ -535,7 +543,7 @@ fn title_of(view: &GameView) -> String {
     let game = tag("Game").unwrap_or("?");
     match (tag("Event"), players) {
         // An event names its game more often than not.
-        (Some(event), _) if event.contains(game) => event.to_string(),
+        (Some(event), _) if squeezed(event).contains(&squeezed(game)) => event.to_string(),
         (Some(name), _) => format!("{game}: {name}"),
         (None, Some(players)) => format!("{game}: {players}"),
         (None, None) => format!("{game}, {} game {}", view.input, view.index),
