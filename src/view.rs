@@ -62,6 +62,9 @@ pub struct GameView {
     pub plies_written: usize,
     /// The move text as written.
     pub moves: Vec<Item>,
+    /// The variations that branch from the main line, replayed, in the order written.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub variations: Vec<VariationView>,
     /// `[%stones]` checkpoints written before the first ply (of the start).
     pub start_stones: Vec<Checkpoint>,
     /// Every diagnostic, in the order of the replay.
@@ -164,9 +167,13 @@ pub enum Item {
     /// `$n`.
     #[serde(rename = "g")]
     Nag { t: String },
-    /// A variation begins (after the ply it could have replaced).
+    /// A variation begins (after the ply it could have replaced); `v` is its index
+    /// among the game's replayed variations, for one that branches from the main line.
     #[serde(rename = "(")]
-    Open,
+    Open {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        v: Option<usize>,
+    },
     /// A variation ends.
     #[serde(rename = ")")]
     Close,
@@ -295,10 +302,21 @@ fn positions_as_changes<S: serde::Serializer>(
 
 /// The move text of a record as the page lists it, main-line plies numbered, and the
 /// `[%stones]` arguments written after each main-line ply (index 0: before the first).
-fn move_text(record: &Record) -> (Vec<Item>, Vec<Vec<String>>) {
+/// A variation that branches from the main line: it replaces main-line ply `at`, whose
+/// element is `record.moves[element]`.
+struct Branch<'a> {
+    at: u32,
+    element: usize,
+    elements: &'a [Element],
+}
+
+fn move_text(record: &Record) -> (Vec<Item>, Vec<Vec<String>>, Vec<Branch<'_>>) {
     let mut items = Vec::new();
     let mut stones: Vec<Vec<String>> = vec![Vec::new()];
+    let mut branches = Vec::new();
     let mut main = 0u32;
+    // The element of the last main-line ply, and how many main-line elements were read.
+    let (mut last_ply, mut read) = (None, 0usize);
     // Variations nest; an explicit stack of the element lists still to walk.
     let mut stack: Vec<std::slice::Iter<'_, Element>> = vec![record.moves.iter()];
     while let Some(top) = stack.last_mut() {
@@ -310,6 +328,9 @@ fn move_text(record: &Record) -> (Vec<Item>, Vec<Vec<String>>) {
             continue;
         };
         let in_main = stack.len() == 1;
+        if in_main {
+            read += 1;
+        }
         match element {
             Element::MoveNumber(m) => items.push(Item::Number {
                 t: format!(
@@ -327,6 +348,7 @@ fn move_text(record: &Record) -> (Vec<Item>, Vec<Vec<String>>) {
                     t.push_str(s.as_str());
                 }
                 let p = in_main.then(|| {
+                    last_ply = Some(read - 1);
                     main += 1;
                     stones.push(Vec::new());
                     main
@@ -348,7 +370,15 @@ fn move_text(record: &Record) -> (Vec<Item>, Vec<Vec<String>>) {
                 t: format!("${}", n.code),
             }),
             Element::Variation(v) => {
-                items.push(Item::Open);
+                let branch = last_ply.filter(|_| in_main).map(|element| {
+                    branches.push(Branch {
+                        at: main,
+                        element,
+                        elements: &v.elements,
+                    });
+                    branches.len() - 1
+                });
+                items.push(Item::Open { v: branch });
                 stack.push(v.elements.iter());
             }
         }
@@ -358,23 +388,124 @@ fn move_text(record: &Record) -> (Vec<Item>, Vec<Vec<String>>) {
             t: r.result.as_str().to_string(),
         });
     }
-    (items, stones)
+    (items, stones, branches)
 }
 
 fn pits(list: &[(Pit, u16)]) -> Vec<(String, u16)> {
     list.iter().map(|(p, n)| (p.to_string(), *n)).collect()
 }
 
-/// The page's view of one game, from its replay.
+fn ply_view(ply: &crate::replay::PlyTrace, stones: Vec<Checkpoint>) -> PlyView {
+    let e = &ply.effect;
+    let (from, placed) = match &ply.mv {
+        Move::Sow(s) => (s.from.iter().map(Pit::to_string).collect(), Vec::new()),
+        Move::Redistribute(r) => (
+            r.emptied.iter().map(Pit::to_string).collect(),
+            pits(&r.placed),
+        ),
+    };
+    PlyView {
+        number: ply.number,
+        side: ply.side.letter(),
+        text: ply.text.clone(),
+        from,
+        placed,
+        laps: (e.laps.iter().take(MAX_LAPS_SHOWN))
+            .map(|l| format!("{}-{}", l.start, l.end))
+            .collect(),
+        lap_count: e.lap_count,
+        end: e.end.map(|p| p.to_string()),
+        captured: pits(&e.captured),
+        bonus: pits(&e.bonus),
+        prison_gain: e.prison_gain,
+        nki_marked: e.nki_marked,
+        foul: ply.foul,
+        stones,
+    }
+}
+
+/// A variation that branches from the main line, replayed as the line it makes: the
+/// main line before the ply it replaces, then its own plies (those of variations inside
+/// it are not played).
+#[derive(Clone, Debug, Serialize)]
+pub struct VariationView {
+    /// The main-line ply it replaces: its first ply is numbered so.
+    pub at: u32,
+    /// The position before its first ply, then after each of its plies replayed.
+    #[serde(serialize_with = "positions_as_changes")]
+    pub positions: Vec<String>,
+    pub plies: Vec<PlyView>,
+    /// When its replay stopped at a ply it could not play: that ply's number.
+    pub stop: Option<u32>,
+    /// The diagnostics of its plies.
+    pub diagnostics: Vec<DiagnosticView>,
+}
+
+fn variation_view(
+    parsed: &ParsedGame,
+    branch: &Branch<'_>,
+    options: &ReplayOptions,
+) -> VariationView {
+    let record = &parsed.record;
+    let moves = (record.moves[..branch.element].iter())
+        .chain(
+            branch
+                .elements
+                .iter()
+                .filter(|e| !matches!(e, Element::Variation(_))),
+        )
+        .cloned()
+        .collect();
+    // Without the result: the variation is not the game.
+    let tags = (record.tags.iter())
+        .filter(|t| t.name != "Result")
+        .cloned()
+        .collect();
+    let line = ParsedGame {
+        record: Record {
+            tags,
+            moves,
+            result: None,
+        },
+        problems: Vec::new(),
+        text: String::new(),
+        offset: 0,
+        line: 1,
+    };
+    let trace = replay(&line, options);
+    let from = branch.at as usize;
+    let plies: Vec<PlyView> = (trace.plies.iter().skip(from - 1))
+        .map(|p| ply_view(p, Vec::new()))
+        .collect();
+    let positions = (from - 1..=trace.plies.len())
+        .filter_map(|k| trace.position_after(k).map(Position::to_string))
+        .collect();
+    let replayed = trace.plies.len() as u32;
+    let stop = (trace.first_error_ply())
+        .filter(|&p| p == replayed + 1 && p >= branch.at && !trace.complete);
+    VariationView {
+        at: branch.at,
+        positions,
+        plies,
+        stop,
+        diagnostics: (trace.diagnostics.iter())
+            .filter(|d| d.ply.is_some_and(|p| p >= branch.at))
+            .map(DiagnosticView::of)
+            .collect(),
+    }
+}
+
+/// The page's view of one game, from its replay (`options` replay its variations).
 pub fn game_view(
     number: usize,
     input: &str,
     index: usize,
     parsed: &ParsedGame,
     trace: &Trace,
+    options: &ReplayOptions,
 ) -> GameView {
     let record = &parsed.record;
-    let (moves, written_stones) = move_text(record);
+    let (moves, written_stones, branches) = move_text(record);
     let game = trace.rules.as_ref().map(|r| r.game());
     let stones_at = |n: usize, pos: Option<&Position>| -> Vec<Checkpoint> {
         (written_stones.get(n).into_iter().flatten())
@@ -385,32 +516,10 @@ pub fn game_view(
     positions.extend(trace.start.as_ref().map(Position::to_string));
     let mut plies = Vec::with_capacity(trace.plies.len());
     for ply in &trace.plies {
-        let e = &ply.effect;
-        let (from, placed) = match &ply.mv {
-            Move::Sow(s) => (s.from.iter().map(Pit::to_string).collect(), Vec::new()),
-            Move::Redistribute(r) => (
-                r.emptied.iter().map(Pit::to_string).collect(),
-                pits(&r.placed),
-            ),
-        };
-        plies.push(PlyView {
-            number: ply.number,
-            side: ply.side.letter(),
-            text: ply.text.clone(),
-            from,
-            placed,
-            laps: (e.laps.iter().take(MAX_LAPS_SHOWN))
-                .map(|l| format!("{}-{}", l.start, l.end))
-                .collect(),
-            lap_count: e.lap_count,
-            end: e.end.map(|p| p.to_string()),
-            captured: pits(&e.captured),
-            bonus: pits(&e.bonus),
-            prison_gain: e.prison_gain,
-            nki_marked: e.nki_marked,
-            foul: ply.foul,
-            stones: stones_at(ply.number as usize, ply.after.as_ref()),
-        });
+        plies.push(ply_view(
+            ply,
+            stones_at(ply.number as usize, ply.after.as_ref()),
+        ));
         if let Some(after) = &ply.after {
             positions.push(after.to_string());
         }
@@ -458,6 +567,10 @@ pub fn game_view(
         plies,
         stop,
         plies_written: trace.plies_written,
+        variations: (branches.iter())
+            .filter(|_| trace.start.is_some())
+            .map(|b| variation_view(parsed, b, options))
+            .collect(),
         moves,
         start_stones: stones_at(0, trace.start.as_ref()),
         diagnostics: trace.diagnostics.iter().map(DiagnosticView::of).collect(),
@@ -484,7 +597,7 @@ pub fn view_of(
     if !trace.is_valid() {
         crate::repair::attach_suggestions(parsed, &mut trace, options, &RepairOptions::default());
     }
-    game_view(number, input, index, parsed, &trace)
+    game_view(number, input, index, parsed, &trace, options)
 }
 
 /// Writes JSON for a `<script type="application/json">` element: no `<` in it, so no
@@ -634,7 +747,7 @@ pub fn write_view(
         let game = work.parse_game(&names, filter)?;
         Ok(game.map(|(index, game)| match suggest {
             true => view_of(0, name, index, &game, options),
-            false => game_view(0, name, index, &game, &replay(&game, options)),
+            false => game_view(0, name, index, &game, &replay(&game, options), options),
         }))
     };
     let keep = |_, view: Result<Option<GameView>, String>| -> Result<(), CommandError> {

@@ -246,6 +246,15 @@ fn a_variation_is_listed_where_it_branches() {
         ]
     );
     assert_eq!(view.positions.len(), 3);
+    // The variation that branches from the main line is replayed as the line it makes:
+    // from the position before ply 1, its own plies (not those of the one inside it).
+    assert_eq!(view.variations.len(), 1);
+    let v = &view.variations[0];
+    assert_eq!(v.at, 1);
+    assert_eq!(v.positions[0], view.positions[0]);
+    let texts: Vec<&str> = v.plies.iter().map(|p| p.text.as_str()).collect();
+    assert_eq!(texts, ["a4"]);
+    assert_eq!(v.plies[0].number, 1);
 }
 
 #[test]

@@ -498,6 +498,41 @@ fn the_page_in_a_browser() {
         no_request_left(&browser, &file.display().to_string());
     }
 
+    // A variation is stepped through as the line it makes, and a deep link opens it.
+    let variation = dir.path().join("variation.pmn");
+    std::fs::write(
+        &variation,
+        "[Game \"Tsoro\"]\n[Board \"4x8\"]\n\n1. a5-a7 (1. a4 {or this} d4 (1... d3) 2. a1) d4-d2 2. a1 *\n",
+    )
+    .unwrap();
+    let line = dir.path().join("line.pmn");
+    std::fs::write(
+        &line,
+        "[Game \"Tsoro\"]\n[Board \"4x8\"]\n\n1. a4 d4 2. a1 *\n",
+    )
+    .unwrap();
+    let line = &traces(std::slice::from_ref(&line))[0];
+    assert_eq!(line.plies.len(), 3);
+    let page = dir.path().join("variation.html");
+    make_page(std::slice::from_ref(&variation), &page);
+    browser.open(&url(&page, "#g=1&v=0&p=0"));
+    for k in 0..=3 {
+        if k > 0 {
+            browser.key(RIGHT);
+        }
+        assert_eq!(browser.at(), (1, k));
+        assert_eq!(
+            shown_board(&browser),
+            expected_board(line, k as usize),
+            "ply {k}"
+        );
+    }
+    assert_eq!(browser.run("return document.body.dataset.line"), "0");
+    assert_eq!(browser.run("return location.hash"), "#g=1&v=0&p=3");
+    browser.key(HOME);
+    assert_eq!(browser.at(), (1, 0));
+    no_request_left(&browser, "a variation");
+
     // The error of every flawed record, at its ply.
     let mut flawed: Vec<PathBuf> = std::fs::read_dir(root().join("records/flawed"))
         .unwrap()

@@ -38,12 +38,15 @@
   function gameData(n) {
     if (!cache[n]) {
       var G = JSON.parse($('sow-game-' + n).textContent);
-      for (var k = 1; k < G.positions.length; k++) {
-        if (G.positions[k].charAt(0) === '~') G.positions[k] = withChanges(G.positions[k - 1], G.positions[k]);
-      }
-      G.plies.forEach(function (P) {
-        P.laps = (P.laps || []).map(function (l) { return l.split('-'); });
-        ['captured', 'bonus', 'stones', 'placed'].forEach(function (k) { P[k] = P[k] || []; });
+      G.variations = G.variations || [];
+      [G].concat(G.variations).forEach(function (L) {
+        for (var k = 1; k < L.positions.length; k++) {
+          if (L.positions[k].charAt(0) === '~') L.positions[k] = withChanges(L.positions[k - 1], L.positions[k]);
+        }
+        L.plies.forEach(function (P) {
+          P.laps = (P.laps || []).map(function (l) { return l.split('-'); });
+          ['captured', 'bonus', 'stones', 'placed'].forEach(function (k) { P[k] = P[k] || []; });
+        });
       });
       cache[n] = G;
     }
@@ -98,6 +101,26 @@
 
   function lastPly(G) {
     return Math.max(0, G.positions.length - 1) + (G.stop ? 1 : 0);
+  }
+
+  // The line being stepped through: the main line, or a variation (`v`), whose plies
+  // are numbered from the main-line ply they replace; `base` is the ply before them.
+  var L = null;
+
+  function lineOf(G, v) {
+    var V = v === null ? null : G.variations[v];
+    if (!V || !V.positions.length) {
+      return { v: null, base: 0, positions: G.positions, plies: G.plies, stop: G.stop, diagnostics: G.diagnostics };
+    }
+    return { v: v, base: V.at - 1, positions: V.positions, plies: V.plies, stop: V.stop, diagnostics: V.diagnostics };
+  }
+
+  function lastOf(line) {
+    return line.base + Math.max(0, line.positions.length - 1) + (line.stop ? 1 : 0);
+  }
+
+  function address(n, p, v) {
+    return '#g=' + n + (v === null || v === undefined ? '' : '&v=' + v) + '&p=' + p;
   }
 
   // ---- the board -------------------------------------------------------------
@@ -159,7 +182,7 @@
     return sideName(side) + (name ? ': ' + name : '');
   }
 
-  function showPosition(state, G, pos) {
+  function showPosition(state, G, pos, text) {
     for (var id in state.pits) {
       var pit = state.pits[id];
       var cell = pos.pits[id] || { stones: 0, nki: false };
@@ -189,7 +212,7 @@
       var title = state.svg.querySelector('title');
       if (title) title.textContent = caption;
       var desc = state.svg.querySelector('desc');
-      if (desc) desc.textContent = G.positions[Math.min(ply, G.positions.length - 1)];
+      if (desc) desc.textContent = text;
     }
   }
 
@@ -319,7 +342,12 @@
   function showDetail(G, P) {
     var box = $('ply-detail');
     box.textContent = '';
-    if (ply === 0) {
+    if (L.v !== null) {
+      box.appendChild(h('p', 'in-variation', 'In variation ' + (L.v + 1) + ', which replaces ply ' + (L.base + 1) + ' of the main line.'));
+    }
+    if (L.v !== null && ply === L.base) {
+      box.appendChild(h('p', null, 'The position before the variation\'s first ply.'));
+    } else if (ply === 0) {
       box.appendChild(h('p', null, 'The start position' + (G.tags.some(function (t) { return t[0] === 'SetUp' && t[1] === '1'; }) ? ' (set up by the Position tag).' : '.')));
       checkpoints(box, G.start_stones);
     } else if (P) {
@@ -355,17 +383,22 @@
       box.appendChild(h('p', 'stopped', 'Ply ' + ply + ' `' + plyText(G, ply) +
         '` could not be played. The board is as it stood before it.'));
     }
-    if (ply === lastPly(G)) {
+    if (ply === lastPly(G) && L.v === null) {
       if (G.ending) box.appendChild(h('p', 'ending', G.ending));
       else if (!G.stop && G.positions.length) box.appendChild(h('p', 'ending', 'The game is not over after this ply.'));
     }
+    if (L.v !== null) {
+      var back = h('a', 'back', 'Back to the main line at ply ' + L.base);
+      back.href = address(current.n, L.base, null);
+      box.appendChild(back);
+    }
     var probs = $('ply-problems');
     probs.textContent = '';
-    if (ply > 0) {
-      G.diagnostics.forEach(function (d) {
+    if (ply > L.base) {
+      L.diagnostics.forEach(function (d) {
         // A problem past the last ply shown (a result after a replay that stopped) is
         // shown at the last.
-        var last = lastPly(G);
+        var last = lastOf(L);
         if (d.ply === ply || (ply === last && d.ply > last)) probs.appendChild(diagnosticBlock(G, d, false));
       });
     }
@@ -373,18 +406,20 @@
 
   function statusText(G, P) {
     var t = 'Game ' + current.n + ', ';
+    if (L.v !== null) t += 'variation ' + (L.v + 1) + ', ';
     if (ply === 0) t += 'start position';
-    else if (P) t += 'ply ' + ply + ' of ' + lastPly(G) + ': ' + moveNumberOf(P) + ' ' + P.text + ' by ' + sideName(P.side);
+    else if (L.v !== null && ply === L.base) t += 'before the variation';
+    else if (P) t += 'ply ' + ply + ' of ' + lastOf(L) + ': ' + moveNumberOf(P) + ' ' + P.text + ' by ' + sideName(P.side);
     else t += 'ply ' + ply + ': ' + plyText(G, ply) + ' could not be played';
     var errors = 0, warnings = 0;
-    G.diagnostics.forEach(function (d) {
-      if (ply > 0 && d.ply === ply) { if (d.severity === 'error') errors++; else warnings++; }
+    L.diagnostics.forEach(function (d) {
+      if (ply > L.base && d.ply === ply) { if (d.severity === 'error') errors++; else warnings++; }
     });
     if (errors) t += '; ' + plural(errors, 'error', 'errors');
     if (warnings) t += '; ' + plural(warnings, 'warning', 'warnings');
     if (P && P.captured.length) t += '; captured ' + pitList(P.captured);
     t += '.';
-    if (ply === lastPly(G) && G.ending) t += ' ' + G.ending;
+    if (L.v === null && ply === lastPly(G) && G.ending) t += ' ' + G.ending;
     return t;
   }
 
@@ -400,16 +435,31 @@
     });
     var stack = [h('p', 'line main')];
     root.appendChild(stack[0]);
+    // For each open variation: which replayed variation it is, and its next ply.
+    var lines = [null];
     var last = lastPly(G);
     G.moves.forEach(function (it) {
       var here = stack[stack.length - 1];
+      var line = lines[lines.length - 1];
       var e;
       if (it.k === 'n') e = h('span', 'num', it.t);
-      else if (it.k === 'p') {
+      else if (it.k === 'p' && line) {
+        var q = line.next++;
+        if (q <= lastOf(line.L)) {
+          e = h('a', 'ply in-variation', it.t);
+          e.href = address(n, q, line.L.v);
+          links[line.L.v + ':' + q] = e;
+          var vm = line.L.diagnostics.some(function (d) { return d.ply === q && d.severity === 'error'; });
+          if (vm) e.classList.add('error');
+          e.setAttribute('aria-label', 'variation ' + (line.L.v + 1) + ', ply ' + q + ' ' + it.t + (vm ? ', error' : ''));
+        } else {
+          e = h('span', 'ply in-variation unplayed', it.t);
+        }
+      } else if (it.k === 'p') {
         if (it.p && it.p <= last) {
           e = h('a', 'ply', it.t);
-          e.href = '#g=' + n + '&p=' + it.p;
-          links[it.p] = e;
+          e.href = address(n, it.p, null);
+          links['m:' + it.p] = e;
           var P = G.plies[it.p - 1];
           if (P && P.foul) e.classList.add('foul');
           if (marks[it.p]) e.classList.add(marks[it.p]);
@@ -432,9 +482,11 @@
         v.setAttribute('aria-label', 'variation');
         here.appendChild(v);
         stack.push(v);
+        var VL = it.v === undefined ? null : lineOf(G, it.v);
+        lines.push(VL && VL.v !== null ? { L: VL, next: VL.base + 1 } : null);
         return;
       } else if (it.k === ')') {
-        if (stack.length > 1) stack.pop();
+        if (stack.length > 1) { stack.pop(); lines.pop(); }
         var rest = h('span', 'after-variation');
         stack[stack.length - 1].appendChild(rest);
         return;
@@ -444,13 +496,13 @@
         here.appendChild(document.createTextNode(' '));
       }
     });
-    if (G.stop && !links[G.stop]) {
+    if (G.stop && !links['m:' + G.stop]) {
       // The ply that stopped the replay was not read as a ply (text the reader could
       // not read): it is marked at the end of the main line.
       var e = h('a', 'ply error', 'ply ' + G.stop + ' (not read)');
-      e.href = '#g=' + n + '&p=' + G.stop;
+      e.href = address(n, G.stop, null);
       e.setAttribute('aria-label', 'ply ' + G.stop + ', not read, error');
-      links[G.stop] = e;
+      links['m:' + G.stop] = e;
       var result = stack[0].querySelector('.result-token');
       stack[0].insertBefore(e, result);
       stack[0].insertBefore(document.createTextNode(' '), result);
@@ -566,26 +618,29 @@
       if (i === n - 1) links[i].setAttribute('aria-current', 'true');
       else links[i].removeAttribute('aria-current');
     }
-    $('slider').max = String(lastPly(G));
   }
 
   function render(announce) {
     var G = current.G;
-    var last = lastPly(G);
-    ply = Math.max(0, Math.min(ply, last));
-    var k = Math.min(ply, G.positions.length - 1);
-    var P = ply >= 1 && ply <= G.plies.length ? G.plies[ply - 1] : null;
+    var last = lastOf(L);
+    ply = Math.max(L.base, Math.min(ply, last));
+    var k = Math.min(ply - L.base, L.positions.length - 1);
+    var i = ply - L.base - 1;
+    var P = i >= 0 && i < L.plies.length ? L.plies[i] : null;
     if (k >= 0) {
-      showPosition(current.board, G, parsePosition(G.positions[k]));
+      showPosition(current.board, G, parsePosition(L.positions[k]), L.positions[k]);
       showSowing(current.board, P);
     }
+    $('slider').min = String(L.base);
+    $('slider').max = String(last);
     $('slider').value = String(ply);
     $('slider').setAttribute('aria-valuetext', ply === 0 ? 'start position' : 'ply ' + ply);
-    $('first').disabled = $('prev').disabled = ply === 0;
+    $('first').disabled = $('prev').disabled = ply === L.base;
     $('next').disabled = $('last').disabled = ply === last;
+    var here = (L.v === null ? 'm' : L.v) + ':' + ply;
     for (var p in current.links) {
       var a = current.links[p];
-      if (+p === ply) a.setAttribute('aria-current', 'step');
+      if (p === here) a.setAttribute('aria-current', 'step');
       else a.removeAttribute('aria-current');
     }
     showDetail(G, P);
@@ -593,35 +648,38 @@
     $('status').textContent = announce === false ? '' : text;
     document.body.setAttribute('data-game', String(current.n));
     document.body.setAttribute('data-ply', String(ply));
-    var hash = '#g=' + current.n + '&p=' + ply;
+    document.body.setAttribute('data-line', L.v === null ? 'main' : String(L.v));
+    var hash = address(current.n, ply, L.v);
     if (location.hash !== hash) {
       try { history.replaceState(null, '', hash); } catch (e) { /* a page without history */ }
     }
   }
 
-  function go(n, p) {
+  function go(n, p, v) {
     n = Math.max(1, Math.min(n, index.games.length));
     if (!current || current.n !== n) openGame(n);
+    L = lineOf(current.G, v === undefined ? null : v);
     ply = p;
     render();
   }
 
-  function step(delta) { go(current.n, ply + delta); }
+  function step(delta) { go(current.n, ply + delta, L.v); }
 
   function fromHash() {
     var g = /[#&]g=(\d+)/.exec(location.hash);
     var p = /[#&]p=(\d+)/.exec(location.hash);
-    go(g ? parseInt(g[1], 10) : 1, p ? parseInt(p[1], 10) : 0);
+    var v = /[#&]v=(\d+)/.exec(location.hash);
+    go(g ? parseInt(g[1], 10) : 1, p ? parseInt(p[1], 10) : 0, v ? parseInt(v[1], 10) : null);
   }
 
   $('page-title').textContent = index.title;
   buildGameList();
   buildKey();
-  $('first').addEventListener('click', function () { go(current.n, 0); });
+  $('first').addEventListener('click', function () { go(current.n, L.base, L.v); });
   $('prev').addEventListener('click', function () { step(-1); });
   $('next').addEventListener('click', function () { step(1); });
-  $('last').addEventListener('click', function () { go(current.n, lastPly(current.G)); });
-  $('slider').addEventListener('input', function () { go(current.n, parseInt(this.value, 10)); });
+  $('last').addEventListener('click', function () { go(current.n, lastOf(L), L.v); });
+  $('slider').addEventListener('input', function () { go(current.n, parseInt(this.value, 10), L.v); });
   window.addEventListener('hashchange', fromHash);
   document.addEventListener('keydown', function (e) {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
@@ -629,8 +687,8 @@
     if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT')) return;
     var moves = { ArrowRight: 1, ArrowLeft: -1 };
     if (e.key in moves) step(moves[e.key]);
-    else if (e.key === 'Home') go(current.n, 0);
-    else if (e.key === 'End') go(current.n, lastPly(current.G));
+    else if (e.key === 'Home') go(current.n, L.base, L.v);
+    else if (e.key === 'End') go(current.n, lastOf(L), L.v);
     else return;
     e.preventDefault();
   });
