@@ -515,7 +515,7 @@ fn the_page_in_a_browser() {
     assert_eq!(line.plies.len(), 3);
     let page = dir.path().join("variation.html");
     make_page(std::slice::from_ref(&variation), &page);
-    browser.open(&url(&page, "#g=1&v=0&p=0"));
+    browser.open(&url(&page, "#g=1&v=1&p=0"));
     for k in 0..=3 {
         if k > 0 {
             browser.key(RIGHT);
@@ -527,8 +527,8 @@ fn the_page_in_a_browser() {
             "ply {k}"
         );
     }
-    assert_eq!(browser.run("return document.body.dataset.line"), "0");
-    assert_eq!(browser.run("return location.hash"), "#g=1&v=0&p=3");
+    assert_eq!(browser.run("return document.body.dataset.line"), "1");
+    assert_eq!(browser.run("return location.hash"), "#g=1&v=1&p=3");
     browser.key(HOME);
     assert_eq!(browser.at(), (1, 0));
     no_request_left(&browser, "a variation");

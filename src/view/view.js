@@ -120,7 +120,8 @@
   }
 
   function address(n, p, v) {
-    return '#g=' + n + (v === null || v === undefined ? '' : '&v=' + v) + '&p=' + p;
+    // Variations are numbered from 1 in the address, as games and plies are.
+    return '#g=' + n + (v === null || v === undefined ? '' : '&v=' + (v + 1)) + '&p=' + p;
   }
 
   // ---- the board -------------------------------------------------------------
@@ -648,7 +649,7 @@
     $('status').textContent = announce === false ? '' : text;
     document.body.setAttribute('data-game', String(current.n));
     document.body.setAttribute('data-ply', String(ply));
-    document.body.setAttribute('data-line', L.v === null ? 'main' : String(L.v));
+    document.body.setAttribute('data-line', L.v === null ? 'main' : String(L.v + 1));
     var hash = address(current.n, ply, L.v);
     if (location.hash !== hash) {
       try { history.replaceState(null, '', hash); } catch (e) { /* a page without history */ }
@@ -669,7 +670,7 @@
     var g = /[#&]g=(\d+)/.exec(location.hash);
     var p = /[#&]p=(\d+)/.exec(location.hash);
     var v = /[#&]v=(\d+)/.exec(location.hash);
-    go(g ? parseInt(g[1], 10) : 1, p ? parseInt(p[1], 10) : 0, v ? parseInt(v[1], 10) : null);
+    go(g ? parseInt(g[1], 10) : 1, p ? parseInt(p[1], 10) : 0, v && +v[1] > 0 ? parseInt(v[1], 10) - 1 : null);
   }
 
   $('page-title').textContent = index.title;
