@@ -9,7 +9,12 @@
 //! it never works out a position. The script and style are embedded at build time, and
 //! the page asks for nothing over the network (its Content-Security-Policy forbids it).
 //!
-//! Must not replay on its own, or hold the games' syntax trees longer than a batch.
+//! A variation that branches from the main line is replayed, by [`replay`] as every
+//! line is, as the line it makes: the main line before the ply it replaces, then its
+//! plies.
+//!
+//! Must not replay but through [`replay`], or hold the games' syntax trees longer than
+//! a batch (the page holds what it shows of each game).
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -21,7 +26,7 @@ use crate::diagnostic::Diagnostic;
 use crate::error::CommandError;
 use crate::geometry::{Pit, Side};
 use crate::moves::Move;
-use crate::pmn::{CommentKind, Element, ParsedGame, Record};
+use crate::pmn::{Element, ParsedGame, Record};
 use crate::position::Position;
 use crate::repair::RepairOptions;
 use crate::replay::{replay, ReplayOptions, Trace};
@@ -356,9 +361,7 @@ fn move_text(record: &Record) -> (Vec<Item>, Vec<Vec<String>>, Vec<Branch<'_>>) 
                 items.push(Item::Ply { t, p });
             }
             Element::Comment(c) => {
-                let t = match c.kind {
-                    CommentKind::Brace | CommentKind::Line => c.text.trim().to_string(),
-                };
+                let t = c.text.trim().to_string();
                 if in_main {
                     for cmd in c.commands.iter().filter(|c| c.name == "stones") {
                         stones[main as usize].push(cmd.args.as_str().to_string());
