@@ -8,8 +8,6 @@
 //!
 //! After the first error in a game the replay stops: the position is then unknown.
 
-use std::cell::{Cell, RefCell};
-
 use crate::diagnostic::{code, Diagnostic};
 use crate::games;
 use crate::geometry::{Pit, Side};
@@ -263,18 +261,41 @@ impl RulesSource {
     }
 }
 
-/// [`rules_of`], reusing the last rule set this thread built when the record's tags and
-/// the overrides are those it was built from (they alone decide it). The games of a
+/// What replays reuse from game to game, held by the caller (a worker keeps one for
+/// the games it replays): the last rule set built, with the tags and overrides it was
+/// built from, and the move and effect buffers of the last replay. The games of a
 /// corpus mostly share their tags, and building a rule set (its option text joined and
-/// parsed, its circuits laid out) cost as much as the plies of a short game.
-#[allow(clippy::result_large_err)]
-fn rules_of_cached(record: &Record, overrides: &[(String, String)]) -> Result<Rules, Diagnostic> {
-    thread_local! {
-        static LAST: RefCell<Option<(RulesSource, Rules)>> = const { RefCell::new(None) };
+/// parsed, its circuits laid out) cost as much as the plies of a short game; each
+/// replay grew the lists of its effect (captures, bonus, nki marks cleared).
+#[derive(Default)]
+pub struct Replayer {
+    rules: Option<(RulesSource, Rules)>,
+    buffers: PlyBuffers,
+}
+
+/// The move and effect a replay fills ply by ply.
+#[derive(Default)]
+pub(crate) struct PlyBuffers {
+    effect: Effect,
+    mv: Option<Move>,
+}
+
+impl Replayer {
+    /// A context with nothing to reuse yet.
+    pub fn new() -> Replayer {
+        Replayer::default()
     }
-    let tags = RulesSource::tags(record);
-    LAST.with_borrow_mut(|last| {
-        if let Some((source, rules)) = last {
+
+    /// [`rules_of`], reusing the last rule set built when the record's tags and the
+    /// overrides are those it was built from (they alone decide it).
+    #[allow(clippy::result_large_err)]
+    fn rules_of(
+        &mut self,
+        record: &Record,
+        overrides: &[(String, String)],
+    ) -> Result<Rules, Diagnostic> {
+        let tags = RulesSource::tags(record);
+        if let Some((source, rules)) = &self.rules {
             if source.is(tags, overrides) {
                 return Ok(rules.clone());
             }
@@ -284,9 +305,9 @@ fn rules_of_cached(record: &Record, overrides: &[(String, String)]) -> Result<Ru
             tags: tags.map(|t| t.map(str::to_string)),
             overrides: overrides.to_vec(),
         };
-        *last = Some((source, rules.clone()));
+        self.rules = Some((source, rules.clone()));
         Ok(rules)
-    })
+    }
 }
 
 /// The start position of a record: its `SetUp`/`Position`, else the game's layout.
@@ -793,73 +814,82 @@ fn check_stones(game: Game, after: &Position, number: u32, cmd: &Command) -> Opt
     })
 }
 
-/// Replays one parsed game.
+/// Replays one parsed game, with a context of its own (see [`Replayer::replay`] for
+/// game after game).
 pub fn replay(parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
-    let record = &parsed.record;
-    // PMN.md: a Result problem comes after any problem in the plies, so the reader's
-    // (the Result tag against the token) waits for the replay.
-    let (result_problems, problems): (Vec<_>, Vec<_>) =
-        (parsed.problems.iter()).partition(|p| p.code == ProblemCode::ResultMismatch);
-    // The plies are listed for the reader's problems only; the replay reads them as it
-    // goes.
-    let inputs = match problems.is_empty() {
-        true => Vec::new(),
-        false => PlyInput::main_line(record),
-    };
-    // The plies written are counted by the replay that reads them all; a replay that
-    // does not start counts them where it returns.
-    let mut trace = Trace {
-        diagnostics: problems
-            .into_iter()
-            .map(|p| reader_diagnostic(p, &inputs, parsed))
-            .collect(),
-        plies_written: 0,
-        declared: declared_result(record),
-        ..Trace::default()
-    };
-    let rules = match rules_of_cached(record, &options.overrides) {
-        Ok(r) => r,
-        Err(d) => {
-            // A missing Game tag is the reader's `missing-game-tag` already: once is enough.
-            let reported = record.tag("Game").is_none()
-                && (parsed.problems.iter()).any(|p| p.code == ProblemCode::MissingGameTag);
-            if !reported {
-                trace.diagnostics.push(d);
+    Replayer::new().replay(parsed, options)
+}
+
+impl Replayer {
+    /// Replays one parsed game.
+    pub fn replay(&mut self, parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
+        let record = &parsed.record;
+        // PMN.md: a Result problem comes after any problem in the plies, so the reader's
+        // (the Result tag against the token) waits for the replay.
+        let (result_problems, problems): (Vec<_>, Vec<_>) =
+            (parsed.problems.iter()).partition(|p| p.code == ProblemCode::ResultMismatch);
+        // The plies are listed for the reader's problems only; the replay reads them as it
+        // goes.
+        let inputs = match problems.is_empty() {
+            true => Vec::new(),
+            false => PlyInput::main_line(record),
+        };
+        // The plies written are counted by the replay that reads them all; a replay that
+        // does not start counts them where it returns.
+        let mut trace = Trace {
+            diagnostics: problems
+                .into_iter()
+                .map(|p| reader_diagnostic(p, &inputs, parsed))
+                .collect(),
+            plies_written: 0,
+            declared: declared_result(record),
+            ..Trace::default()
+        };
+        let rules = match self.rules_of(record, &options.overrides) {
+            Ok(r) => r,
+            Err(d) => {
+                // A missing Game tag is the reader's `missing-game-tag` already: once is enough.
+                let reported = record.tag("Game").is_none()
+                    && (parsed.problems.iter()).any(|p| p.code == ProblemCode::MissingGameTag);
+                if !reported {
+                    trace.diagnostics.push(d);
+                }
+                (trace.diagnostics)
+                    .extend(result_problems.into_iter().map(Diagnostic::from_problem));
+                trace.plies_written = plies_in(record);
+                return trace;
             }
-            (trace.diagnostics).extend(result_problems.into_iter().map(Diagnostic::from_problem));
-            trace.plies_written = plies_in(record);
-            return trace;
-        }
-    };
-    let start = match start_of(record, &rules) {
-        Ok(p) => p,
-        Err(d) => {
-            trace.diagnostics.push(d);
-            (trace.diagnostics).extend(result_problems.into_iter().map(Diagnostic::from_problem));
-            trace.rules = Some(rules);
-            trace.plies_written = plies_in(record);
-            return trace;
-        }
-    };
-    if record.tag("Position").is_some() && record.tag("SetUp") != Some("1") {
-        trace.diagnostics.push(Diagnostic::warning(
+        };
+        let start = match start_of(record, &rules) {
+            Ok(p) => p,
+            Err(d) => {
+                trace.diagnostics.push(d);
+                (trace.diagnostics)
+                    .extend(result_problems.into_iter().map(Diagnostic::from_problem));
+                trace.rules = Some(rules);
+                trace.plies_written = plies_in(record);
+                return trace;
+            }
+        };
+        if record.tag("Position").is_some() && record.tag("SetUp") != Some("1") {
+            trace.diagnostics.push(Diagnostic::warning(
             code::SETUP,
             None,
             tag_span(record, "Position"),
             "the Position tag is not used without [SetUp \"1\"]: the game starts from the initial layout".into(),
         ));
-    }
-    // Commands before the first ply follow no ply: a checkpoint there is of the start.
-    let before_first = (record.moves.iter())
-        .take_while(|e| !matches!(e, Element::Ply(_)))
-        .filter_map(|e| match e {
-            Element::Comment(c) => Some(&c.commands),
-            _ => None,
-        })
-        .flatten();
-    let mut start_failed = false;
-    for cmd in before_first {
-        match cmd.name.as_ref() {
+        }
+        // Commands before the first ply follow no ply: a checkpoint there is of the start.
+        let before_first = (record.moves.iter())
+            .take_while(|e| !matches!(e, Element::Ply(_)))
+            .filter_map(|e| match e {
+                Element::Comment(c) => Some(&c.commands),
+                _ => None,
+            })
+            .flatten();
+        let mut start_failed = false;
+        for cmd in before_first {
+            match cmd.name.as_ref() {
             "stones" if !start_failed => {
                 if let Some(d) = check_stones(rules.game(), &start, 0, cmd) {
                     trace.diagnostics.push(d);
@@ -875,115 +905,123 @@ pub fn replay(parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
             )),
             _ => {}
         }
-    }
-    trace.rules = Some(rules.clone());
-    trace.start = Some(start.clone());
-    if start_failed {
-        trace.last = Some(start);
-        trace.plies_written = plies_in(record);
-        trace
-            .diagnostics
-            .extend(result_problems.into_iter().map(Diagnostic::from_problem));
-        return trace;
-    }
-    let mut state = GameState::new(rules, start);
-    let mut plies = MainLine::of(record);
-    replay_from(
-        &mut state,
-        plies.by_ref(),
-        record,
-        cut_short(parsed),
-        options,
-        &mut trace,
-    );
-    trace.plies_written = plies.number as usize + plies.left();
-    // The result token follows the last ply written, whether or not the replay got
-    // that far (a replay stopped at ply 2 gave ply 1 to a Result tag against the
-    // token, which then came before the ply 2 error as the game's first).
-    let ply = Some(trace.plies_written as u32).filter(|&n| n > 0);
-    for p in result_problems {
-        let mut d = Diagnostic::from_problem(p);
-        d.ply = ply;
-        trace.diagnostics.push(d);
-    }
-    trace
-}
-
-/// Replays a game read by the plain lane ([`PlainGame`]) for validation, as [`replay`]
-/// replays its parsed record with diagnostics only: the same trace, without a syntax
-/// tree. `None` as soon as anything would be reported, or the text is not plain after
-/// all; the game must then be parsed and replayed by [`replay`], which says what.
-pub fn replay_plain(game: &mut PlainGame<'_>, options: &ReplayOptions) -> Option<Trace> {
-    if !options.diagnostics_only {
-        return None;
-    }
-    // What `replay` reports before the first ply stops the lane: tags it cannot
-    // understand, a set-up it cannot use, a Position tag without SetUp.
-    let rules = rules_of_cached(&game.record, &options.overrides).ok()?;
-    let start = start_of(&game.record, &rules).ok()?;
-    if game.record.tag("Position").is_some() && game.record.tag("SetUp") != Some("1") {
-        return None;
-    }
-    // The rules and the last position go into the trace from the state at the end.
-    let mut trace = Trace {
-        start: Some(start.clone()),
-        ..Trace::default()
-    };
-    let mut state = GameState::new(rules, start);
-    let (mut effect, mut mv) = (PLY_BUFFERS.try_with(Cell::take).ok().flatten())
-        .unwrap_or_else(|| (Effect::default(), Move::Sow(Sowing::default())));
-    effect.lap_counts_only = !options.keep_laps;
-    // Each ply is read into this one syntax, its bonus pits kept in place.
-    let mut syntax = PlySyntax::Sowing(crate::pmn::Sowing {
-        from: PitRef { row: 0, col: 1 },
-        lift: None,
-        end: None,
-        arrival: None,
-        capture: None,
-    });
-    let mut number = 0u32;
-    let mut failed = false;
-    let plain = loop {
-        match game.next_ply(&mut syntax) {
-            PlainStep::Ply => {}
-            PlainStep::End => break true,
-            PlainStep::Unusual => break false,
         }
-        number += 1;
-        let input = PlyInput {
-            number,
-            syntax: &syntax,
-            span: Span::default(),
-            commands: Vec::new(),
-        };
-        step_into(
+        trace.rules = Some(rules.clone());
+        trace.start = Some(start.clone());
+        if start_failed {
+            trace.last = Some(start);
+            trace.plies_written = plies_in(record);
+            trace
+                .diagnostics
+                .extend(result_problems.into_iter().map(Diagnostic::from_problem));
+            return trace;
+        }
+        let mut state = GameState::new(rules, start);
+        let mut plies = MainLine::of(record);
+        replay_with(
+            &mut self.buffers,
             &mut state,
-            &input,
-            &mut mv,
-            &mut effect,
+            plies.by_ref(),
+            record,
+            cut_short(parsed),
             options,
-            &mut trace.diagnostics,
-            &mut failed,
+            &mut trace,
         );
-        // A warning too: the lane gives only games with nothing to say.
-        if failed || !trace.diagnostics.is_empty() {
-            break false;
+        trace.plies_written = plies.number as usize + plies.left();
+        // The result token follows the last ply written, whether or not the replay got
+        // that far (a replay stopped at ply 2 gave ply 1 to a Result tag against the
+        // token, which then came before the ply 2 error as the game's first).
+        let ply = Some(trace.plies_written as u32).filter(|&n| n > 0);
+        for p in result_problems {
+            let mut d = Diagnostic::from_problem(p);
+            d.ply = ply;
+            trace.diagnostics.push(d);
         }
-    };
-    let _ = PLY_BUFFERS.try_with(|buffers| buffers.set(Some((effect, mv))));
-    if !plain {
-        return None;
+        trace
     }
-    trace.played = number as usize;
-    trace.plies_written = number as usize;
-    trace.complete = true;
-    let outcome = state.outcome();
-    let (rules, last) = state.into_parts();
-    (trace.rules, trace.last) = (Some(rules), Some(last));
-    trace.outcome = outcome;
-    trace.declared = declared_result(&game.record);
-    check_result(&game.record, &mut trace, outcome);
-    trace.diagnostics.is_empty().then_some(trace)
+
+    /// Replays a game read by the plain lane ([`PlainGame`]) for validation, as [`replay`]
+    /// replays its parsed record with diagnostics only: the same trace, without a syntax
+    /// tree. `None` as soon as anything would be reported, or the text is not plain after
+    /// all; the game must then be parsed and replayed by [`replay`], which says what.
+    pub fn replay_plain(
+        &mut self,
+        game: &mut PlainGame<'_>,
+        options: &ReplayOptions,
+    ) -> Option<Trace> {
+        if !options.diagnostics_only {
+            return None;
+        }
+        // What `replay` reports before the first ply stops the lane: tags it cannot
+        // understand, a set-up it cannot use, a Position tag without SetUp.
+        let rules = self.rules_of(&game.record, &options.overrides).ok()?;
+        let start = start_of(&game.record, &rules).ok()?;
+        if game.record.tag("Position").is_some() && game.record.tag("SetUp") != Some("1") {
+            return None;
+        }
+        // The rules and the last position go into the trace from the state at the end.
+        let mut trace = Trace {
+            start: Some(start.clone()),
+            ..Trace::default()
+        };
+        let mut state = GameState::new(rules, start);
+        let buffers = &mut self.buffers;
+        let effect = &mut buffers.effect;
+        let mv = buffers
+            .mv
+            .get_or_insert_with(|| Move::Sow(Sowing::default()));
+        effect.lap_counts_only = !options.keep_laps;
+        // Each ply is read into this one syntax, its bonus pits kept in place.
+        let mut syntax = PlySyntax::Sowing(crate::pmn::Sowing {
+            from: PitRef { row: 0, col: 1 },
+            lift: None,
+            end: None,
+            arrival: None,
+            capture: None,
+        });
+        let mut number = 0u32;
+        let mut failed = false;
+        let plain = loop {
+            match game.next_ply(&mut syntax) {
+                PlainStep::Ply => {}
+                PlainStep::End => break true,
+                PlainStep::Unusual => break false,
+            }
+            number += 1;
+            let input = PlyInput {
+                number,
+                syntax: &syntax,
+                span: Span::default(),
+                commands: Vec::new(),
+            };
+            step_into(
+                &mut state,
+                &input,
+                mv,
+                effect,
+                options,
+                &mut trace.diagnostics,
+                &mut failed,
+            );
+            // A warning too: the lane gives only games with nothing to say.
+            if failed || !trace.diagnostics.is_empty() {
+                break false;
+            }
+        };
+        if !plain {
+            return None;
+        }
+        trace.played = number as usize;
+        trace.plies_written = number as usize;
+        trace.complete = true;
+        let outcome = state.outcome();
+        let (rules, last) = state.into_parts();
+        (trace.rules, trace.last) = (Some(rules), Some(last));
+        trace.outcome = outcome;
+        trace.declared = declared_result(&game.record);
+        check_result(&game.record, &mut trace, outcome);
+        trace.diagnostics.is_empty().then_some(trace)
+    }
 }
 
 /// The plies of a record's main line.
@@ -1061,13 +1099,6 @@ pub fn declared_result(record: &Record) -> Option<GameResult> {
         .or_else(|| record.tag("Result").and_then(GameResult::from_text))
 }
 
-thread_local! {
-    /// The effect and move buffers of the thread's last replay, for the next to take up:
-    /// a validation replays game after game on each thread, and each grew the lists of
-    /// its own (captures, bonus, nki marks cleared), a few allocations a game.
-    static PLY_BUFFERS: Cell<Option<(Effect, Move)>> = const { Cell::new(None) };
-}
-
 /// Replays `inputs` from `state`, appending to `trace`, and checks the result when the
 /// whole main line replayed and was read whole (`cut_short`: see [`cut_short`]). The
 /// plies are owned (read from the record as the replay goes, see [`MainLine`]) or
@@ -1080,10 +1111,32 @@ pub(crate) fn replay_from<'a, P: std::borrow::Borrow<PlyInput<'a>>>(
     options: &ReplayOptions,
     trace: &mut Trace,
 ) {
-    // The effect and the move are filled ply by ply; their lists are those the thread's
-    // last replay grew.
-    let (mut effect, mut mv) = (PLY_BUFFERS.try_with(Cell::take).ok().flatten())
-        .unwrap_or_else(|| (Effect::default(), Move::Sow(Sowing::default())));
+    let mut buffers = PlyBuffers::default();
+    replay_with(
+        &mut buffers,
+        state,
+        inputs,
+        record,
+        cut_short,
+        options,
+        trace,
+    );
+}
+
+/// [`replay_from`] filling the move and effect of `buffers` ply by ply.
+fn replay_with<'a, P: std::borrow::Borrow<PlyInput<'a>>>(
+    buffers: &mut PlyBuffers,
+    state: &mut GameState,
+    inputs: impl IntoIterator<Item = P>,
+    record: &Record,
+    cut_short: bool,
+    options: &ReplayOptions,
+    trace: &mut Trace,
+) {
+    let effect = &mut buffers.effect;
+    let mv = buffers
+        .mv
+        .get_or_insert_with(|| Move::Sow(Sowing::default()));
     effect.lap_counts_only = !options.keep_laps;
     let mut failed = false;
     for input in inputs {
@@ -1091,8 +1144,8 @@ pub(crate) fn replay_from<'a, P: std::borrow::Borrow<PlyInput<'a>>>(
         let ply = step_into(
             state,
             input.borrow(),
-            &mut mv,
-            &mut effect,
+            mv,
+            effect,
             options,
             &mut trace.diagnostics,
             &mut failed,
@@ -1107,8 +1160,6 @@ pub(crate) fn replay_from<'a, P: std::borrow::Borrow<PlyInput<'a>>>(
             break;
         }
     }
-    // While the thread exits the buffers may be gone: they are then freed.
-    let _ = PLY_BUFFERS.try_with(|buffers| buffers.set(Some((effect, mv))));
     trace.last = Some(state.position().clone());
     if failed || cut_short {
         // A ply written after the end: the game replayed to its end, and its outcome

@@ -19,7 +19,7 @@ use serde::Serialize;
 use crate::corpus::{Batches, Filter, Input, Skipped, Work};
 use crate::diagnostic::Diagnostic;
 use crate::pmn::{GameText, ParsedGame, Severity};
-use crate::replay::{replay, replay_plain, ReplayOptions, Trace};
+use crate::replay::{ReplayOptions, Replayer, Trace};
 
 /// Output format.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -195,7 +195,8 @@ pub fn run(
     };
     // Each game is parsed on the thread that replays it, and its syntax tree dropped
     // there at once, while it is still in that core's cache.
-    let one = |work: Work| -> (usize, Vec<u8>, Summary) {
+    // Each worker replays with a context of its own (rules and buffers reused).
+    let one = |replayer: &mut Replayer, work: Work| -> (usize, Vec<u8>, Summary) {
         let input = work.input();
         let (text, summary) = match work {
             Work::Game { index, game, .. } => {
@@ -203,14 +204,14 @@ pub fn run(
                     text: &names[input],
                     json: json_names.get(input).map_or("", String::as_str),
                 };
-                if let Some(done) = validate_plain(file, index, &game, settings, format) {
+                if let Some(done) = validate_plain(replayer, file, index, &game, settings, format) {
                     return (input, done.0, done.1);
                 }
                 let game = game.parse();
                 if !settings.filter.keeps(&game) {
                     return (input, Vec::new(), Summary::default());
                 }
-                validate_game(file, index, &game, settings, format)
+                validate_game(replayer, file, index, &game, settings, format)
             }
             Work::Unreadable { error, .. } => unreadable(&names[input], &error.to_string(), format),
         };
@@ -219,10 +220,11 @@ pub fn run(
     let one_thread = rayon::current_num_threads() <= 1;
     // `-j 1` replays on this thread: handed to the pool's one worker, each batch cost
     // a wake-up and a wait, and the worker spun while this thread read the next.
-    let render = |batch: Vec<Work>| -> Vec<(usize, Vec<u8>, Summary)> {
+    let mut replayer = Replayer::new();
+    let mut render = |batch: Vec<Work>| -> Vec<(usize, Vec<u8>, Summary)> {
         match one_thread {
-            true => batch.into_iter().map(one).collect(),
-            false => batch.into_par_iter().map(one).collect(),
+            true => batch.into_iter().map(|w| one(&mut replayer, w)).collect(),
+            false => batch.into_par_iter().map_init(Replayer::new, one).collect(),
         }
     };
     let mut batches = Batches::new(inputs);
@@ -290,6 +292,7 @@ fn json_string(text: &str) -> String {
 /// game with nothing to report, whose report is its game line alone. `None` when the
 /// lane cannot take the game; it is then parsed and validated whole.
 fn validate_plain(
+    replayer: &mut Replayer,
     name: FileName<'_>,
     index: usize,
     game: &GameText,
@@ -304,13 +307,14 @@ fn validate_plain(
     if !settings.filter.accepts(&plain.record) {
         return Some((Vec::new(), Summary::default()));
     }
-    let trace = replay_plain(&mut plain, &settings.replay)?;
+    let trace = replayer.replay_plain(&mut plain, &settings.replay)?;
     let mut out = Vec::with_capacity(192);
     let _ = write_game(&mut out, format, name, index, &trace, None);
     Some((out, Summary::of_game(&trace)))
 }
 
 fn validate_game(
+    replayer: &mut Replayer,
     name: FileName<'_>,
     index: usize,
     game: &ParsedGame,
@@ -335,7 +339,7 @@ fn validate_game(
         summary.io_errors += io_failure as usize;
         return (out, summary);
     }
-    let mut trace = replay(game, &settings.replay);
+    let mut trace = replayer.replay(game, &settings.replay);
     if settings.suggest && !trace.is_valid() {
         crate::repair::attach_suggestions(game, &mut trace, &settings.replay, &settings.repair);
     }
@@ -847,7 +851,7 @@ mod tests {
         for file in ["a.pmn", "dir/\"quoted\"\\ é\u{1}.pmn"] {
             let json = json_string(file);
             for (index, game) in games.iter().enumerate() {
-                let trace = replay(game, &options);
+                let trace = crate::replay::replay(game, &options);
                 let mut ours = Vec::new();
                 write_game_line(&mut ours, &json, index, &trace);
                 let obj = GameObject::of(file, index, &trace, None);

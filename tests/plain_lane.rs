@@ -10,7 +10,7 @@ use std::path::Path;
 use sow::cli::Player;
 use sow::generate::{game_text, play_game};
 use sow::pmn::{GameText, Reader};
-use sow::replay::{replay, replay_plain, ReplayOptions, Trace};
+use sow::replay::{replay, ReplayOptions, Replayer, Trace};
 use sow::rng::Rng;
 use sow::{Board, Game, Rules};
 
@@ -28,7 +28,7 @@ fn compare(text: &GameText, what: &str) -> bool {
     let Some(mut plain) = text.plain() else {
         return false;
     };
-    let Some(lane) = replay_plain(&mut plain, &options) else {
+    let Some(lane) = Replayer::new().replay_plain(&mut plain, &options) else {
         return false;
     };
     let shown = |t: &Trace| {

@@ -337,34 +337,93 @@ struct Frame {
     next_ply: u64,
     /// Absolute ply index of the last ply in this line.
     last_ply: Option<u64>,
-    /// The move number before the next ply, when it is not the one that ply needs.
+    /// The move number before the next ply, when it is not the one that ply needs (or
+    /// a move number off by one ply waits to be told, see `off_by_one`).
     wrong_number: Option<usize>,
+    /// A move number one ply off the count, held until the line's next move number
+    /// tells a missing or extra ply (that number fits the count moved by one ply) from
+    /// a slip of the pen (it fits the count as it was).
+    off_by_one: Option<OffByOne>,
+}
+
+/// A move number written one ply off the count (see `Frame::off_by_one`).
+struct OffByOne {
+    number: MoveNumber,
+    /// The index of the ply after it, as counted.
+    index: u64,
+    /// +1 when the number is one ply ahead of the count (a ply seems missing), -1 when
+    /// behind (a ply seems extra).
+    shift: i64,
+    /// Where its problem goes among the problems, once it is told.
+    at: usize,
 }
 
 impl Frame {
     /// Notes a move number just read, at `at` in the line's elements, for the ply after
     /// it. It is told right or wrong here, where the next ply's index is already known
     /// (only a ply moves it, and the ply takes the note); it is reported when its ply
-    /// comes, as before. Then most plies find no note: a branch that nearly never goes
-    /// the other way, where telling them apart by whether a number came before them was
-    /// a branch that went both ways.
+    /// comes. Then most plies find no note: a branch that nearly never goes the other
+    /// way.
     #[inline(always)]
     fn note_number(&mut self, number: u32, dots: Dots, at: usize) {
         let right = (u64::from(number), dots) == move_number_for(self.next_ply);
-        self.wrong_number = (!right).then_some(at);
+        self.wrong_number = (!right || self.off_by_one.is_some()).then_some(at);
     }
 
     /// Counts a ply of this line, and reports the move number before it if it is wrong.
     #[inline(always)]
     fn count_ply(&mut self, problems: &mut Vec<Problem>) {
-        let index = self.next_ply;
+        let mut index = self.next_ply;
         if let Some(at) = self.wrong_number.take() {
             if let Some(&Element::MoveNumber(number)) = self.elements.get(at) {
-                check_move_number(problems, number, index);
+                index = self.check_number(problems, number, index);
             }
         }
         self.last_ply = Some(index);
         self.next_ply = index + 1;
+    }
+
+    /// Checks the move number before the ply of index `index`, and tells the number
+    /// held off by one (if any): returns the index the ply takes, moved by one ply when
+    /// the numbers show a ply missing or extra before it. The first number of such a
+    /// shift is reported once; the numbers after it, which fit the shift, are not.
+    #[cold]
+    #[inline(never)]
+    fn check_number(&mut self, problems: &mut Vec<Problem>, number: MoveNumber, index: u64) -> u64 {
+        let written = written_index(number);
+        let counted = index as i64;
+        if let Some(held) = self.off_by_one.take() {
+            if written == counted + held.shift {
+                let problem = move_number_problem(held.number, held.index, Some(held.shift));
+                problems.insert(held.at.min(problems.len()), problem);
+                return written as u64;
+            }
+            let problem = move_number_problem(held.number, held.index, None);
+            problems.insert(held.at.min(problems.len()), problem);
+        }
+        if written == counted {
+            return index;
+        }
+        if (written - counted).abs() == 1 {
+            self.off_by_one = Some(OffByOne {
+                number,
+                index,
+                shift: written - counted,
+                at: problems.len(),
+            });
+        } else {
+            problems.push(move_number_problem(number, index, None));
+        }
+        index
+    }
+
+    /// Ends the line: a move number held off by one, that no later number told, is
+    /// reported as it is.
+    fn close(&mut self, problems: &mut Vec<Problem>) {
+        if let Some(held) = self.off_by_one.take() {
+            let problem = move_number_problem(held.number, held.index, None);
+            problems.insert(held.at.min(problems.len()), problem);
+        }
     }
 
     fn new(next_ply: u64, open: Span) -> Frame {
@@ -374,6 +433,7 @@ impl Frame {
             next_ply,
             last_ply: None,
             wrong_number: None,
+            off_by_one: None,
         }
     }
 }
@@ -876,7 +936,8 @@ impl<'a> Scanner<'a> {
             }
         }
         self.close_open_variations(&mut stack, stopped);
-        let main = stack.pop().expect("the main line");
+        let mut main = stack.pop().expect("the main line");
+        main.close(&mut self.problems);
         self.record.moves = main.elements;
         if !stopped && (!self.record.tags.is_empty() || !self.record.moves.is_empty()) {
             let at = self.bytes[..self.bytes.len()]
@@ -912,7 +973,8 @@ impl<'a> Scanner<'a> {
     /// was read in them. Each open `(` is a problem unless reading stopped at a problem.
     fn close_open_variations(&mut self, stack: &mut Vec<Frame>, stopped: bool) {
         while stack.len() > 1 {
-            let frame = stack.pop().expect("an open variation");
+            let mut frame = stack.pop().expect("an open variation");
+            frame.close(&mut self.problems);
             if !stopped {
                 self.problems.push(Problem::error(
                     ProblemCode::UnterminatedVariation,
@@ -937,7 +999,8 @@ impl<'a> Scanner<'a> {
         self.pos += len;
         let span = self.span(start, self.pos);
         self.close_open_variations(stack, false);
-        let main = stack.pop().expect("the main line");
+        let mut main = stack.pop().expect("the main line");
+        main.close(&mut self.problems);
         self.record.moves = main.elements;
         self.record.result = Some(ResultToken { result, span });
         let has_result_tag = self.known_tags & RESULT_TAG != 0;
@@ -1110,7 +1173,8 @@ impl<'a> Scanner<'a> {
             return false;
         }
         self.pos += 1;
-        let frame = stack.pop().expect("an open variation");
+        let mut frame = stack.pop().expect("an open variation");
+        frame.close(&mut self.problems);
         let span = Span {
             end: self.base_offset + self.pos,
             ..frame.open
@@ -1481,26 +1545,39 @@ pub fn move_number_for(index: u64) -> (u64, Dots) {
     (index / 2 + 1, dots)
 }
 
+/// The absolute ply index a move number stands for (negative for move 0).
+fn written_index(number: MoveNumber) -> i64 {
+    2 * (i64::from(number.number) - 1) + i64::from(number.dots == Dots::Three)
+}
+
+/// The warning for a move number that does not fit the ply of index `index` after it;
+/// `shift` says when the numbers after it show a ply missing (+1) or extra (-1) before it.
 #[cold]
-fn check_move_number(problems: &mut Vec<Problem>, number: MoveNumber, index: u64) {
+fn move_number_problem(number: MoveNumber, index: u64, shift: Option<i64>) -> Problem {
     let (expected, dots) = move_number_for(index);
-    if number.number as u64 == expected && number.dots == dots {
-        return;
-    }
     let write = |n: u64, d: Dots| match d {
         Dots::One => format!("{n}."),
         Dots::Three => format!("{n}..."),
     };
     let side = if dots == Dots::One { "South" } else { "North" };
-    problems.push(Problem::warning(
+    let why = match shift {
+        Some(1) => {
+            "; a ply seems to be missing before it (the move numbers after it count one ply more)"
+        }
+        Some(_) => {
+            "; a ply seems to be extra before it (the move numbers after it count one ply fewer)"
+        }
+        None => "",
+    };
+    Problem::warning(
         ProblemCode::MoveNumber,
         number.span,
         format!(
-            "move number `{}` does not fit: the ply after it is {side}'s ply of move {expected}, numbered `{}`",
+            "move number `{}` does not fit: the ply after it is {side}'s ply of move {expected}, numbered `{}`{why}",
             write(number.number as u64, number.dots),
             write(expected, dots)
         ),
-    ));
+    )
 }
 
 // ---------------------------------------------------------------------------------
