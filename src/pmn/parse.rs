@@ -37,7 +37,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::ops::Range;
+use std::ops::{ControlFlow, Range};
 
 use nom::branch::alt;
 use nom::bytes::complete::{take_till1, take_while, take_while1};
@@ -52,6 +52,7 @@ use compact_str::CompactString;
 
 use super::ast::*;
 use super::problem::{Problem, ProblemCode};
+use super::visit::{push_element, RecordBuilder, Skip, Visitor};
 
 /// Variations may nest this deep; one more `(` is a `nesting-too-deep` problem.
 pub const MAX_NESTING: usize = 256;
@@ -59,9 +60,17 @@ pub const MAX_NESTING: usize = 256;
 /// Parses the text of one game. `offset` and `line` say where the text starts in the
 /// file (it must start at the beginning of a line), so that spans are absolute.
 pub fn parse_game(text: &str, offset: usize, line: u32) -> (Record, Vec<Problem>) {
-    let mut p = Scanner::new(text, offset, line);
+    let mut builder = RecordBuilder::new(text.len());
+    let tags = read_game(text, offset, line, &mut builder);
+    builder.finish(tags)
+}
+
+/// Reads the text of one game, handing its events to `visitor` (see [`Visitor`]);
+/// returns its tags. `offset` and `line` are as for [`parse_game`].
+pub fn read_game<V: Visitor>(text: &str, offset: usize, line: u32, visitor: &mut V) -> Vec<Tag> {
+    let mut p = Scanner::new(text, offset, line, visitor);
     p.run();
-    (p.record, p.problems)
+    p.record.tags
 }
 
 /// A game whose move text is plain, read without a syntax tree ([`plain_game`]): its
@@ -107,25 +116,27 @@ pub enum PlainStep {
 /// variation (looked for at once, before any ply is replayed for nothing). `offset`
 /// and `line` are as for [`parse_game`].
 pub fn plain_game(text: &str, offset: usize, line: u32) -> Option<PlainGame<'_>> {
-    let mut p = Scanner::new(text, offset, line);
+    let mut builder = RecordBuilder::new(0);
+    let mut p = Scanner::new(text, offset, line, &mut builder);
     let stopped = p.read_tags();
     p.check_tags();
-    if stopped || !p.problems.is_empty() || p.record.tag("Game").is_none() {
+    let (record, bytes, pos) = (p.record, p.bytes, p.pos);
+    if stopped || !builder.problems.is_empty() || record.tag("Game").is_none() {
         return None;
     }
-    if memchr::memchr3(b'{', b';', b'(', &p.bytes[p.pos..]).is_some() {
+    if memchr::memchr3(b'{', b';', b'(', &bytes[pos..]).is_some() {
         return None;
     }
-    let next_ply = match p.record.first_side() {
+    let next_ply = match record.first_side() {
         Side::South => 0,
         Side::North => 1,
     };
     let mut number = [b'0'; 9];
     number[8] = b'1';
     Some(PlainGame {
-        record: p.record,
-        bytes: p.bytes,
-        pos: p.pos,
+        record,
+        bytes,
+        pos,
         next_ply,
         number,
         digits: 1,
@@ -329,8 +340,8 @@ fn result_tag_against(record: &Record, result: GameResult) -> Option<&Tag> {
         .filter(|t| t.value != result.as_str())
 }
 
+/// The reader's state of one line of play (the main line or a variation).
 struct Frame {
-    elements: Vec<Element>,
     /// Where the `(` is (unused for the main line).
     open: Span,
     /// Absolute ply index (0 = South's first ply) of the next ply in this line.
@@ -339,7 +350,7 @@ struct Frame {
     last_ply: Option<u64>,
     /// The move number before the next ply, when it is not the one that ply needs (or
     /// a move number off by one ply waits to be told, see `off_by_one`).
-    wrong_number: Option<usize>,
+    wrong_number: Option<MoveNumber>,
     /// A move number one ply off the count, held until the line's next move number
     /// tells a missing or extra ply (that number fits the count moved by one ply) from
     /// a slip of the pen (it fits the count as it was).
@@ -354,30 +365,25 @@ struct OffByOne {
     /// +1 when the number is one ply ahead of the count (a ply seems missing), -1 when
     /// behind (a ply seems extra).
     shift: i64,
-    /// Where its problem goes among the problems, once it is told.
-    at: usize,
 }
 
 impl Frame {
-    /// Notes a move number just read, at `at` in the line's elements, for the ply after
-    /// it. It is told right or wrong here, where the next ply's index is already known
+    /// Notes a move number just read, for the ply after it. It is told right or wrong here, where the next ply's index is already known
     /// (only a ply moves it, and the ply takes the note); it is reported when its ply
     /// comes. Then most plies find no note: a branch that nearly never goes the other
     /// way.
     #[inline(always)]
-    fn note_number(&mut self, number: u32, dots: Dots, at: usize) {
-        let right = (u64::from(number), dots) == move_number_for(self.next_ply);
-        self.wrong_number = (!right || self.off_by_one.is_some()).then_some(at);
+    fn note_number(&mut self, number: MoveNumber) {
+        let right = (u64::from(number.number), number.dots) == move_number_for(self.next_ply);
+        self.wrong_number = (!right || self.off_by_one.is_some()).then_some(number);
     }
 
     /// Counts a ply of this line, and reports the move number before it if it is wrong.
     #[inline(always)]
-    fn count_ply(&mut self, problems: &mut Vec<Problem>) {
+    fn count_ply(&mut self, visitor: &mut impl Visitor) {
         let mut index = self.next_ply;
-        if let Some(at) = self.wrong_number.take() {
-            if let Some(&Element::MoveNumber(number)) = self.elements.get(at) {
-                index = self.check_number(problems, number, index);
-            }
+        if let Some(number) = self.wrong_number.take() {
+            index = self.check_number(visitor, number, index);
         }
         self.last_ply = Some(index);
         self.next_ply = index + 1;
@@ -389,17 +395,19 @@ impl Frame {
     /// shift is reported once; the numbers after it, which fit the shift, are not.
     #[cold]
     #[inline(never)]
-    fn check_number(&mut self, problems: &mut Vec<Problem>, number: MoveNumber, index: u64) -> u64 {
+    fn check_number(&mut self, visitor: &mut impl Visitor, number: MoveNumber, index: u64) -> u64 {
         let written = written_index(number);
         let counted = index as i64;
         if let Some(held) = self.off_by_one.take() {
             if written == counted + held.shift {
-                let problem = move_number_problem(held.number, held.index, Some(held.shift));
-                problems.insert(held.at.min(problems.len()), problem);
+                visitor.problem(move_number_problem(
+                    held.number,
+                    held.index,
+                    Some(held.shift),
+                ));
                 return written as u64;
             }
-            let problem = move_number_problem(held.number, held.index, None);
-            problems.insert(held.at.min(problems.len()), problem);
+            visitor.problem(move_number_problem(held.number, held.index, None));
         }
         if written == counted {
             return index;
@@ -409,26 +417,23 @@ impl Frame {
                 number,
                 index,
                 shift: written - counted,
-                at: problems.len(),
             });
         } else {
-            problems.push(move_number_problem(number, index, None));
+            visitor.problem(move_number_problem(number, index, None));
         }
         index
     }
 
     /// Ends the line: a move number held off by one, that no later number told, is
     /// reported as it is.
-    fn close(&mut self, problems: &mut Vec<Problem>) {
+    fn close(&mut self, visitor: &mut impl Visitor) {
         if let Some(held) = self.off_by_one.take() {
-            let problem = move_number_problem(held.number, held.index, None);
-            problems.insert(held.at.min(problems.len()), problem);
+            visitor.problem(move_number_problem(held.number, held.index, None));
         }
     }
 
     fn new(next_ply: u64, open: Span) -> Frame {
         Frame {
-            elements: Vec::new(),
             open,
             next_ply,
             last_ply: None,
@@ -438,7 +443,7 @@ impl Frame {
     }
 }
 
-struct Scanner<'a> {
+struct Scanner<'a, 'v, V: Visitor> {
     text: &'a str,
     bytes: &'a [u8],
     pos: usize,
@@ -456,7 +461,15 @@ struct Scanner<'a> {
     line_wide: bool,
     /// Whether the text holds a carriage return (a comment's CRLF breaks become LF).
     has_cr: bool,
-    problems: Vec<Problem>,
+    /// Who the events go to.
+    visitor: &'v mut V,
+    /// The depth of the variation the visitor skips (its events are not sent), or 0.
+    skipping: usize,
+    /// Whether the visitor stopped the reading.
+    halted: bool,
+    /// Whether the move text has held an element (a variation is one of its line).
+    any_element: bool,
+    /// The tags (the rest of the record is the visitor's).
     record: Record,
     /// The known tag names read so far (bit `i` for `Tag::KNOWN_NAMES[i]`), and whether
     /// a name came twice or two names are not known: only then can a tag be repeated.
@@ -520,8 +533,8 @@ fn quote(s: &str) -> String {
     out
 }
 
-impl<'a> Scanner<'a> {
-    fn new(text: &'a str, offset: usize, line: u32) -> Scanner<'a> {
+impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
+    fn new(text: &'a str, offset: usize, line: u32, visitor: &'v mut V) -> Scanner<'a, 'v, V> {
         Scanner {
             text,
             bytes: text.as_bytes(),
@@ -536,7 +549,10 @@ impl<'a> Scanner<'a> {
             line_wide: false,
             // One search per game, not one per comment (most texts have no CR at all).
             has_cr: memchr::memchr(b'\r', text.as_bytes()).is_some(),
-            problems: Vec::new(),
+            visitor,
+            skipping: 0,
+            halted: false,
+            any_element: false,
             record: Record::default(),
             known_tags: 0,
             maybe_repeated: false,
@@ -610,7 +626,31 @@ impl<'a> Scanner<'a> {
 
     fn error(&mut self, code: ProblemCode, start: usize, end: usize, message: String) {
         let span = self.span_slow(start, end);
-        self.problems.push(Problem::error(code, span, message));
+        self.visitor.problem(Problem::error(code, span, message));
+    }
+
+    /// Hands an element's event to the visitor, unless in a skipped variation; false
+    /// when the visitor stops the reading.
+    #[inline(always)]
+    fn emit(&mut self, event: impl FnOnce(&mut V) -> ControlFlow<()>) -> bool {
+        self.any_element = true;
+        if self.skipping != 0 {
+            return true;
+        }
+        if event(self.visitor).is_break() {
+            self.halted = true;
+            return false;
+        }
+        true
+    }
+
+    /// Ends the variation that was at `depth` of the stack, its span `span`.
+    fn end_variation(&mut self, depth: usize, span: Span) -> bool {
+        if self.skipping == depth {
+            self.skipping = 0;
+            return true;
+        }
+        self.emit(|v| v.end_variation(span))
     }
 
     fn skip_space(&mut self) {
@@ -652,6 +692,9 @@ impl<'a> Scanner<'a> {
     fn run(&mut self) {
         let stopped = self.read_tags();
         self.check_tags();
+        if self.visitor.tags(&self.record.tags).is_break() {
+            return;
+        }
         if !stopped {
             self.read_moves();
         }
@@ -839,7 +882,7 @@ impl<'a> Scanner<'a> {
                 seen.get(tag.name.as_ref()).copied()
             };
             if let Some(first) = first {
-                self.problems.push(Problem::error(
+                self.visitor.problem(Problem::error(
                     ProblemCode::DuplicateTag,
                     tag.span,
                     format!(
@@ -860,13 +903,7 @@ impl<'a> Scanner<'a> {
             Some(Side::North) => 1,
             _ => 0,
         };
-        let mut main = Frame::new(first, Span::default());
-        // Sized from the text, so that the main line is rarely copied as it grows: a
-        // token and the space after it take at least three bytes in nearly all move
-        // text (`a3 `, `12. `). Counting the spaces instead cost a pass over the text.
-        // Past 65,536 elements (5.6 MB) the line grows as it needs.
-        let estimate = (self.bytes.len() - self.pos) / 3 + 8;
-        main.elements.reserve(estimate.min(1 << 16));
+        let main = Frame::new(first, Span::default());
         // Room for a few open variations at once: grown from one, the first `(` of
         // most games cost an allocation.
         let mut stack: Vec<Frame> = Vec::with_capacity(4);
@@ -876,6 +913,9 @@ impl<'a> Scanner<'a> {
         while self.pos < self.bytes.len() {
             if !self.line_wide {
                 self.read_usual_tokens(&mut stack, &mut content_end);
+                if self.halted {
+                    return;
+                }
                 if self.pos == self.bytes.len() {
                     break;
                 }
@@ -888,14 +928,11 @@ impl<'a> Scanner<'a> {
             }
             content_end = start;
             let ok = match b {
-                b'{' => self.read_brace_comment(&mut stack),
-                b';' => {
-                    self.read_line_comment(&mut stack);
-                    true
-                }
+                b'{' => self.read_brace_comment(),
+                b';' => self.read_line_comment(),
                 b'(' => self.open_variation(&mut stack),
                 b')' => self.close_variation(&mut stack),
-                b'$' => self.read_nag(&mut stack),
+                b'$' => self.read_nag(),
                 b'*' => {
                     self.finish_with_result(&mut stack, GameResult::Unknown, 1);
                     return;
@@ -931,15 +968,17 @@ impl<'a> Scanner<'a> {
                 }
             };
             if !ok {
+                if self.halted {
+                    return;
+                }
                 stopped = true;
                 break;
             }
         }
         self.close_open_variations(&mut stack, stopped);
         let mut main = stack.pop().expect("the main line");
-        main.close(&mut self.problems);
-        self.record.moves = main.elements;
-        if !stopped && (!self.record.tags.is_empty() || !self.record.moves.is_empty()) {
+        main.close(self.visitor);
+        if !stopped && (!self.record.tags.is_empty() || self.any_element) {
             let at = self.bytes[..self.bytes.len()]
                 .iter()
                 .rposition(|&b| !is_space(b))
@@ -961,7 +1000,7 @@ impl<'a> Scanner<'a> {
                 Some(t) => t.span,
                 None => self.span_slow(0, 0),
             };
-            self.problems.push(Problem::error(
+            self.visitor.problem(Problem::error(
                 ProblemCode::MissingGameTag,
                 span,
                 "the game has no Game tag; expected e.g. [Game \"Tsoro\"] (Tsoro, Nsolo, Kiothi or BaoLaKimasai)",
@@ -973,10 +1012,11 @@ impl<'a> Scanner<'a> {
     /// was read in them. Each open `(` is a problem unless reading stopped at a problem.
     fn close_open_variations(&mut self, stack: &mut Vec<Frame>, stopped: bool) {
         while stack.len() > 1 {
+            let depth = stack.len();
             let mut frame = stack.pop().expect("an open variation");
-            frame.close(&mut self.problems);
+            frame.close(self.visitor);
             if !stopped {
-                self.problems.push(Problem::error(
+                self.visitor.problem(Problem::error(
                     ProblemCode::UnterminatedVariation,
                     frame.open,
                     "this variation is not closed: expected `)` before the end of the game",
@@ -986,11 +1026,7 @@ impl<'a> Scanner<'a> {
                 end: self.base_offset + self.pos,
                 ..frame.open
             };
-            let parent = stack.last_mut().expect("a parent line");
-            parent.elements.push(Element::Variation(Variation {
-                elements: frame.elements,
-                span,
-            }));
+            self.end_variation(depth, span);
         }
     }
 
@@ -1000,9 +1036,10 @@ impl<'a> Scanner<'a> {
         let span = self.span(start, self.pos);
         self.close_open_variations(stack, false);
         let mut main = stack.pop().expect("the main line");
-        main.close(&mut self.problems);
-        self.record.moves = main.elements;
-        self.record.result = Some(ResultToken { result, span });
+        main.close(self.visitor);
+        if self.visitor.result(ResultToken { result, span }).is_break() {
+            return;
+        }
         let has_result_tag = self.known_tags & RESULT_TAG != 0;
         if let Some(tag) = has_result_tag
             .then(|| result_tag_against(&self.record, result))
@@ -1014,8 +1051,7 @@ impl<'a> Scanner<'a> {
                 tag.value,
                 tag.span.line
             );
-            self.problems
-                .push(Problem::error(ProblemCode::ResultMismatch, span, message));
+            (self.visitor).problem(Problem::error(ProblemCode::ResultMismatch, span, message));
         }
         self.skip_space();
         if self.pos < self.bytes.len() {
@@ -1023,7 +1059,7 @@ impl<'a> Scanner<'a> {
             let end = self.line_end(start);
             let shown = quote(self.text[start..end].trim_end());
             let span = self.span_slow(start, self.bytes.len());
-            self.problems.push(Problem::warning(
+            self.visitor.problem(Problem::warning(
                 ProblemCode::GarbageBetweenGames,
                 span,
                 format!(
@@ -1034,11 +1070,7 @@ impl<'a> Scanner<'a> {
         self.check_game_tag();
     }
 
-    fn push(stack: &mut [Frame], element: Element) {
-        stack.last_mut().expect("a line").elements.push(element);
-    }
-
-    fn read_brace_comment(&mut self, stack: &mut [Frame]) -> bool {
+    fn read_brace_comment(&mut self) -> bool {
         let open = self.pos;
         let Some(close) = self.bytes[open + 1..].iter().position(|&b| b == b'}') else {
             self.error(
@@ -1053,13 +1085,12 @@ impl<'a> Scanner<'a> {
         let close = open + 1 + close;
         let span = self.span(open, close + 1);
         let comment = self.comment(CommentKind::Brace, open + 1, close, span);
-        Self::push(stack, Element::Comment(comment));
         self.track(open, close + 1);
         self.pos = close + 1;
-        true
+        self.emit(|v| v.comment(comment))
     }
 
-    fn read_line_comment(&mut self, stack: &mut [Frame]) {
+    fn read_line_comment(&mut self) -> bool {
         let open = self.pos;
         let mut end = self.line_end(open);
         let span_end = end;
@@ -1070,9 +1101,9 @@ impl<'a> Scanner<'a> {
         }
         let span = self.span(open, span_end);
         let comment = self.comment(CommentKind::Line, open + 1, end, span);
-        Self::push(stack, Element::Comment(comment));
         self.track(open, span_end);
         self.pos = span_end;
+        self.emit(|v| v.comment(comment))
     }
 
     fn comment(&mut self, kind: CommentKind, start: usize, end: usize, span: Span) -> Comment {
@@ -1153,11 +1184,12 @@ impl<'a> Scanner<'a> {
         let parent = stack.last().expect("a line");
         // A variation replaces the ply before it, so it starts on that ply's side.
         let next_ply = parent.last_ply.unwrap_or(parent.next_ply);
-        let mut frame = Frame::new(next_ply, span);
-        // Room for a short line at once: grown from nothing, most took two allocations.
-        frame.elements.reserve(8);
-        stack.push(frame);
+        stack.push(Frame::new(next_ply, span));
         self.pos += 1;
+        self.any_element = true;
+        if self.skipping == 0 && self.visitor.begin_variation(span) == Skip::Yes {
+            self.skipping = stack.len();
+        }
         true
     }
 
@@ -1173,20 +1205,14 @@ impl<'a> Scanner<'a> {
             return false;
         }
         self.pos += 1;
+        let depth = stack.len();
         let mut frame = stack.pop().expect("an open variation");
-        frame.close(&mut self.problems);
+        frame.close(self.visitor);
         let span = Span {
             end: self.base_offset + self.pos,
             ..frame.open
         };
-        Self::push(
-            stack,
-            Element::Variation(Variation {
-                elements: frame.elements,
-                span,
-            }),
-        );
-        true
+        self.end_variation(depth, span)
     }
 
     fn digits_end(&self, from: usize) -> usize {
@@ -1196,7 +1222,7 @@ impl<'a> Scanner<'a> {
             .map_or(self.bytes.len(), |i| from + i)
     }
 
-    fn read_nag(&mut self, stack: &mut [Frame]) -> bool {
+    fn read_nag(&mut self) -> bool {
         let start = self.pos;
         let end = self.digits_end(start + 1);
         if end == start + 1 {
@@ -1232,9 +1258,8 @@ impl<'a> Scanner<'a> {
             return false;
         }
         let span = self.span(start, end);
-        Self::push(stack, Element::Nag(Nag { code, span }));
         self.pos = end;
-        true
+        self.emit(|v| v.nag(Nag { code, span }))
     }
 
     fn read_move_number(&mut self, stack: &mut [Frame]) -> bool {
@@ -1283,24 +1308,20 @@ impl<'a> Scanner<'a> {
         };
         let span = self.span(start, end);
         let number = MoveNumber { number, dots, span };
-        let frame = stack.last_mut().expect("a line");
-        frame.note_number(number.number, dots, frame.elements.len());
-        push_element(&mut frame.elements, || Element::MoveNumber(number));
+        stack.last_mut().expect("a line").note_number(number);
         self.pos = end;
-        true
+        self.emit(|v| v.move_number(number))
     }
 
     fn token_end(&self, from: usize) -> usize {
         token_end(self.bytes, from)
     }
 
-    /// The line a ply just read goes into, its index counted and its move number
-    /// checked.
+    /// Counts a ply just read in its line (its move number checked), and hands it on.
     #[inline(always)]
-    fn next_ply_frame<'s>(&mut self, stack: &'s mut [Frame]) -> &'s mut Frame {
-        let frame = stack.last_mut().expect("a line");
-        frame.count_ply(&mut self.problems);
-        frame
+    fn ply_read(&mut self, stack: &mut [Frame], ply: Ply) -> bool {
+        stack.last_mut().expect("a line").count_ply(self.visitor);
+        self.emit(|v| v.ply(ply))
     }
 
     /// Reads the tokens of most move text, spaces, move numbers and plies made of pits
@@ -1317,6 +1338,10 @@ impl<'a> Scanner<'a> {
         let base = self.base_offset;
         let (mut pos, mut line, mut line_start) = (self.pos, self.line, self.line_start);
         let frame = stack.last_mut().expect("a line");
+        let live = self.skipping == 0;
+        let visitor = &mut *self.visitor;
+        let mut read_any = false;
+        let mut go = ControlFlow::Continue(());
         while let Some(&b) = bytes.get(pos) {
             // The space between tokens, nearly always one ` `, is told without a look-up.
             if b == b' ' {
@@ -1345,55 +1370,54 @@ impl<'a> Scanner<'a> {
                     end: base + end,
                     ..span
                 };
-                frame.note_number(number, dots, frame.elements.len());
-                push_element(&mut frame.elements, || {
-                    Element::MoveNumber(MoveNumber { number, dots, span })
-                });
+                let number = MoveNumber { number, dots, span };
+                frame.note_number(number);
+                if live {
+                    go = visitor.move_number(number);
+                }
                 end
             } else {
                 let Some((from, len)) = usual_pit(&bytes[pos..]) else {
                     break;
                 };
-                // Written into its slot as a pit alone, whole (the most usual ply), and
-                // the rest of a longer ply read into the slot (building it aside and
-                // copying it in stalled on the copy).
+                // A pit alone (the most usual ply), or the rest of a longer ply read
+                // into it.
                 let after = pos + len;
-                let at = frame.elements.len();
-                push_element(&mut frame.elements, || {
-                    Element::Ply(Ply {
-                        syntax: lone_pit_ply(from),
-                        suffix: None,
-                        span: Span {
-                            end: base + after,
-                            ..span
-                        },
-                    })
-                });
+                let mut ply = Ply {
+                    syntax: lone_pit_ply(from),
+                    suffix: None,
+                    span: Span {
+                        end: base + after,
+                        ..span
+                    },
+                };
                 let end = if bytes.get(after).is_none_or(|&b| is_delimiter(b)) {
                     after
                 } else {
-                    let read = match frame.elements.last_mut() {
-                        Some(Element::Ply(Ply {
-                            syntax: PlySyntax::Sowing(sowing),
-                            span,
-                            ..
-                        })) => usual_sowing(bytes, after, sowing).inspect(|&end| {
-                            span.end = base + end;
-                        }),
-                        _ => None,
-                    };
-                    let Some(end) = read else {
-                        frame.elements.truncate(at);
+                    let PlySyntax::Sowing(sowing) = &mut ply.syntax else {
                         break;
                     };
+                    let Some(end) = usual_sowing(bytes, after, sowing) else {
+                        break;
+                    };
+                    ply.span.end = base + end;
                     end
                 };
-                frame.count_ply(&mut self.problems);
+                frame.count_ply(visitor);
+                if live {
+                    go = visitor.ply(ply);
+                }
                 end
             };
+            read_any = true;
             *content_end = pos;
             pos = end;
+            if go.is_break() {
+                break;
+            }
         }
+        self.any_element |= read_any;
+        self.halted |= go.is_break();
         (self.pos, self.line, self.line_start) = (pos, line, line_start);
     }
 
@@ -1404,16 +1428,13 @@ impl<'a> Scanner<'a> {
         // `push_element`).
         if let Some((from, end)) = lone_pit_at(self.bytes, start) {
             let span = self.span(start, end);
-            let frame = self.next_ply_frame(stack);
-            push_element(&mut frame.elements, || {
-                Element::Ply(Ply {
-                    syntax: lone_pit_ply(from),
-                    suffix: None,
-                    span,
-                })
-            });
             self.pos = end;
-            return true;
+            let ply = Ply {
+                syntax: lone_pit_ply(from),
+                suffix: None,
+                span,
+            };
+            return self.ply_read(stack, ply);
         }
         let end = self.token_end(start);
         let token = &self.bytes[start..end];
@@ -1455,16 +1476,13 @@ impl<'a> Scanner<'a> {
             }
         };
         let span = self.span(start, end);
-        let frame = self.next_ply_frame(stack);
-        push_element(&mut frame.elements, || {
-            Element::Ply(Ply {
-                syntax,
-                suffix,
-                span,
-            })
-        });
         self.pos = end;
-        true
+        let ply = Ply {
+            syntax,
+            suffix,
+            span,
+        };
+        self.ply_read(stack, ply)
     }
 }
 
@@ -1515,22 +1533,6 @@ pub(super) fn count_bytes(bytes: &[u8], hit: impl Fn(u8) -> bool) -> usize {
             usize::from(in_block)
         })
         .sum()
-}
-
-/// Appends the element (or tag) `build` makes, built in place.
-///
-/// `Vec::push(value)` builds the value on the stack, piece by piece (bytes, then words),
-/// and then copies it into the vector with wide loads; a wide load over narrower stores
-/// cannot be forwarded and stalls. With two or three elements a ply, those stalls were
-/// a third of the reader's time. Here the room is made first, so that nothing (no call)
-/// stands between building the element and writing it: it is built in its slot.
-#[inline(always)]
-fn push_element<T>(items: &mut Vec<T>, build: impl FnOnce() -> T) {
-    items.reserve(1);
-    let len = items.len();
-    items.spare_capacity_mut()[0].write(build());
-    // SAFETY: `reserve(1)` made room for the slot at `len`, which was just initialised.
-    unsafe { items.set_len(len + 1) };
 }
 
 /// The move number that belongs before the ply with this absolute index (0 = South's
