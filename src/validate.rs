@@ -204,7 +204,7 @@ pub fn run(
                     text: &names[input],
                     json: json_names.get(input).map_or("", String::as_str),
                 };
-                if let Some(done) = validate_plain(replayer, file, index, &game, settings, format) {
+                if let Some(done) = validate_text(replayer, file, index, &game, settings, format) {
                     return (input, done.0, done.1);
                 }
                 let game = game.parse();
@@ -288,10 +288,12 @@ fn json_string(text: &str) -> String {
     serde_json::to_string(text).expect("a string always serializes")
 }
 
-/// A game validated by the plain lane, without a syntax tree ([`replay_plain`]): a
-/// game with nothing to report, whose report is its game line alone. `None` when the
-/// lane cannot take the game; it is then parsed and validated whole.
-fn validate_plain(
+/// A game validated straight from its text, as the reader reads it, without a syntax
+/// tree ([`Replayer::replay_text`]): a game with nothing to report, whose report is
+/// its game line alone, or one the filter leaves out. `None` when there is more to
+/// say (diagnostics, with their lines of text; suggestions; rules inferred): the game
+/// is then parsed and validated whole.
+fn validate_text(
     replayer: &mut Replayer,
     name: FileName<'_>,
     index: usize,
@@ -303,11 +305,14 @@ fn validate_plain(
     if settings.infer_rules {
         return None;
     }
-    let mut plain = game.plain()?;
-    if !settings.filter.accepts(&plain.record) {
-        return Some((Vec::new(), Summary::default()));
+    let keep = |record: &crate::pmn::Record| settings.filter.accepts(record);
+    let Some((_, trace)) = replayer.replay_text(game, &settings.replay, &keep) else {
+        // Turned down by the filter, or no game: the full path tells which.
+        return (game.is_game()).then(|| (Vec::new(), Summary::default()));
+    };
+    if !trace.diagnostics.is_empty() {
+        return None;
     }
-    let trace = replayer.replay_plain(&mut plain, &settings.replay)?;
     let mut out = Vec::with_capacity(192);
     let _ = write_game(&mut out, format, name, index, &trace, None);
     Some((out, Summary::of_game(&trace)))

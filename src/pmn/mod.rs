@@ -23,7 +23,6 @@ pub use ast::{
     MainLinePly, MoveNumber, Nag, NotAWord, PitCount, PitRef, PitStones, Ply, PlySyntax, Record,
     Redistribution, ResultToken, Side, Sowing, Span, Suffix, Tag, Variation,
 };
-pub use parse::{PlainGame, PlainStep};
 pub use problem::{Problem, ProblemCode, Severity};
 pub use reader::{parse_bytes, parse_str, GameText, ParsedGame, Reader};
 pub use visit::{RecordBuilder, Skip, Visitor};

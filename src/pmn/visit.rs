@@ -27,8 +27,9 @@ pub enum Skip {
 /// What a consumer of the reader's events does with each. Every method but `problem`
 /// may stop the reading.
 pub trait Visitor {
-    /// The tags, once the tag section is read and checked, before any move text.
-    fn tags(&mut self, _tags: &[Tag]) -> ControlFlow<()> {
+    /// The tag section is read and checked: `record` holds its tags (the move text and
+    /// result are the visitor's, and are empty here). Before any move text.
+    fn tags(&mut self, _record: &Record) -> ControlFlow<()> {
         ControlFlow::Continue(())
     }
 
