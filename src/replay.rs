@@ -273,8 +273,6 @@ impl RulesSource {
 pub struct Replayer {
     rules: Option<(RulesSource, Rules)>,
     buffers: PlyBuffers,
-    /// Where the plies of the last game replayed from its text start.
-    starts: Vec<usize>,
 }
 
 /// The move and effect a replay fills ply by ply.
@@ -883,17 +881,19 @@ impl Replayer {
         if !game.is_game() {
             return None;
         }
-        let mut starts = std::mem::take(&mut self.starts);
-        starts.clear();
         let mut events = EventReplay {
             replayer: self,
             options,
             keep,
+            text: TextAt {
+                text: game.text(),
+                offset: game.offset(),
+            },
             game: None,
+            commented: true,
             pending: None,
             commands: Vec::new(),
             plies: 0,
-            starts,
             problems: Vec::new(),
             result: None,
         };
@@ -902,15 +902,11 @@ impl Replayer {
         let EventReplay {
             game: replaying,
             plies,
-            starts,
             problems: read,
             result,
             ..
         } = events;
-        let Some(mut replaying) = replaying else {
-            self.starts = starts;
-            return None;
-        };
+        let mut replaying = replaying?;
         replaying.plies_written = plies as usize;
         let record = Record {
             tags,
@@ -922,14 +918,31 @@ impl Replayer {
         let mut problems = game.problems().to_vec();
         problems.extend(read);
         problems.sort_by_key(|p| p.span.start);
+        // The places of the plies number the reader's problems: read again for them,
+        // only when there is one.
+        let mut starts = PlyStarts(Vec::new());
+        if !(problems.iter()).all(|p| p.code == ProblemCode::ResultMismatch) {
+            game.read(&mut starts);
+        }
         let text = TextAt {
             text: game.text(),
             offset: game.offset(),
         };
-        let trace = replaying.finish(&record, &problems, &starts, text);
-        self.starts = starts;
+        let trace = replaying.finish(&record, &problems, &starts.0, text);
         Some((record, trace))
     }
+}
+
+/// Where the main line's plies start.
+struct PlyStarts(Vec<usize>);
+
+impl Visitor for PlyStarts {
+    fn ply(&mut self, ply: Ply) -> ControlFlow<()> {
+        self.0.push(ply.span.start);
+        ControlFlow::Continue(())
+    }
+
+    fn problem(&mut self, _problem: Problem) {}
 }
 
 /// A game's text and where it starts in its file.
@@ -997,7 +1010,7 @@ impl<'o> Replaying<'o> {
                 "the Position tag is not used without [SetUp \"1\"]: the game starts from the initial layout".into(),
             ));
         }
-        game.trace.rules = Some(rules.clone());
+        // The rules go into the trace from the state, at the end.
         game.trace.start = Some(start.clone());
         game.state = Some(GameState::new(rules, start));
         game
@@ -1105,25 +1118,26 @@ impl<'o> Replaying<'o> {
                 .extend(result_problems.iter().map(as_read));
             return trace;
         };
-        trace.last = Some(state.position().clone());
         if self.start_failed {
+            let (rules, last) = state.into_parts();
+            (trace.rules, trace.last) = (Some(rules), Some(last));
             trace
                 .diagnostics
                 .extend(result_problems.iter().map(as_read));
             return trace;
         }
-        if self.failed || cut_short_by(problems.iter().copied()) {
-            // A ply written after the end: the game replayed to its end, and its
-            // outcome is known (the after-end error says it). The declared result is
-            // not checked against it: the after-end error, at the first ply wrong,
-            // already says the true result.
-            if trace.diagnostics.iter().any(|d| d.code == code::AFTER_END) {
-                trace.outcome = state.outcome();
-            }
-        } else {
+        let complete = !self.failed && !cut_short_by(problems.iter().copied());
+        // A ply written after the end: the game replayed to its end, and its outcome
+        // is known (the after-end error says it). The declared result is not checked
+        // against it: the after-end error, at the first ply wrong, already says the
+        // true result.
+        let after_end = || trace.diagnostics.iter().any(|d| d.code == code::AFTER_END);
+        let outcome = (complete || after_end()).then(|| state.outcome()).flatten();
+        let (rules, last) = state.into_parts();
+        (trace.rules, trace.last) = (Some(rules), Some(last));
+        trace.outcome = outcome;
+        if complete {
             trace.complete = true;
-            let outcome = state.outcome();
-            trace.outcome = outcome;
             check_result(record, &mut trace, outcome);
         }
         // The result token follows the last ply written, whether or not the replay got
@@ -1145,16 +1159,18 @@ struct EventReplay<'r> {
     replayer: &'r mut Replayer,
     options: &'r ReplayOptions,
     keep: &'r dyn Fn(&Record) -> bool,
+    text: TextAt<'r>,
     /// The replay, once the tags are read (and kept).
     game: Option<Replaying<'r>>,
+    /// Whether the move text may hold a comment: when it cannot, no command follows a
+    /// ply, and each ply is played as it arrives.
+    commented: bool,
     /// The last ply read, not played yet.
     pending: Option<Ply>,
     /// The commands of the comments after it.
     commands: Vec<Command>,
     /// The main-line plies read.
     plies: u32,
-    /// Where each of them starts.
-    starts: Vec<usize>,
     problems: Vec<Problem>,
     result: Option<ResultToken>,
 }
@@ -1188,13 +1204,35 @@ impl Visitor for EventReplay<'_> {
             return ControlFlow::Break(());
         }
         self.game = Some(Replaying::begin(self.replayer, record, self.options));
+        // The move text follows the last tag (a tag's value may hold `{` or `;`).
+        let moves = (record.tags.iter())
+            .map(|t| t.span.end)
+            .max()
+            .and_then(|end| end.checked_sub(self.text.offset))
+            .and_then(|at| self.text.text.get(at..))
+            .unwrap_or(self.text.text);
+        self.commented = memchr::memchr2(b'{', b';', moves.as_bytes()).is_some();
         ControlFlow::Continue(())
     }
 
     #[inline(always)]
     fn ply(&mut self, ply: Ply) -> ControlFlow<()> {
+        if !self.commented {
+            self.plies += 1;
+            if let Some(game) = &mut self.game {
+                if game.replays() {
+                    let input = PlyInput {
+                        number: self.plies,
+                        syntax: &ply.syntax,
+                        span: ply.span,
+                        commands: Vec::new(),
+                    };
+                    game.ply(&mut self.replayer.buffers, &input);
+                }
+            }
+            return ControlFlow::Continue(());
+        }
         self.step_pending();
-        self.starts.push(ply.span.start);
         self.plies += 1;
         self.pending = Some(ply);
         ControlFlow::Continue(())
@@ -1367,7 +1405,7 @@ fn replay_with<'a, P: std::borrow::Borrow<PlyInput<'a>>>(
     trace.last = Some(state.position().clone());
     if failed || cut_short {
         // A ply written after the end: the game replayed to its end, and its outcome
-        // is known (the after-end error says it; found by helper-28's bug hunt). The
+        // is known (the after-end error says it). The
         // declared result is not checked against it: the after-end error, at the
         // first ply wrong, already says the true result.
         if trace.diagnostics.iter().any(|d| d.code == code::AFTER_END) {

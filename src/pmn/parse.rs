@@ -1160,33 +1160,44 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
                     break;
                 };
                 // A pit alone (the most usual ply), or the rest of a longer ply read
-                // into it.
+                // into it. The ply is built whole where it is handed on, after the
+                // count: built first and moved after a call, it was copied with wide
+                // loads over its narrow stores, which stalled.
                 let after = pos + len;
-                let mut ply = Ply {
-                    syntax: lone_pit_ply(from),
-                    suffix: None,
-                    span: Span {
-                        end: base + after,
-                        ..span
-                    },
-                };
-                let end = if bytes.get(after).is_none_or(|&b| is_delimiter(b)) {
+                if bytes.get(after).is_none_or(|&b| is_delimiter(b)) {
+                    frame.count_ply(visitor);
+                    if live {
+                        go = visitor.ply(Ply {
+                            syntax: lone_pit_ply(from),
+                            suffix: None,
+                            span: Span {
+                                end: base + after,
+                                ..span
+                            },
+                        });
+                    }
                     after
                 } else {
-                    let PlySyntax::Sowing(sowing) = &mut ply.syntax else {
+                    let mut syntax = lone_pit_ply(from);
+                    let PlySyntax::Sowing(sowing) = &mut syntax else {
                         break;
                     };
                     let Some(end) = usual_sowing(bytes, after, sowing) else {
                         break;
                     };
-                    ply.span.end = base + end;
+                    frame.count_ply(visitor);
+                    if live {
+                        go = visitor.ply(Ply {
+                            syntax,
+                            suffix: None,
+                            span: Span {
+                                end: base + end,
+                                ..span
+                            },
+                        });
+                    }
                     end
-                };
-                frame.count_ply(visitor);
-                if live {
-                    go = visitor.ply(ply);
                 }
-                end
             };
             read_any = true;
             *content_end = pos;
