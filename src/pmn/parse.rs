@@ -152,9 +152,23 @@ impl Frame {
     /// comes. Then most plies find no note: a branch that nearly never goes the other
     /// way.
     #[inline(always)]
-    fn note_number(&mut self, number: MoveNumber) {
-        let right = (u64::from(number.number), number.dots) == move_number_for(self.next_ply);
-        self.wrong_number = (!right || self.off_by_one.is_some()).then_some(number);
+    fn note_number(&mut self, number: u32, dots: Dots, span: impl FnOnce() -> Span) {
+        let right = (u64::from(number), dots) == move_number_for(self.next_ply);
+        if right && self.off_by_one.is_none() {
+            self.wrong_number = None;
+        } else {
+            self.note_wrong_number(MoveNumber {
+                number,
+                dots,
+                span: span(),
+            });
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn note_wrong_number(&mut self, number: MoveNumber) {
+        self.wrong_number = Some(number);
     }
 
     /// Counts a ply of this line, and reports the move number before it if it is wrong.
@@ -1086,10 +1100,12 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
             return false;
         };
         let span = self.span(start, end);
-        let number = MoveNumber { number, dots, span };
-        stack.last_mut().expect("a line").note_number(number);
+        stack
+            .last_mut()
+            .expect("a line")
+            .note_number(number, dots, || span);
         self.pos = end;
-        self.emit(|v| v.move_number(number))
+        self.emit(|v| v.move_number_with(|| MoveNumber { number, dots, span }))
     }
 
     fn token_end(&self, from: usize) -> usize {
@@ -1098,9 +1114,9 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
 
     /// Counts a ply just read in its line (its move number checked), and hands it on.
     #[inline(always)]
-    fn ply_read(&mut self, stack: &mut [Frame], ply: Ply) -> bool {
+    fn ply_read(&mut self, stack: &mut [Frame], ply: impl FnOnce() -> Ply) -> bool {
         stack.last_mut().expect("a line").count_ply(self.visitor);
-        self.emit(|v| v.ply(ply))
+        self.emit(|v| v.ply_with(ply))
     }
 
     /// Reads the tokens of most move text, spaces, move numbers and plies made of pits
@@ -1149,10 +1165,9 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
                     end: base + end,
                     ..span
                 };
-                let number = MoveNumber { number, dots, span };
-                frame.note_number(number);
+                frame.note_number(number, dots, || span);
                 if live {
-                    go = visitor.move_number(number);
+                    go = visitor.move_number_with(|| MoveNumber { number, dots, span });
                 }
                 end
             } else {
@@ -1167,7 +1182,7 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
                 if bytes.get(after).is_none_or(|&b| is_delimiter(b)) {
                     frame.count_ply(visitor);
                     if live {
-                        go = visitor.ply(Ply {
+                        go = visitor.ply_with(|| Ply {
                             syntax: lone_pit_ply(from),
                             suffix: None,
                             span: Span {
@@ -1187,7 +1202,7 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
                     };
                     frame.count_ply(visitor);
                     if live {
-                        go = visitor.ply(Ply {
+                        go = visitor.ply_with(|| Ply {
                             syntax,
                             suffix: None,
                             span: Span {
@@ -1219,7 +1234,7 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
         if let Some((from, end)) = lone_pit_at(self.bytes, start) {
             let span = self.span(start, end);
             self.pos = end;
-            let ply = Ply {
+            let ply = || Ply {
                 syntax: lone_pit_ply(from),
                 suffix: None,
                 span,
@@ -1267,7 +1282,7 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
         };
         let span = self.span(start, end);
         self.pos = end;
-        let ply = Ply {
+        let ply = || Ply {
             syntax,
             suffix,
             span,

@@ -38,8 +38,28 @@ pub trait Visitor {
         ControlFlow::Continue(())
     }
 
+    /// [`Visitor::move_number`], the number built by `build` (see
+    /// [`Visitor::ply_with`]).
+    #[inline(always)]
+    fn move_number_with(&mut self, build: impl FnOnce() -> MoveNumber) -> ControlFlow<()>
+    where
+        Self: Sized,
+    {
+        self.move_number(build())
+    }
+
     /// A ply with its suffix annotation and span.
     fn ply(&mut self, ply: Ply) -> ControlFlow<()>;
+
+    /// [`Visitor::ply`], the ply built by `build`: a visitor that keeps plies builds
+    /// each right where it keeps it (see `push_element`).
+    #[inline(always)]
+    fn ply_with(&mut self, build: impl FnOnce() -> Ply) -> ControlFlow<()>
+    where
+        Self: Sized,
+    {
+        self.ply(build())
+    }
 
     /// A comment, `{...}` or `;...`, with the commands `[%...]` in it.
     fn comment(&mut self, _comment: Comment) -> ControlFlow<()> {
@@ -75,8 +95,11 @@ pub trait Visitor {
 /// The visitor that builds a game's owned [`Record`] (its move text and result; the
 /// tags are the reader's) and the list of its problems.
 pub struct RecordBuilder {
-    /// The main line, then one line per open variation with where its `(` is.
-    lines: Vec<(Vec<Element>, Span)>,
+    /// The line being read (the main line, or the innermost open variation).
+    line: Vec<Element>,
+    /// The lines it is nested in, outermost first, each with the `(` of the variation
+    /// inside it.
+    outer: Vec<(Vec<Element>, Span)>,
     result: Option<ResultToken>,
     pub(super) problems: Vec<Problem>,
 }
@@ -87,12 +110,10 @@ impl RecordBuilder {
         // Sized from the text, so that the main line is rarely copied as it grows: a
         // token and the space after it take at least three bytes in nearly all move
         // text (`a3 `, `12. `). Past 65,536 elements the line grows as it needs.
-        let main = Vec::with_capacity((len / 3 + 8).min(1 << 16));
-        // Room for a few open variations at once.
-        let mut lines = Vec::with_capacity(4);
-        lines.push((main, Span::default()));
+        let line = Vec::with_capacity((len / 3 + 8).min(1 << 16));
         RecordBuilder {
-            lines,
+            line,
+            outer: Vec::new(),
             result: None,
             problems: Vec::new(),
         }
@@ -102,14 +123,13 @@ impl RecordBuilder {
     pub fn finish(mut self, tags: Vec<Tag>) -> (Record, Vec<Problem>) {
         // Variations left open were closed by the reader; a visitor stopped early may
         // leave some, kept in their parents as they are.
-        while self.lines.len() > 1 {
-            let (elements, span) = self.lines.pop().expect("an open variation");
+        while let Some((outer, span)) = self.outer.pop() {
+            let elements = std::mem::replace(&mut self.line, outer);
             self.push(Element::Variation(Variation { elements, span }));
         }
-        let (moves, _) = self.lines.pop().expect("the main line");
         let record = Record {
             tags,
-            moves,
+            moves: self.line,
             result: self.result,
         };
         (record, self.problems)
@@ -117,8 +137,7 @@ impl RecordBuilder {
 
     #[inline(always)]
     fn push(&mut self, element: Element) {
-        let line = &mut self.lines.last_mut().expect("a line").0;
-        push_element(line, || element);
+        push_element(&mut self.line, || element);
     }
 }
 
@@ -130,8 +149,20 @@ impl Visitor for RecordBuilder {
     }
 
     #[inline(always)]
+    fn move_number_with(&mut self, build: impl FnOnce() -> MoveNumber) -> ControlFlow<()> {
+        push_element(&mut self.line, || Element::MoveNumber(build()));
+        ControlFlow::Continue(())
+    }
+
+    #[inline(always)]
     fn ply(&mut self, ply: Ply) -> ControlFlow<()> {
         self.push(Element::Ply(ply));
+        ControlFlow::Continue(())
+    }
+
+    #[inline(always)]
+    fn ply_with(&mut self, build: impl FnOnce() -> Ply) -> ControlFlow<()> {
+        push_element(&mut self.line, || Element::Ply(build()));
         ControlFlow::Continue(())
     }
 
@@ -147,12 +178,16 @@ impl Visitor for RecordBuilder {
 
     fn begin_variation(&mut self, open: Span) -> Skip {
         // Room for a short line at once: grown from nothing, most took two allocations.
-        self.lines.push((Vec::with_capacity(8), open));
+        let outer = std::mem::replace(&mut self.line, Vec::with_capacity(8));
+        self.outer.push((outer, open));
         Skip::No
     }
 
     fn end_variation(&mut self, span: Span) -> ControlFlow<()> {
-        let (elements, _) = self.lines.pop().expect("an open variation");
+        let Some((outer, _)) = self.outer.pop() else {
+            return ControlFlow::Continue(());
+        };
+        let elements = std::mem::replace(&mut self.line, outer);
         self.push(Element::Variation(Variation { elements, span }));
         ControlFlow::Continue(())
     }
