@@ -25,10 +25,12 @@ fn say(text: &str) {
     let _ = writeln!(std::io::stderr(), "{text}");
 }
 
-/// The first of the paths that exists, or the program found on PATH.
+/// The program named by `env`, else the first of `names` found on PATH (or where
+/// Debian puts Chromium).
 fn find(env: &str, names: &[&str]) -> Option<PathBuf> {
+    // A path given in the environment is the only one tried.
     if let Some(p) = std::env::var_os(env) {
-        return Some(PathBuf::from(p));
+        return Some(PathBuf::from(p)).filter(|p| p.is_file());
     }
     let path = std::env::var_os("PATH").unwrap_or_default();
     names.iter().find_map(|name| {
