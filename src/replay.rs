@@ -13,7 +13,9 @@ use std::cell::{Cell, RefCell};
 use crate::diagnostic::{code, Diagnostic};
 use crate::games;
 use crate::geometry::{Pit, Side};
-use crate::moves::{BonusTake, Effect, HeadStop, Illegal, Mode, Move, Redistribution, Sowing};
+use crate::moves::{
+    BonusTake, Candidate, Effect, HeadStop, Illegal, Mode, Move, Redistribution, Sowing,
+};
 use crate::play::{GameState, Outcome};
 use crate::pmn::{
     Command, Element, GameResult, ParsedGame, PitRef, PlainGame, PlainStep, PlySyntax, ProblemCode,
@@ -447,6 +449,7 @@ fn read_redistribution(
 fn code_of(e: &Illegal, has_x: bool) -> &'static str {
     match e {
         Illegal::EndlessSowing { .. } => code::ENDLESS_SOWING,
+        Illegal::UndecidedSowing { .. } => code::UNDECIDED_SOWING,
         Illegal::GameOver => code::AFTER_END,
         Illegal::BonusMissing | Illegal::BonusNotDue if !has_x => code::CAPTURE_MARK,
         Illegal::BonusNotDue => code::CAPTURE_MARK,
@@ -1200,14 +1203,14 @@ fn illegal(
     if code != code::AFTER_END && options.max_legal_listed > 0 {
         d.position = Some(pos.to_string());
         let legal = games::legal_moves(state.rules(), pos);
-        d.legal = legal
-            .iter()
+        d.legal = (legal.iter().flat_map(Candidate::each))
             .take(options.max_legal_listed)
-            .map(ToString::to_string)
+            .map(|c| c.to_string())
             .collect();
-        if legal.len() > d.legal.len() {
+        let plies: u64 = legal.iter().map(Candidate::plies).sum();
+        if plies > d.legal.len() as u64 {
             d.legal
-                .push(format!("... and {} more", legal.len() - d.legal.len()));
+                .push(format!("... and {} more", plies - d.legal.len() as u64));
         }
     }
     d
