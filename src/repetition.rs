@@ -9,7 +9,8 @@
 //!
 //! Each position is counted under its exact key, the words [`Key`] packs it into, so two
 //! positions share a count only when they are the same. A hash of the words picks the
-//! slot of the table; the words themselves decide a match.
+//! slot of the table; the words themselves decide a match (a one-word key is kept in its
+//! slot whole).
 //!
 //! Bao la Kimasai's key is one word, a bit for each occupied pit (no pit ever holds more
 //! than one stone) and the side to move. A ply changes it by a pure function of the key
@@ -40,7 +41,8 @@ pub struct Repetitions {
 
 #[derive(Copy, Clone, Debug, Default)]
 struct Slot {
-    hash: u64,
+    /// A one-word key itself, else the hash of the key's words.
+    tag: u64,
     stamp: u32,
     /// Occurrences of the position.
     count: u32,
@@ -125,13 +127,9 @@ fn bits(pos: &Position) -> u64 {
     pits | (pos.side as u64) << pos.board().len()
 }
 
-/// Spreads a key's words over 64 bits, four words in independent lanes; a one-word key
-/// is multiplied by an odd number, which no two words share.
+/// A hash of a key's words, four words in independent lanes.
 fn hash(words: &[u64]) -> u64 {
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
-    if let [word] = words {
-        return word.wrapping_mul(K);
-    }
     let mix = |h: u64, w: u64| (h ^ w).wrapping_mul(K).rotate_left(29);
     let mut lanes = [0, 1, 2, 3];
     let blocks = words.chunks_exact(4);
@@ -212,25 +210,31 @@ impl Repetitions {
         if 2 * (self.used + 1) > self.slots.len() {
             self.grow();
         }
-        let hash = hash(&self.words);
+        // A one-word key is kept whole in its slot, and matched there.
+        let (tag, whole) = match self.words[..] {
+            [word] => (word, true),
+            _ => (hash(&self.words), false),
+        };
         let width = self.words.len();
         let mask = self.slots.len() - 1;
-        let mut i = (hash >> 32) as usize & mask;
+        let mut i = place(tag, mask);
         loop {
             let slot = &mut self.slots[i];
             if slot.stamp != self.stamp {
                 *slot = Slot {
-                    hash,
+                    tag,
                     stamp: self.stamp,
                     count: 1,
                     at: self.keys.len() as u32,
                 };
-                self.keys.extend_from_slice(&self.words);
+                if !whole {
+                    self.keys.extend_from_slice(&self.words);
+                }
                 self.used += 1;
                 return 1;
             }
             let at = slot.at as usize;
-            if slot.hash == hash && self.keys[at..at + width] == self.words[..] {
+            if slot.tag == tag && (whole || self.keys[at..at + width] == self.words[..]) {
                 slot.count += 1;
                 return slot.count;
             }
@@ -243,15 +247,21 @@ impl Repetitions {
     fn grow(&mut self) {
         let size = 2 * self.slots.len();
         let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
-        let mask = self.slots.len() - 1;
+        let mask = size - 1;
         for slot in old.into_iter().filter(|s| s.stamp == self.stamp) {
-            let mut i = (slot.hash >> 32) as usize & mask;
+            let mut i = place(slot.tag, mask);
             while self.slots[i].stamp == self.stamp {
                 i = (i + 1) & mask;
             }
             self.slots[i] = slot;
         }
     }
+}
+
+/// The first slot to try for a tag: its bits spread by a multiplication, the high ones
+/// taken.
+fn place(tag: u64, mask: usize) -> usize {
+    (tag.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize & mask
 }
 
 #[cfg(test)]
