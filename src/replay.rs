@@ -38,6 +38,9 @@ pub struct ReplayOptions {
     pub max_legal_listed: usize,
     /// Keep no per-ply trace at all, only diagnostics and counts (validation, repairs).
     pub diagnostics_only: bool,
+    /// `--max-laps`: the lap budget of one sowing ([`Rules::max_laps`]); `None` keeps
+    /// the rules' default.
+    pub max_laps: Option<u64>,
 }
 
 impl ReplayOptions {
@@ -262,6 +265,14 @@ impl RulesSource {
 
     fn is(&self, tags: [Option<&str>; 3], overrides: &[(String, String)]) -> bool {
         self.tags.iter().zip(tags).all(|(a, b)| a.as_deref() == b) && self.overrides == overrides
+    }
+}
+
+/// The rule set with the options' lap budget, if they set one.
+fn budgeted(rules: Rules, options: &ReplayOptions) -> Rules {
+    match options.max_laps {
+        Some(laps) => rules.with_max_laps(laps),
+        None => rules,
     }
 }
 
@@ -820,7 +831,7 @@ pub fn replay(parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
         declared: declared_result(record),
         ..Trace::default()
     };
-    let rules = match rules_of_cached(record, &options.overrides) {
+    let rules = match rules_of_cached(record, &options.overrides).map(|r| budgeted(r, options)) {
         Ok(r) => r,
         Err(d) => {
             // A missing Game tag is the reader's `missing-game-tag` already: once is enough.
@@ -922,7 +933,10 @@ pub fn replay_plain(game: &mut PlainGame<'_>, options: &ReplayOptions) -> Option
     }
     // What `replay` reports before the first ply stops the lane: tags it cannot
     // understand, a set-up it cannot use, a Position tag without SetUp.
-    let rules = rules_of_cached(&game.record, &options.overrides).ok()?;
+    let rules = budgeted(
+        rules_of_cached(&game.record, &options.overrides).ok()?,
+        options,
+    );
     let start = start_of(&game.record, &rules).ok()?;
     if game.record.tag("Position").is_some() && game.record.tag("SetUp") != Some("1") {
         return None;
