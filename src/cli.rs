@@ -48,9 +48,13 @@ pub enum Command {
     },
     /// Write the man pages of sow and its subcommands into a folder.
     Man {
-        /// The folder (created if missing).
+        /// The folder (created if missing), or `-` for standard output (the pages one
+        /// after another).
         #[arg(long, short = 'o', default_value = "man")]
         out_dir: PathBuf,
+        /// Replace pages that exist.
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -113,6 +117,10 @@ pub struct ValidateArgs {
     /// Worker threads (default: one per core; at most four a core).
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
+    /// Fail the run (exit status 1) when any warning is reported, as for an error: for
+    /// a check over a corpus.
+    #[arg(long)]
+    pub deny_warnings: bool,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -146,11 +154,26 @@ pub struct ShowArgs {
     pub rules: Vec<String>,
 }
 
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Per {
-    Ply,
-    Game,
+/// A clap value enum for a library's option enum of the same variants, and the map
+/// from one to the other: the library knows no clap.
+macro_rules! value_enum {
+    ($name:ident => $lib:ty { $($(#[$doc:meta])* $variant:ident),* $(,)? }) => {
+        #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum $name {
+            $($(#[$doc])* $variant),*
+        }
+
+        impl From<$name> for $lib {
+            fn from(v: $name) -> $lib {
+                match v {
+                    $($name::$variant => <$lib>::$variant),*
+                }
+            }
+        }
+    };
 }
+
+value_enum!(Per => crate::stats::Per { Ply, Game });
 
 #[derive(Args, Debug)]
 pub struct StatsArgs {
@@ -167,13 +190,7 @@ pub struct StatsArgs {
     pub force: bool,
 }
 
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PlotKind {
-    Material,
-    Length,
-    Laps,
-    Captures,
-}
+value_enum!(PlotKind => crate::plot::PlotKind { Material, Length, Laps, Captures });
 
 #[derive(Args, Debug)]
 pub struct PlotArgs {
@@ -202,39 +219,17 @@ pub struct PlotArgs {
     pub force: bool,
 }
 
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ConvertTo {
-    Pmn,
-    Json,
-    Jsonl,
-    Csv,
-    Long,
-    Relative,
-    Ludii,
-}
+value_enum!(ConvertTo => crate::convert::ConvertTo {
+    Pmn, Json, Jsonl, Csv, Long, Relative, Ludii,
+});
 
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ConvertFrom {
+value_enum!(ConvertFrom => crate::convert::ConvertFrom {
     Pmn,
     Relative,
     Ludii,
     /// The `json` or `jsonl` output of `sow convert` (or bare records in PMN's JSON form).
     Json,
-}
-
-impl ConvertFrom {
-    /// The extensions (without the dot) of the files a folder is walked for: those
-    /// `sow convert --to` writes the form as (`ludii` has no extension of Ludii's own:
-    /// Ludii's `.lud` files are rule files, not move lists, so it is named after the
-    /// form).
-    pub fn extensions(self) -> &'static [&'static str] {
-        match self {
-            ConvertFrom::Pmn | ConvertFrom::Relative => corpus::PMN_EXTENSIONS,
-            ConvertFrom::Json => &["json", "jsonl"],
-            ConvertFrom::Ludii => &["ludii"],
-        }
-    }
-}
+});
 
 /// Folders given to `sow convert` are walked for the files of the `--from` form.
 const CONVERT_PATHS_HELP: &str = "Files (read whatever their extension) and folders, walked recursively for the files of the --from form: *.pmn (pmn, relative), *.json and *.jsonl (json), *.ludii (ludii); `-` reads standard input";
@@ -259,11 +254,7 @@ pub struct ConvertArgs {
     pub force: bool,
 }
 
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Player {
-    Random,
-    Greedy,
-}
+value_enum!(Player => crate::generate::Player { Random, Greedy });
 
 #[derive(Args, Debug)]
 pub struct GenerateArgs {
@@ -294,6 +285,21 @@ pub struct GenerateArgs {
     /// Replace the output file if it exists.
     #[arg(long)]
     pub force: bool,
+}
+
+impl GenerateArgs {
+    /// What the library plays for these arguments.
+    pub fn options(&self) -> crate::generate::GenerateOptions {
+        crate::generate::GenerateOptions {
+            game: self.game.clone(),
+            board: self.board.clone(),
+            rules: self.rules.clone(),
+            games: self.games,
+            seed: self.seed,
+            player: self.player.into(),
+            max_plies: self.max_plies,
+        }
+    }
 }
 
 /// Parses `KEY=VALUE` rule overrides. An option no game has, or a value no game that
@@ -354,6 +360,12 @@ fn use_color() -> bool {
     std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && io::stdout().is_terminal()
 }
 
+/// Says a library's note on standard error, as `sow: NOTE`, its control characters
+/// escaped.
+fn say(note: String) {
+    let _ = writeln!(io::stderr(), "sow: {}", crate::escape::escaped_owned(note));
+}
+
 /// Runs the command line; returns the exit status.
 pub fn main() -> i32 {
     crate::output::remove_temporary_files_on_interrupt();
@@ -365,7 +377,11 @@ pub fn main() -> i32 {
         // the terminal, as for the other tools of a pipe.
         Err(CommandError::Io { source, .. }) if source.kind() == io::ErrorKind::BrokenPipe => 2,
         Err(e) => {
-            let _ = writeln!(io::stderr(), "sow: {e}");
+            let _ = writeln!(
+                io::stderr(),
+                "sow: {}",
+                crate::escape::escaped_owned(e.to_string())
+            );
             2
         }
     }
@@ -381,7 +397,8 @@ pub fn corpus_inputs(
     let (inputs, skipped) = corpus::expand_for(&args.paths, extensions);
     let mut failed = false;
     for s in &skipped {
-        let _ = writeln!(io::stderr(), "sow: {}: {}", s.path, s.reason);
+        let said = crate::escape::escaped_owned(format!("{}: {}", s.path, s.reason));
+        let _ = writeln!(io::stderr(), "sow: {said}");
         failed |= s.error;
     }
     if failed && inputs.is_empty() {
@@ -405,39 +422,61 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
         Command::Show(args) => run_show(args),
         Command::Stats(args) => {
             let (inputs, filter, replay) = corpus_inputs(&args.corpus, corpus::PMN_EXTENSIONS)?;
-            // Rows go out as they are made: a large corpus' per-ply table never sits in
-            // memory whole.
+            // Rows are made a batch at a time and held, past 8 MB in a temporary file,
+            // until the run succeeds: a per-ply table never sits in memory whole, and
+            // a failed run writes nothing, to a file or to standard output.
             let name = output_name(args.output.as_deref());
-            crate::output::stream_output(args.output.as_deref(), args.force, |out| {
-                crate::stats::write_stats(&inputs, &filter, &replay, args.per, out)
-            })
+            crate::output::stream_whole_output(
+                args.output.as_deref(),
+                args.force,
+                &inputs,
+                |out| {
+                    let per = args.per.into();
+                    crate::stats::write_stats(&inputs, &filter, &replay, per, out, &mut say)
+                },
+            )
             .map_err(|e| stream_failure(e, &name))?;
             Ok(0)
         }
         Command::Plot(args) => {
             let (inputs, filter, replay) = corpus_inputs(&args.corpus, corpus::PMN_EXTENSIONS)?;
-            let svg = crate::plot::run(&inputs, &filter, &replay, &args)?;
-            write_output(Some(&args.output), args.force, svg.as_bytes())
+            let style = crate::plot::Style {
+                width: args.width,
+                height: args.height,
+                title: args.title.clone(),
+                every: args.every,
+            };
+            let kind = args.kind.into();
+            let svg = crate::plot::run(&inputs, &filter, &replay, kind, &style, &mut say)?;
+            write_output(Some(&args.output), args.force, &inputs, svg.as_bytes())
                 .map_err(|e| CommandError::io(&args.output, e))?;
             Ok(0)
         }
         Command::Convert(args) => {
-            let (inputs, filter, replay) = corpus_inputs(&args.corpus, args.from.extensions())?;
+            let forms = crate::convert::Forms {
+                from: args.from.into(),
+                to: args.to.into(),
+            };
+            let (inputs, filter, replay) = corpus_inputs(&args.corpus, forms.from.extensions())?;
             // Written a game at a time, and only if the whole run succeeds.
             let name = output_name(args.output.as_deref());
-            crate::output::stream_whole_output(args.output.as_deref(), args.force, |out| {
-                crate::convert::run(&inputs, &filter, &replay, args.to, args.from, out, &name)
-            })
+            crate::output::stream_whole_output(
+                args.output.as_deref(),
+                args.force,
+                &inputs,
+                |out| crate::convert::run(&inputs, &filter, &replay, forms, out, &name, &mut say),
+            )
             .map_err(|e| stream_failure(e, &name))?;
             Ok(0)
         }
         Command::Generate(args) => {
             // The arguments are checked before the output is opened; the games are
             // then written as they are played (a file whole or not at all, as always).
-            let rules = crate::generate::rules_of(&args)?;
+            let options = args.options();
+            let rules = crate::generate::rules_of(&options)?;
             let name = output_name(args.output.as_deref());
-            crate::output::stream_output(args.output.as_deref(), args.force, |out| {
-                crate::generate::write_games(&args, &rules, out, &name)
+            crate::output::stream_output(args.output.as_deref(), args.force, &[], |out| {
+                crate::generate::write_games(&options, &rules, out, &name)
             })
             .map_err(|e| stream_failure(e, &name))?;
             Ok(0)
@@ -447,28 +486,44 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
             clap_complete::generate(shell, &mut cmd, "sow", &mut io::stdout());
             Ok(0)
         }
-        Command::Man { out_dir } => {
-            write_man_pages(&out_dir).map_err(|e| CommandError::io(&out_dir, e))?;
+        Command::Man { out_dir, force } => {
+            write_man_pages(&out_dir, force)?;
             Ok(0)
         }
     }
 }
 
-/// Writes `sow.1` and one page per subcommand (`sow-validate.1`, ...).
-pub fn write_man_pages(dir: &Path) -> io::Result<()> {
-    std::fs::create_dir_all(dir)?;
-    let cmd = Cli::command();
-    let mut pages = vec![("sow".to_string(), cmd.clone())];
-    for sub in cmd.get_subcommands() {
-        let name = format!("sow-{}", sub.get_name());
-        // clap names are `&'static str`; a man page run is short-lived.
-        let static_name: &'static str = Box::leak(name.clone().into_boxed_str());
-        pages.push((name, sub.clone().name(static_name)));
+/// Writes `sow.1` and one page per subcommand (`sow-validate.1`, ...) into `dir`, or to
+/// standard output when `dir` is `-`. Each page is an output file as any other: written
+/// whole or not at all, and over an existing page only with `force` (without it, no page
+/// is written if any exists).
+pub fn write_man_pages(dir: &Path, force: bool) -> Result<(), CommandError> {
+    // Built, each subcommand's synopsis names the command as typed (`sow validate`).
+    let mut cmd = Cli::command().disable_help_subcommand(true);
+    cmd.build();
+    let pages: Vec<clap_mangen::Man> = std::iter::once(cmd.clone())
+        .chain(cmd.get_subcommands().cloned())
+        .map(|page| clap_mangen::Man::new(page).source(concat!("sow ", env!("CARGO_PKG_VERSION"))))
+        .collect();
+    let paths: Vec<Option<PathBuf>> = pages
+        .iter()
+        .map(|page| (dir.as_os_str() != "-").then(|| dir.join(page.get_filename())))
+        .collect();
+    if let Some(dir) = paths.iter().flatten().next().and_then(|p| p.parent()) {
+        std::fs::create_dir_all(dir).map_err(|e| CommandError::io(dir, e))?;
     }
-    for (name, page) in pages {
-        let mut buf = Vec::new();
-        clap_mangen::Man::new(page).render(&mut buf)?;
-        std::fs::write(dir.join(format!("{name}.1")), buf)?;
+    if let (false, Some(existing)) = (force, paths.iter().flatten().find(|p| p.exists())) {
+        return Err(CommandError::Usage(format!(
+            "{}: the page exists; no page written (use --force to replace them)",
+            existing.display()
+        )));
+    }
+    for (page, path) in pages.iter().zip(&paths) {
+        crate::output::stream_output(path.as_deref(), force, &[], |out| page.render(out)).map_err(
+            |(crate::output::StreamError::Io(e) | crate::output::StreamError::Write(e))| {
+                CommandError::io(output_name(path.as_deref()), e)
+            },
+        )?;
     }
     Ok(())
 }
@@ -523,15 +578,13 @@ fn run_validate(args: ValidateArgs) -> Result<i32, CommandError> {
     });
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let summary = validate::run(
-        &inputs,
-        &skipped,
-        &settings,
-        format,
-        &mut out,
-        progress.as_ref(),
-    )
-    .map_err(|e| CommandError::io("<stdout>", e))?;
+    let mut done = |inputs: usize| {
+        if let Some(bar) = &progress {
+            bar.set_position(inputs as u64);
+        }
+    };
+    let summary = validate::run(&inputs, &skipped, &settings, format, &mut out, &mut done)
+        .map_err(|e| CommandError::io("<stdout>", e))?;
     if let Some(bar) = progress {
         bar.finish_and_clear();
     }
@@ -546,7 +599,12 @@ fn run_validate(args: ValidateArgs) -> Result<i32, CommandError> {
         }
     }
     out.flush().map_err(|e| CommandError::io("<stdout>", e))?;
-    Ok(validate::exit_status(&summary))
+    let status = validate::exit_status(&summary);
+    Ok(if args.deny_warnings && summary.warnings > 0 {
+        status.max(1)
+    } else {
+        status
+    })
 }
 
 fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
@@ -615,6 +673,7 @@ fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
                 d.ply.unwrap_or(0),
                 d.message
             ),
+            None if replayed == 1 => "the game has 1 ply".into(),
             None => format!("the game has {replayed} plies"),
         };
         return Err(CommandError::Usage(format!(
@@ -623,18 +682,20 @@ fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
     }
     if let (None, Some(d)) = (args.ply, first_error) {
         // The end was asked for, and the game breaks before it: say which position this is.
-        let _ = writeln!(
-            io::stderr(),
-            "sow: {}game {} stops at an error ({}: {}); this is the position after ply {replayed}",
+        let said = format!(
+            "{}game {} stops at an error ({}: {}); this is the position after ply {replayed}",
             place(d),
             args.game,
             d.code,
             d.message
         );
+        let _ = writeln!(io::stderr(), "sow: {}", crate::escape::escaped_owned(said));
     }
     let pos = trace
         .position_after(ply)
         .ok_or_else(|| CommandError::Usage(format!("no position after ply {ply}")))?;
+    // The game's outcome belongs to its final position only.
+    let outcome = trace.outcome.as_ref().filter(|_| ply == replayed);
     let text = match args.format {
         ShowFormat::Pmn => format!("{pos}\n"),
         ShowFormat::Text => {
@@ -653,14 +714,15 @@ fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
                     format!("after ply {ply} `{}`", trace.plies[ply - 1].text)
                 }
             );
-            crate::diagram::text_board(&rules, pos, &caption)
+            crate::escape::escaped_owned(crate::diagram::text_board(&rules, pos, &caption, outcome))
         }
         ShowFormat::Svg => {
             let last = ply.checked_sub(1).and_then(|i| trace.plies.get(i));
-            crate::diagram::svg_board(&rules, pos, last)
+            crate::diagram::svg_board(&rules, pos, last, outcome)
         }
     };
-    write_output(args.output.as_deref(), args.force, text.as_bytes())
+    let inputs = std::slice::from_ref(&input);
+    write_output(args.output.as_deref(), args.force, inputs, text.as_bytes())
         .map_err(|e| CommandError::io(output_name(args.output.as_deref()), e))?;
     Ok(0)
 }

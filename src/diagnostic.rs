@@ -40,6 +40,8 @@ pub mod code {
     pub const BAD_BOARD: &str = "bad-board";
     /// A `Position` set-up that cannot be a position of the game.
     pub const SETUP: &str = "setup";
+    /// A set-up whose stone total the rule set's start could not lead to (a warning).
+    pub const SETUP_TOTAL: &str = "setup-total";
     /// A ply whose form the game does not write (e.g. `:n` outside Kiothi).
     pub const PLY_FORM: &str = "ply-form";
     /// A malformed `[%...]` command.

@@ -1,18 +1,126 @@
 //! Board diagrams of a position: a drawn text board (`sow show --format text`) and an
 //! SVG figure for a page (`sow show --format svg`).
 //!
-//! Diagrams only draw; they never replay (the trace gives them the position).
+//! Diagrams only draw; they never replay (the trace gives them the position and, for the
+//! final position of a finished game, its outcome).
 
 use std::fmt::Write;
 
+use crate::games;
 use crate::geometry::{Pit, Side};
+use crate::moves::{Effect, Illegal, Mode, Move, Sowing};
+use crate::play::{EndReason, Outcome};
 use crate::position::Position;
-use crate::rules::Rules;
+use crate::rules::{Game, Rules};
+
+/// How a finished game ended, in words, a sentence a line (RULES.md, each game's "End"):
+/// why (no legal move, and why not; repetition), Kiothi's award and final score, and the
+/// result. `pos` is the final position, as the trace gives it (before Kiothi's award).
+pub fn game_over_lines(rules: &Rules, pos: &Position, outcome: &Outcome) -> Vec<String> {
+    let side = pos.side;
+    let result = match outcome.winner() {
+        Some(winner) => format!("{winner} wins: {}.", outcome.result_token()),
+        None => format!("A draw: {}.", outcome.result_token()),
+    };
+    let reason = match outcome {
+        Outcome::Win { reason, .. } | Outcome::Draw { reason } => *reason,
+    };
+    if reason == EndReason::Repetition {
+        let times = rules.repeat().unwrap_or(2);
+        let nth = match times % 100 {
+            11..=13 => "th",
+            _ => ["th", "st", "nd", "rd", "th", "th", "th", "th", "th", "th"][times as usize % 10],
+        };
+        return vec![
+            format!(
+                "Game over: a draw by repetition; this position, {side} to move, occurs for the {times}{nth} time."
+            ),
+            result,
+        ];
+    }
+    let mut lines = vec![format!(
+        "Game over: {side}, to move, {}.",
+        why_no_move(rules, pos)
+    )];
+    if let EndReason::Score { score } = reason {
+        let left = pos.stones_on_board();
+        let taker = side.opponent();
+        lines[0].pop();
+        let stones = if left == 1 { "stone" } else { "stones" };
+        let _ = write!(
+            lines[0],
+            "; the {left} {stones} left on the board go to {taker}'s prison."
+        );
+        let mut score_line = format!("Final score: South {}, North {}. ", score[0], score[1]);
+        score_line.push_str(&result);
+        if outcome.one_warrior_victory() {
+            score_line.push_str(" A one-warrior victory (by two stones).");
+        }
+        lines.push(score_line);
+    } else {
+        lines.push(result);
+    }
+    lines
+}
+
+const ENDLESS_OR_BROKEN: &str =
+    "has no legal move: every move it could make is an endless sowing or breaks a rule";
+
+/// Why the side to move has no legal move: no stones, only endless sowings, or every
+/// move breaks a rule. Each pit the side could start from is tried (Kiothi: every lift).
+fn why_no_move(rules: &Rules, pos: &Position) -> &'static str {
+    let side = pos.side;
+    if pos.stones_of(side) == 0 {
+        return "has no stones and no legal move";
+    }
+    let board = rules.board();
+    let (mut endless, mut broken) = (false, false);
+    let mut effect = Effect::default();
+    for row in board.rows_of(side) {
+        for col in 1..=board.cols() {
+            let from = Pit::new(row, col);
+            let stones = pos.get(from);
+            let lifts = if rules.game() == Game::Kiothi {
+                stones
+            } else {
+                1
+            };
+            for lift in 1..=lifts.min(stones) {
+                let mv = Move::Sow(Sowing {
+                    lift: (rules.game() == Game::Kiothi).then_some(lift),
+                    ..Sowing::from(from)
+                });
+                let mut after = pos.clone();
+                match games::apply(rules, &mut after, &mv, Mode::Legal, &mut effect) {
+                    Err(Illegal::EndlessSowing { .. }) => endless = true,
+                    // Not a move while a pit holds two or more, which were tried.
+                    Err(Illegal::SingletonWhileMultiple { .. }) => {}
+                    _ => broken = true,
+                }
+                if endless && broken {
+                    // The words cannot change any more.
+                    return ENDLESS_OR_BROKEN;
+                }
+            }
+        }
+    }
+    match (endless, broken) {
+        (true, false) => "has no legal move: every move it could make is an endless sowing",
+        (true, true) => ENDLESS_OR_BROKEN,
+        _ => "has no legal move",
+    }
+}
 
 /// A text drawing of a position as South sees it: column numbers on top, row letters on
 /// the left, heads in parentheses, nki pits with `*`, a rule between the two sides, the
-/// side to move, Kiothi's prisons, and the PMN `Position` string last.
-pub fn text_board(rules: &Rules, pos: &Position, caption: &str) -> String {
+/// side to move (or, given the outcome of a finished game, how it ended:
+/// [`game_over_lines`]), Kiothi's prisons, and the PMN `Position` string last.
+pub fn text_board(
+    rules: &Rules,
+    pos: &Position,
+    caption: &str,
+    outcome: Option<&Outcome>,
+) -> String {
     let board = rules.board();
     let width = pos
         .board_pits()
@@ -49,6 +157,17 @@ pub fn text_board(rules: &Rules, pos: &Position, caption: &str) -> String {
             let _ = write!(out, "{cell:>width$}");
         }
         out.push('\n');
+    }
+    if let Some(outcome) = outcome {
+        if board.rows() == 2 {
+            let [south, north] = pos.prisons;
+            let _ = writeln!(out, "prisons: South {south}, North {north}");
+        }
+        for line in game_over_lines(rules, pos, outcome) {
+            let _ = writeln!(out, "{line}");
+        }
+        let _ = writeln!(out, "{pos}");
+        return out;
     }
     let _ = write!(out, "{} to move", pos.side);
     if board.rows() == 2 {
@@ -114,9 +233,15 @@ impl SvgLayout {
 /// and Kiothi's nki pits (blue, `*`) distinguished, Kiothi's prisons, the side to move,
 /// and the last ply when given: its origin (green ring), the path of its laps (arrows
 /// from each lap's start to its end), where it ended (thick blue ring), the pits it
-/// captured (red cross, stones taken) and its bonus pits (orange, stones taken). The
-/// PMN `Position` string is the figure's `<desc>`.
-pub fn svg_board(rules: &Rules, pos: &Position, last: Option<&crate::replay::PlyTrace>) -> String {
+/// captured (red cross, stones taken) and its bonus pits (orange, stones taken); given
+/// the outcome of a finished game, how it ended ([`game_over_lines`]) in place of the
+/// side to move. The PMN `Position` string is the figure's `<desc>`.
+pub fn svg_board(
+    rules: &Rules,
+    pos: &Position,
+    last: Option<&crate::replay::PlyTrace>,
+    outcome: Option<&Outcome>,
+) -> String {
     let board = rules.board();
     let cols = board.cols() as f64;
     let rows = board.rows();
@@ -137,7 +262,9 @@ pub fn svg_board(rules: &Rules, pos: &Position, last: Option<&crate::replay::Ply
     let board_width = cols * cell;
     let board_height = rows as f64 * cell + layout.gap;
     let width = (layout.left * 2.0 + board_width + prison_width).max(500.0);
-    let info_lines = if last.is_some() { 3.0 } else { 1.0 };
+    let ending = outcome.map(|o| game_over_lines(rules, pos, o));
+    let status_lines = ending.as_ref().map_or(1, Vec::len) as f64;
+    let info_lines = if last.is_some() { 2.0 } else { 0.0 } + status_lines;
     let height = layout.top + board_height + 22.0 + info_lines * 16.0 + 8.0;
     let radius = cell * 0.4;
     let count_size = if cell >= 36.0 { 14.0 } else { 11.0 };
@@ -156,11 +283,15 @@ pub fn svg_board(rules: &Rules, pos: &Position, last: Option<&crate::replay::Ply
         out,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="Helvetica, Arial, sans-serif">"#
     );
+    let status = match outcome {
+        Some(o) => format!("game over, {}", o.result_token()),
+        None => format!("{} to move", pos.side),
+    };
     let _ = writeln!(
         out,
-        "<title>{}, {} to move</title>",
+        "<title>{}, {}</title>",
         xml_escape(&caption),
-        pos.side
+        xml_escape(&status)
     );
     let _ = writeln!(out, "<desc>{}</desc>", xml_escape(&pos.to_string()));
     out.push_str(concat!(
@@ -349,22 +480,37 @@ pub fn svg_board(rules: &Rules, pos: &Position, last: Option<&crate::replay::Ply
     }
     // What the figure shows, in words.
     let mut y = layout.top + board_height + 36.0;
-    let mut to_move = format!("{} to move", pos.side);
-    if kiothi && pos.opening {
-        to_move.push_str("; opening redistribution to come");
+    if let Some(lines) = &ending {
+        for (i, line) in lines.iter().enumerate() {
+            if i > 0 {
+                y += 16.0;
+            }
+            let _ = writeln!(
+                out,
+                r#"<text class="info game-over" x="{}" y="{y}" font-size="11" font-weight="bold">{}</text>"#,
+                layout.left,
+                xml_escape(line)
+            );
+        }
+    } else {
+        let mut to_move = format!("{} to move", pos.side);
+        if kiothi && pos.opening {
+            to_move.push_str("; opening redistribution to come");
+        }
+        let _ = writeln!(
+            out,
+            r#"<text class="info" x="{}" y="{y}" font-size="11">{}</text>"#,
+            layout.left,
+            xml_escape(&to_move)
+        );
     }
-    let _ = writeln!(
-        out,
-        r#"<text class="info" x="{}" y="{y}" font-size="11">{}</text>"#,
-        layout.left,
-        xml_escape(&to_move)
-    );
     if let Some(ply) = last {
         let e = &ply.effect;
         y += 16.0;
         let mut line = format!("last ply {} ({}): {}", ply.number, ply.side, ply.text);
         if e.lap_count > 0 {
-            let _ = write!(line, "; {} laps", e.lap_count);
+            let laps = if e.lap_count == 1 { "lap" } else { "laps" };
+            let _ = write!(line, "; {} {laps}", e.lap_count);
         }
         if let Some(end) = e.end {
             let _ = write!(line, "; ended in {end}");
@@ -408,7 +554,7 @@ mod tests {
     fn text_board_draws_rows_top_to_bottom_with_heads() {
         let rules = Rules::new(Game::Tsoro, Board::new(4, 6), "heads=1").unwrap();
         let pos = Position::initial(&rules);
-        let text = text_board(&rules, &pos, "start");
+        let text = text_board(&rules, &pos, "start", None);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "start");
         assert!(lines[2].starts_with(" d "), "{text}");

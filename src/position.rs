@@ -174,8 +174,9 @@ impl Position {
             && self.opening == other.opening
     }
 
-    /// Builds a position from an unchecked setup, checking it against the rules:
-    /// the board's shape, stone counts, and each game's own limits.
+    /// Builds a position from an unchecked setup, checking it against the rules: the
+    /// board's shape and what each game forbids outright (PMN.md: a set-up is evidence,
+    /// so its stone total is not checked here; see [`Position::total_unlike_start`]).
     pub fn from_setup(rules: &Rules, setup: &Setup) -> Result<Position, SetupError> {
         let board = rules.board();
         let game = rules.game();
@@ -230,21 +231,31 @@ impl Position {
         if pos.opening && pos.nki != 0 {
             return Err(SetupError::NkiDuringOpening);
         }
-        let total = pos.stones_on_board() + pos.prisons.iter().map(|&p| p as u32).sum::<u32>();
-        let start = rules.start_stones();
-        if game == Game::Kiothi && total != start {
-            return Err(SetupError::KiothiTotal {
-                found: total,
-                expected: start,
-            });
-        }
-        if total > start {
-            return Err(SetupError::TooManyStones {
-                found: total,
-                start,
-            });
+        let total = pos.total_stones();
+        if total > u16::MAX as u32 {
+            return Err(SetupError::BeyondCapacity { found: total });
         }
         Ok(pos)
+    }
+
+    /// Stones on the board and in the prisons.
+    pub fn total_stones(&self) -> u32 {
+        self.stones_on_board() + self.prisons.iter().map(|&p| p as u32).sum::<u32>()
+    }
+
+    /// How a set-up's stone total differs from any the rule set's start could lead to:
+    /// more than the start (stones only ever leave the board), or for Kiothi any other
+    /// total (no stone leaves the game). `None` when the total could be reached.
+    pub fn total_unlike_start(&self, rules: &Rules) -> Option<TotalUnlikeStart> {
+        let found = self.total_stones();
+        let start = rules.start_stones();
+        let exact = rules.game() == Game::Kiothi;
+        let unlike = if exact { found != start } else { found > start };
+        unlike.then_some(TotalUnlikeStart {
+            game: rules.game(),
+            found,
+            start,
+        })
     }
 
     /// The PMN `Position` string of this position.
@@ -338,10 +349,37 @@ pub enum SetupError {
     OpeningOutsideKiothi { game: Game },
     #[error("no pit is nki before the opening redistribution is over")]
     NkiDuringOpening,
-    #[error("the position holds {found} stones (board and prisons); Kiothi under these rules has {expected}, and no stone ever leaves the game")]
-    KiothiTotal { found: u32, expected: u32 },
-    #[error("the position holds {found} stones; the game starts with only {start}")]
-    TooManyStones { found: u32, start: u32 },
+    #[error("the position holds {found} stones; sow holds at most 65535 in a position")]
+    BeyondCapacity { found: u32 },
+}
+
+/// A set-up whose stone total no game under its rules could reach from the start: a
+/// warning, never an error (PMN.md: a set-up is evidence).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TotalUnlikeStart {
+    pub game: Game,
+    /// Stones on the board and in the prisons.
+    pub found: u32,
+    /// Stones the rule set's start holds.
+    pub start: u32,
+}
+
+impl fmt::Display for TotalUnlikeStart {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let TotalUnlikeStart { game, found, start } = *self;
+        let stones = if found == 1 { "stone" } else { "stones" };
+        if game == Game::Kiothi {
+            write!(
+                f,
+                "the set-up holds {found} {stones} (board and prisons); {game} under these rules starts with {start}, and no stone ever leaves the game"
+            )
+        } else {
+            write!(
+                f,
+                "the set-up holds {found} {stones}; {game} under these rules starts with only {start}, and stones only ever leave the board"
+            )
+        }
+    }
 }
 
 impl std::str::FromStr for Setup {
@@ -468,11 +506,21 @@ mod tests {
     fn position_strings_round_trip() {
         let r = Rules::default_for(Game::Kiothi);
         let s = "0,3*,0,0,0,0,0,0,0,0/1,1,0,1,0,0,0,0,0,0 N S:18 N:29";
-        let total_ok = Position::parse(&r, s);
-        // 6 + 47 = 53, not 60: rejected, Kiothi never loses a stone.
-        assert!(matches!(total_ok, Err(SetupError::KiothiTotal { .. })));
+        // 6 + 47 = 53, not 60: a set-up is evidence, so it is a position all the same.
+        let unlike = Position::parse(&r, s).unwrap();
+        assert_eq!(unlike.to_string(), s);
+        assert_eq!(
+            unlike.total_unlike_start(&r),
+            Some(TotalUnlikeStart {
+                game: Game::Kiothi,
+                found: 53,
+                start: 60
+            })
+        );
         let s = "0,3*,0,0,0,0,0,0,0,0/1,1,0,1,0,0,0,0,0,0 N S:25 N:29";
-        assert_eq!(Position::parse(&r, s).unwrap().to_string(), s);
+        let reachable = Position::parse(&r, s).unwrap();
+        assert_eq!(reachable.to_string(), s);
+        assert_eq!(reachable.total_unlike_start(&r), None);
     }
 
     #[test]
@@ -488,15 +536,46 @@ mod tests {
             Position::parse(&tsoro, "2,2,2/2,2,2 S"),
             Err(SetupError::ColumnCount { .. } | SetupError::RowCount { .. })
         ));
+        // More stones than the start: a position, with a total no game could reach.
+        let more = Position::parse(&tsoro, "9,9,9,9,9,9/0,0,0,0,0,0/0,0,0,0,0,0/2,2,2,2,2,2 S");
+        let found = more
+            .unwrap()
+            .total_unlike_start(&tsoro)
+            .map(|t| (t.found, t.start));
+        assert_eq!(found, Some((66, 24)));
+        let fewer = Position::parse(&tsoro, "2,0,0,0,0,0/0,0,0,0,0,0/0,0,0,0,0,0/2,2,2,2,2,2 S");
+        assert_eq!(fewer.unwrap().total_unlike_start(&tsoro), None);
         assert!(matches!(
-            Position::parse(&tsoro, "9,9,9,9,9,9/0,0,0,0,0,0/0,0,0,0,0,0/2,2,2,2,2,2 S"),
-            Err(SetupError::TooManyStones { .. })
+            Position::parse(
+                &tsoro,
+                "65535,1,0,0,0,0/0,0,0,0,0,0/0,0,0,0,0,0/0,0,0,0,0,0 S"
+            ),
+            Err(SetupError::BeyondCapacity { found: 65536 })
         ));
         assert!(
             Position::parse(&tsoro, "2,2,2,2,2,2/0,0,0,0,0,0/0,0,0,0,0,0/2,2,2,2,2,2 X").is_err()
         );
         assert!(
             Position::parse(&tsoro, "2,2,2,2,2,2/0,0,0,0,0,0/0,0,0,0,0,0/2,2,2,2,2,x S").is_err()
+        );
+    }
+}
+
+#[cfg(test)]
+mod total_tests {
+    use super::*;
+
+    #[test]
+    fn the_set_up_total_warning_names_both_totals_in_words() {
+        let kiothi = Rules::default_for(Game::Kiothi);
+        let one = Position::parse(&kiothi, "1,0,0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0,0,0 S S:0 N:0");
+        assert_eq!(
+            one.unwrap()
+                .total_unlike_start(&kiothi)
+                .unwrap()
+                .to_string(),
+            "the set-up holds 1 stone (board and prisons); Kiothi under these rules starts \
+             with 60, and no stone ever leaves the game"
         );
     }
 }

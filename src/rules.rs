@@ -37,6 +37,14 @@ impl Game {
         Game::ALL.into_iter().find(|g| g.tag_name() == s.trim())
     }
 
+    /// A game named on the command line: its tag name in any case (`tsoro`, `TSORO`).
+    /// A record's `Game` tag is read by [`Game::from_tag`], as PMN.md spells the names.
+    pub fn from_name(s: &str) -> Option<Game> {
+        Game::ALL
+            .into_iter()
+            .find(|g| g.tag_name().eq_ignore_ascii_case(s.trim()))
+    }
+
     pub fn default_board(self) -> Board {
         match self {
             Game::Tsoro => Board::new(4, 21),

@@ -1,8 +1,9 @@
 //! `sow validate`: replay every game of every input and report every problem.
 //!
-//! The inputs' games are read in order in batches (bounded in count and in bytes); the
-//! workers replay and render a batch in parallel while one of them reads the next, and
-//! each batch's reports are written, in input order, as soon as it is done. Rendering
+//! The inputs are walked by the corpus driver ([`corpus::drive`]): games read in order in
+//! batches (bounded in count and in bytes), replayed and rendered in parallel while the
+//! next batch is read, and each batch's reports written, in input order, as soon as it
+//! is done. Rendering
 //! (human or JSON) happens in the worker that replayed the game, from the game's own
 //! text. So memory holds two batches of games and one of reports, whatever the size of
 //! the corpus or of any one file, and reports start at once.
@@ -13,11 +14,11 @@ use std::ops::Range;
 use codespan_reporting::diagnostic::{Diagnostic as Report, Label};
 use codespan_reporting::files::{Files, SimpleFile};
 use codespan_reporting::term::{self, termcolor::Buffer, Chars, Config};
-use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::corpus::{Batches, Filter, Input, Skipped, Work};
+use crate::corpus::{self, Batches, Filter, Input, Skipped, Work};
 use crate::diagnostic::Diagnostic;
+use crate::escape::{escaped, shown};
 use crate::pmn::{GameText, ParsedGame, Severity};
 use crate::replay::{replay, replay_plain, ReplayOptions, Trace};
 
@@ -74,11 +75,17 @@ impl Summary {
         self.io_errors += other.io_errors;
     }
 
-    /// The human summary line.
+    /// The human summary line ("1 game", "1 warning" in the singular).
     pub fn line(&self) -> String {
+        let s = |n: usize| if n == 1 { "" } else { "s" };
         format!(
-            "{} games, {} valid, {} with errors, {} warnings",
-            self.games, self.valid, self.with_errors, self.warnings
+            "{} game{}, {} valid, {} with errors, {} warning{}",
+            self.games,
+            s(self.games),
+            self.valid,
+            self.with_errors,
+            self.warnings,
+            s(self.warnings)
         )
     }
 }
@@ -146,13 +153,14 @@ struct DiagnosticObject<'a> {
 }
 
 /// Validates inputs, writing reports to `out` in input order; returns the totals.
+/// `progress` is told how many inputs are done as batches complete.
 pub fn run(
     inputs: &[Input],
     skipped: &[Skipped],
     settings: &Settings,
     format: Format,
     out: &mut dyn Write,
-    progress: Option<&indicatif::ProgressBar>,
+    progress: &mut dyn FnMut(usize),
 ) -> io::Result<Summary> {
     let mut total = Summary::default();
     // Skipped paths are reported in the order of the paths: each before the input it
@@ -195,64 +203,38 @@ pub fn run(
     };
     // Each game is parsed on the thread that replays it, and its syntax tree dropped
     // there at once, while it is still in that core's cache.
-    let one = |work: Work| -> (usize, Vec<u8>, Summary) {
+    let one = |work: Work| -> (Vec<u8>, Summary) {
         let input = work.input();
-        let (text, summary) = match work {
+        match work {
             Work::Game { index, game, .. } => {
                 let file = FileName {
                     text: &names[input],
                     json: json_names.get(input).map_or("", String::as_str),
                 };
                 if let Some(done) = validate_plain(file, index, &game, settings, format) {
-                    return (input, done.0, done.1);
+                    return done;
                 }
                 let game = game.parse();
                 if !settings.filter.keeps(&game) {
-                    return (input, Vec::new(), Summary::default());
+                    return (Vec::new(), Summary::default());
                 }
                 validate_game(file, index, &game, settings, format)
             }
             Work::Unreadable { error, .. } => unreadable(&names[input], &error.to_string(), format),
-        };
-        (input, text, summary)
-    };
-    let one_thread = rayon::current_num_threads() <= 1;
-    // `-j 1` replays on this thread: handed to the pool's one worker, each batch cost
-    // a wake-up and a wait, and the worker spun while this thread read the next.
-    let render = |batch: Vec<Work>| -> Vec<(usize, Vec<u8>, Summary)> {
-        match one_thread {
-            true => batch.into_iter().map(one).collect(),
-            false => batch.into_par_iter().map(one).collect(),
         }
     };
-    let mut batches = Batches::new(inputs);
-    let mut current = batches.next_batch();
-    while let Some(batch) = current {
-        // The inputs before the batch's last one are done once it is.
-        let done = batch.last().map_or(0, Work::input);
-        let (next, rendered) = if one_thread {
-            // `-j 1`: replay, then read (one batch in memory).
-            let rendered = render(batch);
-            (batches.next_batch(), rendered)
-        } else {
-            // The next batch is read while this one is replayed; the reading worker
-            // joins the replay when it is done.
-            rayon::join(|| batches.next_batch(), || render(batch))
-        };
-        for (input, text, summary) in rendered {
+    corpus::drive(
+        Batches::new(inputs),
+        one,
+        |input, (text, summary)| {
             report_skips(input, &mut total, out)?;
             out.write_all(&text)?;
             total.add(&summary);
-        }
-        if let Some(p) = progress {
-            p.set_position(done as u64);
-        }
-        current = next;
-    }
+            io::Result::Ok(())
+        },
+        progress,
+    )?;
     report_skips(usize::MAX, &mut total, out)?;
-    if let Some(p) = progress {
-        p.set_position(inputs.len() as u64);
-    }
     Ok(total)
 }
 
@@ -448,55 +430,6 @@ fn push_decimal(out: &mut Vec<u8>, mut n: u64) {
         }
     }
     out.extend_from_slice(&digits[at..]);
-}
-
-/// A control character a terminal would act on: all but tab and line feed, and a
-/// carriage return but before a line feed.
-fn acts_on_terminal(c: char, next: Option<char>) -> bool {
-    match c {
-        '\t' | '\n' => false,
-        '\r' => next != Some('\n'),
-        c => c.is_control(),
-    }
-}
-
-/// `text` with each control character a terminal would act on replaced by what
-/// `replace` writes for it (borrowed when there is none).
-fn without_controls(text: &str, replace: impl Fn(char, &mut String)) -> std::borrow::Cow<'_, str> {
-    // Borrowed unless something is replaced (a CRLF game has control characters that
-    // need no replacing).
-    let mut chars = text.chars().peekable();
-    let mut clean = true;
-    while let (true, Some(c)) = (clean, chars.next()) {
-        clean = !acts_on_terminal(c, chars.peek().copied());
-    }
-    if clean {
-        return text.into();
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if acts_on_terminal(c, chars.peek().copied()) {
-            replace(c, &mut out);
-        } else {
-            out.push(c);
-        }
-    }
-    out.into()
-}
-
-/// A message or name for the terminal: control characters written as escapes (`\u{1b}`).
-fn escaped(text: &str) -> std::borrow::Cow<'_, str> {
-    without_controls(text, |c, out| out.extend(c.escape_default()))
-}
-
-/// A game's text for a snippet: each control character a terminal would act on is
-/// shown as a character of the same length in bytes (`?`, or `¿` for the two-byte
-/// ones), so that every span still points where it did.
-fn shown(text: &str) -> std::borrow::Cow<'_, str> {
-    without_controls(text, |c, out| {
-        out.push(if c.len_utf8() == 1 { '?' } else { '¿' })
-    })
 }
 
 /// A report's snippet of a game's text: the line its span starts on, the span cut to

@@ -1,6 +1,6 @@
 //! SVG board diagrams: well-formed XML with every pit, its count and the marks the
 //! position and the last ply call for; one snapshot per game, on positions and plies of
-//! /work/shared/EXAMPLES.md (effects written out by hand, so no replay is needed).
+//! docs/EXAMPLES.md (effects written out by hand, so no replay is needed).
 
 use quick_xml::events::Event;
 use sow::diagram::svg_board;
@@ -202,7 +202,7 @@ fn elements(svg: &str) -> Vec<(String, String, String)> {
 }
 
 fn check(case: &Case) -> String {
-    let svg = svg_board(&case.rules, &case.pos, case.last.as_ref());
+    let svg = svg_board(&case.rules, &case.pos, case.last.as_ref(), None);
     let els = elements(&svg);
     assert_eq!(els[0].0, "svg");
     let pit_groups: Vec<_> = els
@@ -296,7 +296,7 @@ fn bao_start_position() {
 fn wide_boards_keep_readable_fonts() {
     let rules = Rules::new(Game::Nsolo, Board::new(4, 36), "").unwrap();
     let pos = Position::initial(&rules);
-    let svg = svg_board(&rules, &pos, None);
+    let svg = svg_board(&rules, &pos, None, None);
     elements(&svg);
     for size in svg.split("font-size=\"").skip(1) {
         let n: f64 = size[..size.find('"').unwrap()].parse().unwrap();

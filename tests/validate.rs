@@ -88,6 +88,7 @@ const FLAWED: &[Expected] = &[
         49,
     ),
     ("setup", "setup", "error", None, 4, 12),
+    ("setup-total", "setup-total", "warning", None, 4, 12),
     (
         "stones-mismatch",
         "stones-mismatch",
