@@ -1228,18 +1228,13 @@ fn unreadable_ply_repairs(
         .position(ends)
         .map_or(bytes.len(), |i| at + i);
     // A row letter alone, then a column after a stray space (`a 5`): one token.
-    if end > start && bytes[start..end].iter().all(u8::is_ascii_alphabetic) {
+    // (A move number after it, `12.`, is none.)
+    if end == start + 1 && bytes[start].is_ascii_alphabetic() {
         let next = end + bytes[end..].iter().take_while(|b| **b == b' ').count();
-        let digits = bytes[next..]
-            .iter()
-            .take_while(|b| b.is_ascii_digit())
-            .count();
-        if next > end && digits > 0 {
-            end = next
-                + bytes[next..]
-                    .iter()
-                    .position(ends)
-                    .unwrap_or(bytes.len() - next);
+        let next_end = next + (bytes[next..].iter().position(ends)).unwrap_or(bytes.len() - next);
+        let column = &bytes[next..next_end];
+        if next > end && column.first().is_some_and(u8::is_ascii_digit) && !column.contains(&b'.') {
+            end = next_end;
         }
     }
     // A move number (`12.`) is no ply.
