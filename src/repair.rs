@@ -1,13 +1,17 @@
 //! Repairs and rules inference for damaged transcriptions (`sow validate --suggest`,
-//! `--infer-rules`).
+//! `sow repair`, `--infer-rules`).
 //!
-//! A repair is one edit of the main line: replace a ply (by a legal ply, or by a ply a
-//! few characters away from the written one), insert a missing ply, delete a ply, swap
-//! two adjacent plies. Candidates are replayed with the same [`replay::step`] the
-//! validator uses, from the position before the edit, and ranked by how far the edited
-//! record then replays (complete records, checkpoints and result included, first), then
-//! by how small the edit is. The search is bounded in time and says when it stopped
-//! early.
+//! A repair is one edit of the main line (replace a ply, by a legal ply or by a ply one
+//! part away from the written one; insert a missing ply; delete a ply; swap two
+//! adjacent plies), of the `[%stones]` checkpoint that fails, or of the result that
+//! fails; or two such edits, when no single one replays the record. A ply the reader
+//! could not read (`a 5`, `a6.`, `al`) is mended in the text instead. Candidates are
+//! replayed with the same [`replay::step`] the validator uses, from the position before
+//! the edit, and ranked by how far the edited record then replays (complete records,
+//! checkpoints and result included, first), then by how likely the slip is for a
+//! transcriber ([`plausibility`]), then by the warnings left, then by the size of the
+//! edit. The search is bounded by the plies it replays (and, if asked, by time), checked
+//! before each listing of candidates and each candidate, and says when it stopped.
 //!
 //! [`replay::step`]: crate::replay
 
@@ -90,14 +94,18 @@ impl Edit {
                     .unwrap_or_default(),
                 format!("[%stones {south} {north}]"),
             ),
-            Edit::Result { result } => (
-                "result",
-                written.len(),
-                replay::declared_result(record)
-                    .map(|r| r.as_str().to_string())
-                    .unwrap_or_default(),
-                result.as_str().to_string(),
-            ),
+            Edit::Result { result } => {
+                // The token, and the tag when it says otherwise.
+                let token = record.result.map(|t| t.result.as_str());
+                let tag = record.tag("Result");
+                let old = match (token, tag) {
+                    (Some(t), Some(g)) if t != g => format!("{t} [Result \"{g}\"]"),
+                    (Some(t), _) => t.to_string(),
+                    (None, Some(g)) => format!("[Result \"{g}\"]"),
+                    (None, None) => String::new(),
+                };
+                ("result", written.len(), old, result.as_str().to_string())
+            }
         };
         SuggestedEdit {
             action,
@@ -236,8 +244,8 @@ impl Repair {
 }
 
 /// How unlikely a transcriber is to write `written` for `meant`: the sum over the
-/// ply's parts of the slip each shows (0: the same; 1: an optional mark, a count one
-/// off, a bonus pit left out; 2: a neighbouring pit, the same column in another row,
+/// ply's parts of the slip each shows (0: the same, or an `x` alone; 1: an `-END` or
+/// `:n` left out or added, a count one off, a bonus pit left out; 2: a neighbouring pit, the same column in another row,
 /// digits transposed or doubled; 3: the pit seen from the other side; 5: any other).
 pub fn plausibility(written: &PlySyntax, meant: &PlySyntax, rules: &Rules) -> u32 {
     match (written, meant) {
@@ -259,20 +267,27 @@ pub fn plausibility(written: &PlySyntax, meant: &PlySyntax, rules: &Rules) -> u3
             }
             let la = a.capture.as_deref().unwrap_or_default();
             let lb = b.capture.as_deref().unwrap_or_default();
-            if a.capture.is_some() != b.capture.is_some() && la.is_empty() && lb.is_empty() {
-                p += 1;
-            }
+            // An `x` alone is an optional mark: a capture without it is a warning, and
+            // the warnings decide between the two.
+            let mut removed = Vec::new();
             for x in la {
                 match lb.iter().find(|y| y.pit == x.pit) {
                     Some(y) if y.count != x.count => p += 1,
                     Some(_) => {}
-                    None => p += 1,
+                    None => removed.push(x.pit),
                 }
             }
-            p += lb
-                .iter()
+            // A pit misread for one beside it is one slip, not a pit left out and
+            // another added.
+            let added: Vec<PitRef> = (lb.iter())
                 .filter(|y| !la.iter().any(|x| x.pit == y.pit))
-                .count() as u32;
+                .map(|y| y.pit)
+                .collect();
+            let misread = (added.iter())
+                .filter(|a| removed.iter().any(|r| pit_slip(**a, *r, rules) == 2))
+                .count()
+                .min(removed.len());
+            p += (removed.len() + added.len() - misread) as u32;
             p
         }
         _ => 5 + distance(&written.to_string(), &meant.to_string()) as u32,
@@ -285,7 +300,7 @@ fn pit_slip(a: PitRef, b: PitRef, rules: &Rules) -> u32 {
         return 0;
     }
     let board = rules.board();
-    let (rows, cols) = (board.rows() as u8, board.cols() as u8);
+    let (rows, cols) = (board.rows(), board.cols());
     let (ca, cb) = (a.col.to_string(), b.col.to_string());
     let digits_slip = {
         let mut t: Vec<char> = cb.chars().collect();
@@ -436,6 +451,16 @@ fn legal_plies(state: &GameState, written: Option<&PlySyntax>) -> Vec<PlySyntax>
                         pits.extend(extra);
                         try_bonus(state, s, take(pits), &mut effect, &mut out);
                     }
+                    // Every pit written: one of them misread for a pit beside it.
+                    if need == 0 {
+                        for i in 0..kept.len() {
+                            for &near in rest.iter().filter(|p| beside(**p, kept[i])) {
+                                let mut pits = kept.clone();
+                                pits[i] = near;
+                                try_bonus(state, s, take(pits), &mut effect, &mut out);
+                            }
+                        }
+                    }
                     let mut pits = kept;
                     pits.extend(rest.into_iter().take(need));
                     s.bonus = take(pits);
@@ -454,8 +479,37 @@ fn legal_plies(state: &GameState, written: Option<&PlySyntax>) -> Vec<PlySyntax>
                             }
                         }
                     } else {
-                        // A bonus written with a count or a pit wrong: the ways of
-                        // taking the stones from the pits written first.
+                        // A bonus written with one count wrong (the count that makes
+                        // the total), or one pit misread for a pit beside it.
+                        let list: Vec<BonusTake> = written_takes(written);
+                        let holds = |p: Pit| eligible.iter().find(|e| e.0 == p).map(|e| e.1 as u32);
+                        let taken =
+                            |t: &BonusTake| holds(t.pit).map(|h| t.stones.map_or(h, u32::from));
+                        for i in 0..list.len() {
+                            let others: Option<u32> = (list.iter().enumerate())
+                                .filter(|(j, _)| *j != i)
+                                .map(|(_, t)| taken(t))
+                                .sum();
+                            if let (Some(others), Some(h)) = (others, holds(list[i].pit)) {
+                                let need = stones.checked_sub(others);
+                                if let Some(need) = need.filter(|&n| n >= 1 && n <= h) {
+                                    let mut fixed = list.clone();
+                                    fixed[i].stones = (need != h).then_some(need as u16);
+                                    try_bonus(state, s, fixed, &mut effect, &mut out);
+                                }
+                            }
+                            for &(near, h) in eligible.iter().filter(|e| {
+                                beside(e.0, list[i].pit) && !list.iter().any(|t| t.pit == e.0)
+                            }) {
+                                let mut fixed = list.clone();
+                                fixed[i].pit = near;
+                                if fixed[i].stones.is_some_and(|n| n as u32 > h as u32) {
+                                    continue;
+                                }
+                                try_bonus(state, s, fixed, &mut effect, &mut out);
+                            }
+                        }
+                        // Then the ways of taking the stones from the pits written first.
                         pits.sort_by_key(|(p, _)| {
                             named.iter().position(|n| n == p).unwrap_or(usize::MAX)
                         });
@@ -501,7 +555,7 @@ const OTHER_BONUS_CHOICES: usize = 256;
 
 /// How many ways of taking a bonus are tried for a capture whose bonus is written but
 /// wrong: those that keep the pits written come first.
-const WRITTEN_BONUS_CHOICES: usize = 24;
+const WRITTEN_BONUS_CHOICES: usize = 8;
 
 /// The first `cap` choices of `k` of `pits`, in the order of `pits` (lexicographic).
 fn choices(pits: &[Pit], k: usize, cap: usize) -> Vec<Vec<Pit>> {
@@ -594,6 +648,25 @@ fn try_bonus(
         out.push(syntax_of(&alt, effect));
     }
     legal
+}
+
+/// Whether a transcriber may read one pit for the other: neighbours in a row, or the
+/// same column in another row.
+fn beside(a: Pit, b: Pit) -> bool {
+    a != b && ((a.row == b.row && a.col.abs_diff(b.col) == 1) || a.col == b.col)
+}
+
+/// The bonus of a written ply, as it is taken.
+fn written_takes(written: Option<&PlySyntax>) -> Vec<BonusTake> {
+    match written {
+        Some(PlySyntax::Sowing(w)) => (w.capture.iter().flatten())
+            .map(|pc| BonusTake {
+                pit: Pit::new(pc.pit.row, pc.pit.col),
+                stones: pc.count,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// The bonus pits of a written ply.

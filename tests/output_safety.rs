@@ -87,6 +87,7 @@ fn a_link_planted_at_any_temporary_name_changes_no_file_outside_the_outputs_fold
         ("convert.json", vec!["convert", "--to", "json", input]),
         ("show.txt", vec!["show", input]),
         ("generate.pmn", vec!["generate", "--game", "Nsolo"]),
+        ("repair.pmn", vec!["repair", input]),
         ("man", vec!["man"]),
     ];
     for (name, args) in runs {
@@ -167,7 +168,7 @@ fn a_link_planted_at_any_temporary_name_changes_no_file_outside_the_outputs_fold
                 .filter(|p| p.extension().is_some_and(|e| e == "1"))
                 .filter(|p| fs::symlink_metadata(p).unwrap().is_file())
                 .collect();
-            assert_eq!(expected.len(), 9);
+            assert_eq!(expected.len(), 10);
         }
         outputs.sort();
         expected.sort();
@@ -366,7 +367,7 @@ fn man_pages_are_outputs_as_any_other() {
     assert!(man(true).status.success());
     assert_eq!(fs::read_to_string(&page).unwrap(), text);
     // No temporary file left beside them.
-    assert_eq!(fs::read_dir(&pages).unwrap().count(), 9);
+    assert_eq!(fs::read_dir(&pages).unwrap().count(), 10);
     // `-o -`: every page on standard output, and no folder named `-`.
     let out = sow()
         .current_dir(dir.path())
@@ -375,7 +376,7 @@ fn man_pages_are_outputs_as_any_other() {
         .unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(text.matches("\n.TH ").count(), 9);
+    assert_eq!(text.matches("\n.TH ").count(), 10);
     assert!(text.contains(".TH sow-validate 1"), "{text}");
     assert!(!dir.path().join("-").exists());
 }

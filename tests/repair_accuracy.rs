@@ -299,3 +299,25 @@ fn when_nothing_is_found_the_search_says_how_far_it_went() {
         assert!(none.contains("plies replayed"), "{none}");
     }
 }
+
+#[test]
+#[ignore = "a tool: prints the records of a slip (SOW_SLIP, e.g. BonusCount) whose truth is not first"]
+fn show_misses() {
+    let wanted = std::env::var("SOW_SLIP").unwrap_or_default();
+    let options = ReplayOptions::validate();
+    for c in corpus(2000)
+        .iter()
+        .filter(|c| format!("{:?}", c.slip) == wanted)
+    {
+        if judge(c, &RepairOptions::default()) == Some(0) {
+            continue;
+        }
+        let game = pmn::parse_str(&c.text).remove(0);
+        let trace = replay(&game, &options);
+        let found = suggest(&game, &trace, &options, &RepairOptions::default());
+        println!("{}\n{}", c.original, c.text);
+        for f in &found.fixes {
+            println!("  {:?}", f.suggestion);
+        }
+    }
+}

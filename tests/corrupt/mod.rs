@@ -125,7 +125,7 @@ pub fn record_text(rules: &Rules, plies: &[String], result: &str) -> String {
         tags.push(("Rules", options));
     }
     tags.push(("Result", result.to_string()));
-    game_text(&tags, &plies, result)
+    game_text(&tags, plies, result)
 }
 
 /// The start pit of a sowing ply: its row letter and column digits.
@@ -331,9 +331,9 @@ pub fn corrupt(seed: u64, slip: Slip) -> Option<Corrupted> {
         return None;
     }
     let original = record_text(&rules, &plies, result);
-    // A few tries at plies where the kind applies.
-    for _ in 0..12 {
-        let at = 2 + rng.below(plies.len() - 4);
+    // A few tries at random plies, then every ply in turn: some kinds apply to few.
+    let random: Vec<usize> = (0..12).map(|_| 2 + rng.below(plies.len() - 4)).collect();
+    for at in random.into_iter().chain(2..plies.len() - 2) {
         let Some((bad, bad_result)) = slip_at(slip, &rules, &plies, result, at, &mut rng) else {
             continue;
         };
