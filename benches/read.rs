@@ -9,7 +9,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use sow::cli::{GenerateArgs, Player};
+use sow::generate::{GenerateOptions, Player};
 use sow::pmn::{
     write_game_into, BonusPits, Comment, CommentKind, Element, GameResult, Nag, PitCount, PitRef,
     PitStones, Ply, PlySyntax, Reader, Record, Redistribution, ResultToken, Sowing, Span, Tag,
@@ -246,7 +246,7 @@ fn generated_corpus(megabytes: usize) -> (String, usize) {
     let mut seed = 1;
     while text.len() < megabytes << 20 {
         for (game, board, rules) in CONFIGS {
-            let args = GenerateArgs {
+            let args = GenerateOptions {
                 game: game.into(),
                 board: board.map(Into::into),
                 rules: rules.into(),
@@ -254,8 +254,6 @@ fn generated_corpus(megabytes: usize) -> (String, usize) {
                 seed,
                 player: Player::Random,
                 max_plies: 1000,
-                output: None,
-                force: false,
             };
             if !text.is_empty() {
                 text.push('\n');

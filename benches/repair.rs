@@ -10,8 +10,7 @@ mod corrupt;
 
 use std::time::Instant;
 
-use sow::cli::Player;
-use sow::generate::{game_text, play_game};
+use sow::generate::{play_game, record, Player};
 use sow::pmn;
 use sow::repair::{infer_rules, search, RepairOptions};
 use sow::replay::ReplayOptions;
@@ -20,7 +19,7 @@ use sow::{Board, Game, Rules};
 
 /// The longest of the first 3000 random games (at most 300 plies): some games rarely
 /// last 300 plies, so the table says how long the game was.
-fn long_game(rules: &Rules) -> Vec<String> {
+fn long_game(rules: &Rules) -> Vec<sow::pmn::PlySyntax> {
     let mut best = Vec::new();
     for seed in 1..=3000 {
         let (plies, _) = play_game(rules, Player::Random, &mut Rng::new(seed), 300);
@@ -53,12 +52,22 @@ fn main() {
         }
         // Rules inference is slowest on a record that replays: every combination then
         // replays it to the end.
-        let whole = pmn::parse_str(&game_text(&tags, &plies, "*")).remove(0);
+        let whole = pmn::parse_str(&pmn::write_game(&record(
+            &tags,
+            &plies,
+            pmn::GameResult::Unknown,
+        )))
+        .remove(0);
         // Repairs are slowest with an error near the start: every candidate then
         // replays the whole rest of the game. Swap two early plies.
         let mut swapped = plies.clone();
         swapped.swap(4, 5);
-        let parsed = pmn::parse_str(&game_text(&tags, &swapped, "*")).remove(0);
+        let parsed = pmn::parse_str(&pmn::write_game(&record(
+            &tags,
+            &swapped,
+            pmn::GameResult::Unknown,
+        )))
+        .remove(0);
         let options = ReplayOptions::validate();
         let t = Instant::now();
         // No bound on the search's work: the whole search is timed.
@@ -108,7 +117,7 @@ fn two_slips(configs: &[Rules]) {
         "game", "plies", "two slips, worst (ms)", "tried", "replayed", "complete"
     );
     for rules in configs {
-        let plies = long_game(rules);
+        let plies: Vec<String> = long_game(rules).iter().map(ToString::to_string).collect();
         let mut tags = vec![("Game", rules.game().tag_name().to_string())];
         if rules.board() != rules.game().default_board() {
             tags.push(("Board", rules.board().to_string()));
@@ -121,7 +130,7 @@ fn two_slips(configs: &[Rules]) {
             else {
                 continue;
             };
-            let parsed = pmn::parse_str(&game_text(&tags, &bad, "*")).remove(0);
+            let parsed = pmn::parse_str(&corrupt::game_text(&tags, &bad, "*")).remove(0);
             let options = ReplayOptions::validate();
             let t = Instant::now();
             let found = search(&parsed, &options, &RepairOptions::default());

@@ -23,11 +23,12 @@
 use std::io::Write;
 use std::time::Instant;
 
-use sow::cli::{Per, PlotKind};
 use sow::corpus::{Filter, Input};
+use sow::plot::PlotKind;
 use sow::plot::{draw, gather, Style};
 use sow::replay::ReplayOptions;
 use sow::rng::Rng;
+use sow::stats::Per;
 use sow::{Effect, Game, GameState, Rules};
 
 /// Random games of one rule set as PMN text, appended to `out`.
@@ -168,9 +169,25 @@ fn main() {
     for threads in [1, cores].into_iter().filter(|_| pers.contains("plot")) {
         let t = Instant::now();
         let figure = if threads == 1 {
-            one.install(|| gather(&inputs, &filter, &options, PlotKind::Laps, false))
+            one.install(|| {
+                gather(
+                    &inputs,
+                    &filter,
+                    &options,
+                    PlotKind::Laps,
+                    false,
+                    &mut |_| {},
+                )
+            })
         } else {
-            gather(&inputs, &filter, &options, PlotKind::Laps, false)
+            gather(
+                &inputs,
+                &filter,
+                &options,
+                PlotKind::Laps,
+                false,
+                &mut |_| {},
+            )
         }
         .unwrap();
         let svg = draw(&figure, &Style::default()).unwrap();

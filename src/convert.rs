@@ -61,11 +61,11 @@ pub mod numbering;
 use std::fmt::Write as _;
 use std::io::{self, Read, Write as _};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Serialize;
 
-use crate::cli::{ConvertFrom, ConvertTo};
-use crate::corpus::{Filter, Input};
+use crate::corpus::{self, Batches, Filter, Input, WholeInputs, Work};
 use crate::diagnostic::Diagnostic;
 use crate::error::CommandError;
 use crate::geometry::{Pit, Side};
@@ -583,135 +583,244 @@ fn comments(note: String, text: &str) -> Vec<Element> {
     out
 }
 
-/// Runs `sow convert`: reads every input, converts every game the filter accepts, and
-/// writes the output to `out` as it goes: PMN and relative numbering a game at a time
-/// (memory holds a game and its conversion, and a note for each game of the input that
-/// did not convert whole), Ludii's and the JSON form an input at a time. Each game that
-/// did not convert whole is named on standard error once its input has been read. An
-/// input that cannot be opened, read or parsed in the `from` form is reported on
-/// standard error, the other inputs are still read (to report every one that fails),
-/// and the run fails: the caller then discards what was written (see
-/// [`crate::output::stream_whole_output`]), so that nothing is written. `out_name`
-/// names the output in messages.
+/// The form `sow convert` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConvertTo {
+    /// PMN's export form.
+    Pmn,
+    /// A JSON array of records.
+    Json,
+    /// A JSON record a line.
+    Jsonl,
+    /// A CSV row a ply.
+    Csv,
+    /// Long text: every ply told in words.
+    Long,
+    /// PMN with seat-relative numbers.
+    Relative,
+    /// A Ludii move list.
+    Ludii,
+}
+
+/// The form `sow convert` reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConvertFrom {
+    /// PMN.
+    Pmn,
+    /// PMN with seat-relative numbers.
+    Relative,
+    /// A Ludii move list.
+    Ludii,
+    /// The `json` or `jsonl` output of `sow convert` (or bare records in PMN's JSON form).
+    Json,
+}
+
+impl ConvertFrom {
+    /// The extensions (without the dot) of the files a folder is walked for: those
+    /// `sow convert --to` writes the form as (`ludii` has no extension of Ludii's own:
+    /// Ludii's `.lud` files are rule files, not move lists, so it is named after the
+    /// form).
+    pub fn extensions(self) -> &'static [&'static str] {
+        match self {
+            ConvertFrom::Pmn | ConvertFrom::Relative => crate::corpus::PMN_EXTENSIONS,
+            ConvertFrom::Json => &["json", "jsonl"],
+            ConvertFrom::Ludii => &["ludii"],
+        }
+    }
+}
+
+/// The form a conversion reads and the form it writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Forms {
+    pub from: ConvertFrom,
+    pub to: ConvertTo,
+}
+
+/// Runs `sow convert`: walks the inputs with the corpus driver ([`corpus::drive`]),
+/// converts every game the filter accepts in parallel, and writes the output to `out` in
+/// input order as it goes: PMN and relative numbering in batches of games (memory holds
+/// a few batches and their conversions, and a note for each game of the input that did
+/// not convert whole), Ludii's and the JSON form an input a piece, read whole. Each game
+/// that did not convert whole is named to `notes` once its input has been read. An input
+/// that cannot be opened, read or parsed in the `from` form is reported to `notes`, the
+/// other inputs are still read (to report every one that fails), and the run fails: the
+/// caller then discards what was written (see [`crate::output::stream_whole_output`]),
+/// so that nothing is written. `out_name` names the output in messages.
 pub fn run(
     inputs: &[Input],
     filter: &Filter,
     replay: &ReplayOptions,
-    to: ConvertTo,
-    from: ConvertFrom,
+    Forms { from, to }: Forms,
     out: &mut dyn io::Write,
     out_name: &Path,
+    notes: &mut dyn FnMut(String),
 ) -> Result<(), CommandError> {
     let mut writer = OutputWriter::new(to, out, out_name)?;
+    let names: Vec<String> = inputs.iter().map(Input::name).collect();
+    // Once an input has failed, nothing will be written: the games left are only read,
+    // for the failures of their inputs, and not converted.
+    let stopped = AtomicBool::new(false);
+    let convert = |input: usize, index: usize, parsed: ParsedGame| -> Converted {
+        if stopped.load(Ordering::Relaxed) {
+            return Converted::default();
+        }
+        convert_one(&names[input], index, parsed, filter, replay, to)
+    };
     let mut failed = 0;
-    for input in inputs {
-        // Once an input has failed, nothing will be written: the inputs left are only
-        // read, for their failures.
-        let writer = (failed == 0).then_some(&mut writer);
-        // What is said of the input's games, said once it has been read whole: of an
-        // input that fails part-way, nothing is written, and so nothing is said.
-        let mut notes = Vec::new();
-        match convert_input(input, from, filter, replay, writer, &mut notes) {
+    // The input whose pieces are being written, and what is said of its games, said
+    // once it has been read whole: of an input that fails part-way, nothing is said.
+    let mut current = None;
+    let mut said: Vec<String> = Vec::new();
+    let mut sink = |input: usize, piece: Piece| -> Result<(), CommandError> {
+        if current != Some(input) {
             // Once a run has failed, only the failures of the inputs left are said.
-            Ok(()) if failed > 0 => {}
-            Ok(()) => {
-                for note in notes {
-                    let _ = writeln!(io::stderr(), "sow: {}", crate::escape::escaped(&note));
+            if failed == 0 {
+                said.drain(..).for_each(&mut *notes);
+            }
+            said.clear();
+            current = Some(input);
+        }
+        match piece {
+            Piece::Failed(e) => {
+                notes(e.describe(&names[input]));
+                failed += 1;
+                said.clear();
+                stopped.store(true, Ordering::Relaxed);
+            }
+            Piece::Games(games) if failed == 0 => {
+                for game in games {
+                    said.extend(game.notes);
+                    if let Some(output) = game.output {
+                        writer.write(output)?;
+                    }
                 }
             }
-            Err(Failure::Input(e)) => {
-                let said = crate::escape::escaped_owned(e.describe(&input.name()));
-                let _ = writeln!(io::stderr(), "sow: {said}");
-                failed += 1;
-            }
-            Err(Failure::Output(e)) => return Err(e),
+            Piece::Games(_) => {}
         }
+        Ok(())
+    };
+    if matches!(from, ConvertFrom::Pmn | ConvertFrom::Relative) {
+        // A game at a time: memory holds a batch of games and their conversions.
+        let game = |work: Work| -> Piece {
+            let (input, index, text) = match work {
+                Work::Unreadable { error, .. } => return Piece::Failed(InputError::from(error)),
+                Work::Game { input, index, game } => (input, index, game),
+            };
+            // The reader ends with a game holding an `io` problem when reading failed.
+            if let Some(p) = text.io_error() {
+                return Piece::Failed(InputError {
+                    at: Some((p.span.line as usize, p.span.column as usize)),
+                    message: p.message.clone(),
+                });
+            }
+            // Once the run has failed, the games are not even parsed.
+            if stopped.load(Ordering::Relaxed) {
+                return Piece::Games(Vec::new());
+            }
+            let parsed = match from {
+                ConvertFrom::Relative => from_relative(text, replay),
+                _ => text.parse(),
+            };
+            Piece::Games(vec![convert(input, index, parsed)])
+        };
+        corpus::drive(Batches::new(inputs), game, &mut sink, |_| {})?;
+    } else {
+        // An input at a time: its text is read whole.
+        let whole = |input: usize| -> Piece {
+            let mut read_notes = Vec::new();
+            let mut games = Vec::new();
+            let read = read_input(
+                &inputs[input],
+                from,
+                replay,
+                &mut read_notes,
+                &mut |i, parsed| {
+                    games.push(convert(input, i + 1, parsed));
+                    Ok(())
+                },
+            );
+            match read {
+                Err(e) => Piece::Failed(e),
+                Ok(()) => {
+                    // What the reading said goes first, as before the games.
+                    let read = Converted {
+                        notes: read_notes,
+                        output: None,
+                    };
+                    games.insert(0, read);
+                    Piece::Games(games)
+                }
+            }
+        };
+        corpus::drive(WholeInputs::new(inputs), whole, &mut sink, |_| {})?;
     }
+    // The last input's notes.
+    sink(usize::MAX, Piece::Games(Vec::new()))?;
     if failed > 0 {
         return Err(CommandError::Unreadable(failed));
     }
     writer.finish()
 }
 
-/// Why an input's conversion stopped: the input, or the output.
-enum Failure {
-    Input(InputError),
-    Output(CommandError),
+/// What the work on a piece of the inputs gives: games converted (a game of PMN, or an
+/// input's games in Ludii's or the JSON form), or why their input could not be read.
+enum Piece {
+    Games(Vec<Converted>),
+    Failed(InputError),
 }
 
-/// Reads an input and converts its games into `writer`, a game at a time for PMN and
-/// relative numbering (which is PMN text; the other forms are read whole), with what to
-/// say of them in `notes`; without a writer, only reads it, for its failure (PMN's and
-/// relative numbering's games are then not even parsed; Ludii's and JSON's are read
-/// whole, as their failures are found only so).
-fn convert_input(
-    input: &Input,
-    from: ConvertFrom,
+/// A game in the output's form (`None` for a game not written: a file with no game, or
+/// a game the filter leaves out), and what to say of it.
+#[derive(Default)]
+struct Converted {
+    notes: Vec<String>,
+    output: Option<Rendered>,
+}
+
+/// A game written in the output's form.
+enum Rendered {
+    Text(String),
+    Rows(Vec<[String; 11]>),
+}
+
+/// Converts a game read, `index` of its input `name`, if the filter accepts it, into the
+/// form `to`.
+fn convert_one(
+    name: &str,
+    index: usize,
+    parsed: ParsedGame,
     filter: &Filter,
     replay: &ReplayOptions,
-    mut writer: Option<&mut OutputWriter<'_>>,
-    notes: &mut Vec<String>,
-) -> Result<(), Failure> {
-    let name = input.name();
-    let writer_open = writer.is_some();
-    let mut convert = |i: usize, parsed: ParsedGame| -> Result<(), Failure> {
-        let Some(writer) = writer.as_deref_mut() else {
-            return Ok(());
-        };
-        // A file with no game (its `empty-file` warning). Text that reads as nothing
-        // because it broke at once is a game, kept verbatim.
-        if parsed.is_no_game() {
-            notes.extend(parsed.problems.iter().map(|p| format!("{name}:{p}")));
-            return Ok(());
-        }
-        if !filter.accepts(&parsed.record) {
-            return Ok(());
-        }
-        // What the reading changed of the text (bytes read as Latin-1 or replaced, NUL
-        // bytes read as spaces) is said, as PMN.md asks, since the output holds it so.
-        let altered = |p: &&Problem| matches!(p.code, ProblemCode::Encoding | ProblemCode::NulByte);
-        notes.extend(
-            parsed
+    to: ConvertTo,
+) -> Converted {
+    // A file with no game (its `empty-file` warning). Text that reads as nothing
+    // because it broke at once is a game, kept verbatim.
+    if parsed.is_no_game() {
+        return Converted {
+            notes: parsed
                 .problems
                 .iter()
-                .filter(altered)
-                .map(|p| format!("{name}:{p}")),
-        );
-        let conversion = convert_game(&name, i + 1, &parsed, replay);
-        notes.extend(conversion.kept_summary());
-        writer.push(&conversion).map_err(Failure::Output)
-    };
-    let streamed = matches!(from, ConvertFrom::Pmn | ConvertFrom::Relative);
-    if !streamed {
-        let mut read_notes = Vec::new();
-        read_input(input, from, replay, &mut read_notes, &mut convert)?;
-        // What the reading said goes first, as before the games.
-        notes.splice(0..0, read_notes);
-        return Ok(());
+                .map(|p| format!("{name}:{p}"))
+                .collect(),
+            output: None,
+        };
     }
-    let mut games = input
-        .games()
-        .map_err(|e| Failure::Input(InputError::from(e)))?;
-    let mut i = 0;
-    while let Some(text) = games.next_text() {
-        // The reader ends with a game holding an `io` problem when reading failed.
-        if let Some(p) = text.io_error() {
-            return Err(Failure::Input(InputError {
-                at: Some((p.span.line as usize, p.span.column as usize)),
-                message: p.message.clone(),
-            }));
-        }
-        // Without a writer the games are not even parsed: only a failure is looked for.
-        if writer_open {
-            let parsed = match from {
-                ConvertFrom::Relative => from_relative(text, replay),
-                _ => text.parse(),
-            };
-            convert(i, parsed)?;
-        }
-        i += 1;
+    if !filter.accepts(&parsed.record) {
+        return Converted::default();
     }
-    Ok(())
+    // What the reading changed of the text (bytes read as Latin-1 or replaced, NUL
+    // bytes read as spaces) is said, as PMN.md asks, since the output holds it so.
+    let altered = |p: &&Problem| matches!(p.code, ProblemCode::Encoding | ProblemCode::NulByte);
+    let mut notes: Vec<String> = (parsed.problems.iter())
+        .filter(altered)
+        .map(|p| format!("{name}:{p}"))
+        .collect();
+    let conversion = convert_game(name, index, &parsed, replay);
+    notes.extend(conversion.kept_summary());
+    Converted {
+        notes,
+        output: Some(render(to, &conversion)),
+    }
 }
 
 /// Why an input could not be read: where in it (line and column, for a parse error),
@@ -728,12 +837,6 @@ impl InputError {
             Some((line, column)) => format!("{name}:{line}:{column}: {}", self.message),
             None => format!("{name}: {}", self.message),
         }
-    }
-}
-
-impl From<InputError> for Failure {
-    fn from(e: InputError) -> Failure {
-        Failure::Input(e)
     }
 }
 
@@ -755,8 +858,8 @@ fn read_input(
     from: ConvertFrom,
     options: &ReplayOptions,
     notes: &mut Vec<String>,
-    game: &mut dyn FnMut(usize, ParsedGame) -> Result<(), Failure>,
-) -> Result<(), Failure> {
+    game: &mut dyn FnMut(usize, ParsedGame) -> Result<(), InputError>,
+) -> Result<(), InputError> {
     let mut bytes = Vec::new();
     input
         .open()
@@ -1490,16 +1593,26 @@ struct OutputWriter<'a> {
 /// Where a run's output goes, in which form.
 enum Sink<'a> {
     /// Games one after the other, a blank line between two: PMN, relative, Ludii, long.
-    Games {
-        out: &'a mut dyn io::Write,
-        form: fn(&Conversion) -> String,
-    },
+    Games(&'a mut dyn io::Write),
     /// A JSON array of records.
     JsonArray(&'a mut dyn io::Write),
     /// A JSON record a line.
     JsonLines(&'a mut dyn io::Write),
     // Boxed: the writer keeps its buffer's state inline, some 370 bytes.
     Csv(Box<csv::Writer<&'a mut dyn io::Write>>),
+}
+
+/// A game in the form `to`: made where the game is converted, written in input order.
+fn render(to: ConvertTo, c: &Conversion) -> Rendered {
+    Rendered::Text(match to {
+        ConvertTo::Pmn => to_pmn(c),
+        ConvertTo::Relative => to_relative(c),
+        ConvertTo::Ludii => to_ludii(c),
+        ConvertTo::Long => to_long(c),
+        ConvertTo::Json => to_json(c, true),
+        ConvertTo::Jsonl => to_json(c, false),
+        ConvertTo::Csv => return Rendered::Rows(csv_rows(c)),
+    })
 }
 
 impl<'a> OutputWriter<'a> {
@@ -1509,16 +1622,9 @@ impl<'a> OutputWriter<'a> {
         name: &'a Path,
     ) -> Result<OutputWriter<'a>, CommandError> {
         let sink = match to {
-            ConvertTo::Pmn => Sink::Games { out, form: to_pmn },
-            ConvertTo::Relative => Sink::Games {
-                out,
-                form: to_relative,
-            },
-            ConvertTo::Ludii => Sink::Games {
-                out,
-                form: to_ludii,
-            },
-            ConvertTo::Long => Sink::Games { out, form: to_long },
+            ConvertTo::Pmn | ConvertTo::Relative | ConvertTo::Ludii | ConvertTo::Long => {
+                Sink::Games(out)
+            }
             ConvertTo::Json => Sink::JsonArray(out),
             ConvertTo::Jsonl => Sink::JsonLines(out),
             ConvertTo::Csv => {
@@ -1534,20 +1640,26 @@ impl<'a> OutputWriter<'a> {
         })
     }
 
-    fn push(&mut self, c: &Conversion) -> Result<(), CommandError> {
+    /// Writes a game [`render`]ed in the writer's form.
+    fn write(&mut self, game: Rendered) -> Result<(), CommandError> {
         let first = self.games == 0;
         self.games += 1;
         let name = self.name;
-        let (out, before, text, after) = match &mut self.sink {
-            Sink::Csv(w) => {
-                for row in csv_rows(c) {
+        let (out, before, text, after) = match (&mut self.sink, game) {
+            (Sink::Csv(w), Rendered::Rows(rows)) => {
+                for row in rows {
                     w.write_record(&row).map_err(|e| csv_error(e, name))?;
                 }
                 return Ok(());
             }
-            Sink::Games { out, form } => (out, if first { "" } else { "\n" }, form(c), ""),
-            Sink::JsonArray(out) => (out, if first { "[\n" } else { ",\n" }, to_json(c, true), ""),
-            Sink::JsonLines(out) => (out, "", to_json(c, false), "\n"),
+            (Sink::Games(out), Rendered::Text(text)) => {
+                (out, if first { "" } else { "\n" }, text, "")
+            }
+            (Sink::JsonArray(out), Rendered::Text(text)) => {
+                (out, if first { "[\n" } else { ",\n" }, text, "")
+            }
+            (Sink::JsonLines(out), Rendered::Text(text)) => (out, "", text, "\n"),
+            _ => unreachable!("a game is rendered in the writer's own form"),
         };
         (|| {
             out.write_all(before.as_bytes())?;
@@ -1565,7 +1677,7 @@ impl<'a> OutputWriter<'a> {
                 out.write_all(end.as_bytes())
                     .map_err(|e| CommandError::io(name, e))
             }
-            Sink::Games { .. } | Sink::JsonLines(_) => Ok(()),
+            Sink::Games(_) | Sink::JsonLines(_) => Ok(()),
             Sink::Csv(mut w) => w.flush().map_err(|e| CommandError::io(name, e)),
         }
     }

@@ -1,7 +1,9 @@
 //! Finding and reading the records a command is pointed at: files, folders walked
 //! recursively for the files of the input's form (`*.pmn`, or what `sow convert --from`
 //! names), and `-` for standard input; and the filters every corpus command shares
-//! (`--game NAME`, `--where TAG=VALUE`).
+//! (`--game NAME`, `--where TAG=VALUE`); and the one driver every corpus command walks
+//! its inputs with ([`drive`]: batches in input order, worked on in parallel, results in
+//! input order).
 //!
 //! Nothing here writes anywhere: input files are only ever opened for reading.
 
@@ -9,6 +11,7 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
 use walkdir::WalkDir;
 
 use crate::pmn::{GameText, ParsedGame, Reader, Record};
@@ -346,9 +349,173 @@ impl<'a> Batches<'a> {
     }
 }
 
+/// Where the pieces of a corpus' work come from, a batch at a time, in input order.
+pub trait Source: Send {
+    /// A piece of work.
+    type Piece: Send;
+    /// The next batch; `None` when every input has been read.
+    fn next_batch(&mut self) -> Option<Vec<Self::Piece>>;
+    /// The number of the input a piece comes from, from 0.
+    fn input_of(piece: &Self::Piece) -> usize;
+    /// How many inputs there are.
+    fn inputs(&self) -> usize;
+}
+
+impl Source for Batches<'_> {
+    type Piece = Work;
+
+    fn next_batch(&mut self) -> Option<Vec<Work>> {
+        Batches::next_batch(self)
+    }
+
+    fn input_of(piece: &Work) -> usize {
+        piece.input()
+    }
+
+    fn inputs(&self) -> usize {
+        self.inputs.len()
+    }
+}
+
+/// Whole inputs, as many a batch as there are threads to work on them: for forms whose
+/// text is read whole (Ludii's move lists, JSON). A piece is an input's number.
+pub struct WholeInputs {
+    count: usize,
+    next: usize,
+}
+
+impl WholeInputs {
+    pub fn new(inputs: &[Input]) -> WholeInputs {
+        WholeInputs {
+            count: inputs.len(),
+            next: 0,
+        }
+    }
+}
+
+impl Source for WholeInputs {
+    type Piece = usize;
+
+    fn next_batch(&mut self) -> Option<Vec<usize>> {
+        let end = self
+            .count
+            .min(self.next + rayon::current_num_threads().max(1));
+        let batch: Vec<usize> = (self.next..end).collect();
+        self.next = end;
+        (!batch.is_empty()).then_some(batch)
+    }
+
+    fn input_of(piece: &usize) -> usize {
+        *piece
+    }
+
+    fn inputs(&self) -> usize {
+        self.count
+    }
+}
+
+/// The one corpus driver of `validate`, `stats`, `plot` and `convert`: the pieces of
+/// work of the inputs (their games, or whole inputs) read in order, a batch at a time,
+/// `work` done on each piece of a batch in parallel while the next batch is read, and
+/// each result handed to `sink` in input order with the number of the input it comes
+/// from (an input that could not be opened is a piece of work too: every one is
+/// reported). `done` is told, after each batch, how many inputs are read whole. Memory
+/// holds about three batches and their results, however large the corpus. The first
+/// error of `sink` stops the walk.
+///
+/// With one thread (`-j 1`) a batch is worked on this thread, then the next read: handed
+/// to a pool of one worker, each batch would cost a wake-up and a wait.
+pub fn drive<S: Source, T: Send, E>(
+    mut source: S,
+    work: impl Fn(S::Piece) -> T + Sync,
+    mut sink: impl FnMut(usize, T) -> Result<(), E>,
+    mut done: impl FnMut(usize),
+) -> Result<(), E> {
+    let one_thread = rayon::current_num_threads() <= 1;
+    let render = |batch: Vec<S::Piece>| -> Vec<(usize, T)> {
+        let one = |piece: S::Piece| (S::input_of(&piece), work(piece));
+        match one_thread {
+            true => batch.into_iter().map(one).collect(),
+            false => batch.into_par_iter().map(one).collect(),
+        }
+    };
+    let mut current = source.next_batch();
+    while let Some(batch) = current {
+        // The inputs before the batch's last one are read whole once it is.
+        let read = batch.last().map_or(0, S::input_of);
+        let (next, results) = if one_thread {
+            let results = render(batch);
+            (source.next_batch(), results)
+        } else {
+            // The reading worker joins the work when it is done.
+            rayon::join(|| source.next_batch(), || render(batch))
+        };
+        for (input, result) in results {
+            sink(input, result)?;
+        }
+        done(read);
+        current = next;
+    }
+    done(source.inputs());
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What the driver hands on for a corpus, with `threads` threads: each result with
+    /// its input, in the order received.
+    fn driven(inputs: &[Input], threads: usize) -> Vec<(usize, String)> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let mut got = Vec::new();
+        let mut done = Vec::new();
+        pool.install(|| {
+            let work = |w: Work| match w {
+                Work::Game { index, game, .. } => format!("game {index}: {}", game.text_len()),
+                Work::Unreadable { .. } => "unreadable".to_string(),
+            };
+            let sink = |input, result| {
+                got.push((input, result));
+                Ok::<(), ()>(())
+            };
+            drive(Batches::new(inputs), work, sink, |n| done.push(n)).unwrap();
+        });
+        assert!(done.windows(2).all(|w| w[0] <= w[1]), "{done:?}");
+        assert_eq!(done.last(), Some(&inputs.len()));
+        got
+    }
+
+    #[test]
+    fn the_driver_keeps_input_order_and_reports_every_unreadable_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut inputs = Vec::new();
+        for (i, games) in [600, 0, 3, 1].into_iter().enumerate() {
+            let path = dir.path().join(format!("{i}.pmn"));
+            let text: String = (0..games)
+                .map(|g| format!("[Game \"Tsoro\"]\n[Round \"{g}\"]\n\n*\n\n"))
+                .collect();
+            std::fs::write(&path, text).unwrap();
+            inputs.push(Input::File(path));
+            if i == 1 {
+                inputs.push(Input::File(dir.path().join("missing.pmn")));
+            }
+        }
+        let one = driven(&inputs, 1);
+        // Every game of the first input, more than a batch, then the rest in order.
+        let first: Vec<&str> = (one.iter().filter(|(i, _)| *i == 0))
+            .map(|(_, r)| r.split(':').next().unwrap())
+            .collect();
+        let expected: Vec<String> = (1..=600).map(|g| format!("game {g}")).collect();
+        assert_eq!(first, expected);
+        assert!(one.windows(2).all(|w| w[0].0 <= w[1].0));
+        let missing: Vec<_> = one.iter().filter(|(_, r)| r == "unreadable").collect();
+        assert_eq!(missing, [&(2, "unreadable".to_string())]);
+        assert_eq!(driven(&inputs, 3), one);
+    }
 
     #[test]
     fn filters_match_tags() {

@@ -7,42 +7,54 @@ use std::fmt::Write;
 use std::io;
 use std::path::Path;
 
-use crate::cli::{GenerateArgs, Player};
 use crate::error::CommandError;
 use crate::games;
-use crate::moves::{BonusChoice, BonusTake, Candidate, Effect, Mode, Move, Sowing};
+use crate::moves::{BonusChoice, BonusTake, Candidate, Effect, Mode, Move};
+use crate::notation::ply_of;
 use crate::play::GameState;
+use crate::pmn::{self, Element, GameResult, Ply, PlySyntax, Record, ResultToken, Tag};
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::rules::{Game, Rules};
 use crate::Board;
 
-/// The PMN ply of a move with its effect: the move's own choices, then `x` and the
-/// bonus when it captured.
-pub fn ply_text(mv: &Move, effect: &Effect) -> String {
-    match mv {
-        Move::Redistribute(_) => mv.to_string(),
-        Move::Sow(s) => {
-            let bare = Move::Sow(Sowing {
-                bonus: Vec::new(),
-                ..s.clone()
-            });
-            let mut text = bare.to_string();
-            if effect.is_capture() {
-                text.push('x');
-                for (i, b) in s.bonus.iter().enumerate() {
-                    if i > 0 {
-                        text.push(',');
-                    }
-                    let _ = write!(text, "{}", b.pit);
-                    if let Some(n) = b.stones {
-                        let _ = write!(text, ":{n}");
-                    }
-                }
-            }
-            text
+/// How the players of a generated game choose their moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Player {
+    /// A legal move at random.
+    Random,
+    /// A legal move that takes the most stones, ties broken at random.
+    Greedy,
+}
+
+impl Player {
+    /// The player's name, as `--player` and the `Source` tag write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Player::Random => "random",
+            Player::Greedy => "greedy",
         }
     }
+}
+
+/// What `sow generate` plays: the rule set as the command line names it, how many
+/// games, from which seed, by which player, and at most how many plies a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GenerateOptions {
+    /// The game's tag name, e.g. `Tsoro`.
+    pub game: String,
+    /// The board, e.g. `4x12`; the game's own when `None`.
+    pub board: Option<String>,
+    /// Rule options as in a `Rules` tag.
+    pub rules: String,
+    /// How many games.
+    pub games: usize,
+    /// The seed: the same seed gives the same games.
+    pub seed: u64,
+    /// How the players choose.
+    pub player: Player,
+    /// A game stops after this many plies, its result then `*`.
+    pub max_plies: u32,
 }
 
 /// Completes a candidate's bonus greedily: the fullest eligible pits first.
@@ -104,13 +116,13 @@ fn greedy_move(state: &GameState, rng: &mut Rng) -> Option<Move> {
     Some(best.swap_remove(k).1)
 }
 
-/// Plays one game; returns its plies (text) and result token.
+/// Plays one game; returns its plies and its result (`*` when unfinished).
 pub fn play_game(
     rules: &Rules,
     player: Player,
     rng: &mut Rng,
     max_plies: u32,
-) -> (Vec<String>, &'static str) {
+) -> (Vec<PlySyntax>, GameResult) {
     let mut state = GameState::new(rules.clone(), Position::initial(rules));
     let mut effect = Effect::default();
     let mut plies = Vec::new();
@@ -127,46 +139,39 @@ pub fn play_game(
             None => state.play_random(rng, &mut effect),
         };
         let Some(mv) = played else { break };
-        plies.push(ply_text(&mv, &effect));
+        plies.push(ply_of(&mv, &effect));
     }
-    let result = state.outcome().map(|o| o.result_token()).unwrap_or("*");
+    let result = match state.outcome() {
+        Some(o) => GameResult::from_text(o.result_token()).expect("an outcome's result token"),
+        None => GameResult::Unknown,
+    };
     (plies, result)
 }
 
-/// Writes one game in the export form of PMN.md.
-pub fn game_text(tags: &[(&str, String)], plies: &[String], result: &str) -> String {
-    let mut out = String::new();
-    for (name, value) in tags {
-        let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
-        let _ = writeln!(out, "[{name} \"{escaped}\"]");
+/// The record of a game from South's first ply: its tags, its plies and its result.
+pub fn record(tags: &[(&'static str, String)], plies: &[PlySyntax], result: GameResult) -> Record {
+    Record {
+        tags: (tags.iter())
+            .map(|(name, value)| Tag::new(*name, value.as_str()))
+            .collect(),
+        moves: (plies.iter())
+            .map(|syntax| {
+                Element::Ply(Ply {
+                    syntax: syntax.clone(),
+                    suffix: None,
+                    span: Default::default(),
+                })
+            })
+            .collect(),
+        result: Some(ResultToken {
+            result,
+            span: Default::default(),
+        }),
     }
-    out.push('\n');
-    let mut line = String::new();
-    let push = |token: &str, line: &mut String, out: &mut String| {
-        if !line.is_empty() && line.len() + 1 + token.len() > 80 {
-            out.push_str(line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(token);
-    };
-    for (i, ply) in plies.iter().enumerate() {
-        if i % 2 == 0 {
-            push(&format!("{}.", i / 2 + 1), &mut line, &mut out);
-        }
-        push(ply, &mut line, &mut out);
-    }
-    push(result, &mut line, &mut out);
-    out.push_str(&line);
-    out.push('\n');
-    out
 }
 
 /// Runs `sow generate`.
-pub fn run(args: &GenerateArgs) -> Result<String, CommandError> {
+pub fn run(args: &GenerateOptions) -> Result<String, CommandError> {
     let rules = rules_of(args)?;
     let mut out = Vec::new();
     write_games(args, &rules, &mut out, Path::new("<memory>"))?;
@@ -175,7 +180,7 @@ pub fn run(args: &GenerateArgs) -> Result<String, CommandError> {
 
 /// The rules `--game`, `--board` and `--rules` name: checked before any output is
 /// opened, so that a usage error is not hidden by a problem of the output.
-pub fn rules_of(args: &GenerateArgs) -> Result<Rules, CommandError> {
+pub fn rules_of(args: &GenerateOptions) -> Result<Rules, CommandError> {
     let game = Game::from_name(&args.game).ok_or_else(|| {
         CommandError::Usage(format!(
             "unknown game {:?}; expected one of Tsoro, Nsolo, Kiothi, BaoLaKimasai",
@@ -195,16 +200,13 @@ pub fn rules_of(args: &GenerateArgs) -> Result<Rules, CommandError> {
 /// it is played (memory holds one game, however many are asked for); `out_name` names
 /// `out` in messages.
 pub fn write_games(
-    args: &GenerateArgs,
+    args: &GenerateOptions,
     rules: &Rules,
     out: &mut dyn io::Write,
     out_name: &Path,
 ) -> Result<(), CommandError> {
     let game = rules.game();
-    let player = match args.player {
-        Player::Random => "random",
-        Player::Greedy => "greedy",
-    };
+    let player = args.player.name();
     for n in 1..=args.games {
         // Each game has its own stream, so game n is the same whatever --games says.
         let mut rng = Rng::new(args.seed ^ (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
@@ -221,7 +223,7 @@ pub fn write_games(
         tags.push(("Round", n.to_string()));
         tags.push(("South", format!("sow {player} player")));
         tags.push(("North", format!("sow {player} player")));
-        tags.push(("Result", result.to_string()));
+        tags.push(("Result", result.as_str().to_string()));
         let mut command = format!(
             "sow generate --game {} --seed {} --player {player} --max-plies {}",
             game.tag_name(),
@@ -242,10 +244,10 @@ pub fn write_games(
             "Source",
             format!("Generated by {command}, game {n}; not a historical game"),
         ));
-        if result == "*" && plies.len() as u32 >= args.max_plies {
+        if result == GameResult::Unknown && plies.len() as u32 >= args.max_plies {
             tags.push(("Termination", "unfinished".into()));
         }
-        let text = game_text(&tags, &plies, result);
+        let text = pmn::write_game(&record(&tags, &plies, result));
         let separator = if n > 1 { "\n" } else { "" };
         (out.write_all(separator.as_bytes()))
             .and_then(|()| out.write_all(text.as_bytes()))

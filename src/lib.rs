@@ -14,6 +14,7 @@ pub mod games;
 pub mod generate;
 pub mod geometry;
 pub mod moves;
+pub mod notation;
 pub mod output;
 pub mod play;
 pub mod plot;

@@ -12,10 +12,8 @@ use std::collections::BTreeMap;
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use rayon::prelude::*;
 
-use crate::cli::{PlotArgs, PlotKind};
-use crate::corpus::{Batches, Filter, Input};
+use crate::corpus::{self, Batches, Filter, Input, Work};
 use crate::error::CommandError;
 use crate::geometry::Side;
 use crate::pmn::Record;
@@ -114,6 +112,19 @@ impl GameData {
     }
 }
 
+/// What a figure shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlotKind {
+    /// Stones on each side's board (and in prison) ply by ply.
+    Material,
+    /// How many plies the games lasted.
+    Length,
+    /// Laps per ply.
+    Laps,
+    /// Captures per ply.
+    Captures,
+}
+
 /// How a figure is drawn.
 #[derive(Clone, Debug)]
 pub struct Style {
@@ -136,35 +147,33 @@ impl Default for Style {
     }
 }
 
-/// `sow plot`: the SVG figure of the inputs.
+/// `sow plot`: the SVG figure of one kind of the inputs, what [`gather`] says told to
+/// `notes`.
 pub fn run(
     inputs: &[Input],
     filter: &Filter,
     replay: &ReplayOptions,
-    args: &PlotArgs,
+    kind: PlotKind,
+    style: &Style,
+    notes: &mut dyn FnMut(String),
 ) -> Result<String, CommandError> {
-    let figure = gather(inputs, filter, replay, args.kind, args.every)?;
-    let style = Style {
-        width: args.width,
-        height: args.height,
-        title: args.title.clone(),
-        every: args.every,
-    };
-    draw(&figure, &style)
+    let figure = gather(inputs, filter, replay, kind, style.every, notes)?;
+    draw(&figure, style)
 }
 
 /// Reads the games of the inputs that pass the filter, in input order, into the figure
 /// of one kind: each game's series is counted in as it is read and then dropped, so
 /// memory holds a batch of games and the figure's counts (with `every`, every game's
-/// material series too). An input that cannot be read is reported on standard error,
-/// and the others are still read (to report every one); then it fails: no figure
-/// leaves an input out.
+/// material series too). An input that cannot be read is reported to `notes` (`NAME:
+/// why`), and the others are still read (to report every one); then it fails: no figure
+/// leaves an input out. Games that could not be replayed are counted in a last note.
 pub fn gather(
     inputs: &[Input],
     filter: &Filter,
     options: &ReplayOptions,
     kind: PlotKind,
     every: bool,
+    notes: &mut dyn FnMut(String),
 ) -> Result<Figure, CommandError> {
     let mut options = options.clone();
     options.keep_positions = kind == PlotKind::Material;
@@ -174,43 +183,35 @@ pub fn gather(
     // Games kept by the filters that could not be replayed (their game, board, rules or
     // set-up not understood): they have no figures, and are counted to be said so.
     let mut not_replayed = 0;
-    let mut batches = Batches::new(inputs);
-    while let Some(batch) = batches.next_batch() {
-        // A game filtered out is `None`; one kept but not replayed, `Some(None)`.
-        type Read = Result<Option<Option<GameData>>, String>;
-        let data: Vec<(usize, Read)> = batch
-            .into_par_iter()
-            .map(|work| {
-                let input = work.input();
-                let data = work.parse_game(&names, filter).map(|game| {
-                    let (_, game) = game?;
-                    let trace = crate::replay::replay(&game, &options);
-                    Some(GameData::from_trace_for(Some(kind), &game.record, &trace))
-                });
-                (input, data)
-            })
-            .collect();
-        for (input, data) in data {
-            match data {
-                Ok(Some(Some(game))) => figure.add(game),
-                Ok(Some(None)) => not_replayed += 1,
-                Ok(None) => {}
-                Err(e) => {
-                    eprintln!("sow: {}", crate::escape::escaped(&e));
-                    unreadable[input] = true;
-                }
+    // A game filtered out is `None`; one kept but not replayed, `Some(None)`.
+    let data = |work: Work| -> Result<Option<Option<GameData>>, String> {
+        work.parse_game(&names, filter).map(|game| {
+            let (_, game) = game?;
+            let trace = crate::replay::replay(&game, &options);
+            Some(GameData::from_trace_for(Some(kind), &game.record, &trace))
+        })
+    };
+    let count = |input: usize, data: Result<Option<Option<GameData>>, String>| {
+        match data {
+            Ok(Some(Some(game))) => figure.add(game),
+            Ok(Some(None)) => not_replayed += 1,
+            Ok(None) => {}
+            Err(e) => {
+                notes(e);
+                unreadable[input] = true;
             }
         }
-    }
-    // Found by helper-29's bug hunt: they were left out without a word.
+        Ok::<(), std::convert::Infallible>(())
+    };
+    let Ok(()) = corpus::drive(Batches::new(inputs), data, count, |_| {});
     if not_replayed > 0 {
         let (games, are) = match not_replayed {
             1 => ("game", "is"),
             _ => ("games", "are"),
         };
-        eprintln!(
-            "sow: {not_replayed} {games} could not be replayed (game, board, rules or set-up not understood; `sow validate` says why) and {are} not drawn"
-        );
+        notes(format!(
+            "{not_replayed} {games} could not be replayed (game, board, rules or set-up not understood; `sow validate` says why) and {are} not drawn"
+        ));
     }
     match unreadable.iter().filter(|&&u| u).count() {
         0 => Ok(figure),

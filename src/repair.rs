@@ -23,6 +23,7 @@ use crate::diagnostic::{code, SuggestedEdit, Suggestion};
 use crate::games;
 use crate::geometry::Pit;
 use crate::moves::{BonusChoice, BonusTake, Effect, Mode, Move, Sowing};
+use crate::notation::{pit_ref, ply_of};
 use crate::play::GameState;
 use crate::pmn::{
     self, BonusPits, Element, GameResult, ParsedGame, PitCount, PitRef, PlySyntax, Record,
@@ -359,47 +360,6 @@ fn distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
-fn pit_ref(p: Pit) -> PitRef {
-    PitRef {
-        row: p.row,
-        col: p.col,
-    }
-}
-
-/// The ply syntax of a move with its effect, as `generate` writes it.
-pub fn syntax_of(mv: &Move, effect: &Effect) -> PlySyntax {
-    match mv {
-        Move::Redistribute(r) => PlySyntax::Redistribution(pmn::Redistribution {
-            emptied: r.emptied.iter().map(|&p| pit_ref(p)).collect(),
-            filled: r
-                .placed
-                .iter()
-                .map(|&(p, n)| pmn::PitStones {
-                    pit: pit_ref(p),
-                    stones: n,
-                })
-                .collect(),
-        }),
-        Move::Sow(s) => PlySyntax::Sowing(pmn::Sowing {
-            from: pit_ref(s.start()),
-            lift: s.lift,
-            end: s.stop.map(|h| pit_ref(h.head)),
-            arrival: s
-                .stop
-                .and_then(|h| (h.arrival != 1).then_some(h.arrival.min(u16::MAX as u32) as u16)),
-            capture: effect.is_capture().then(|| {
-                s.bonus
-                    .iter()
-                    .map(|b| PitCount {
-                        pit: pit_ref(b.pit),
-                        count: b.stones,
-                    })
-                    .collect()
-            }),
-        }),
-    }
-}
-
 /// Every legal ply at a position, each completed with one bonus choice (the written
 /// bonus when it fits, else the fullest pits), as ply syntax.
 fn legal_plies(state: &GameState, written: Option<&PlySyntax>) -> Vec<PlySyntax> {
@@ -543,7 +503,7 @@ fn legal_plies(state: &GameState, written: Option<&PlySyntax>) -> Vec<PlySyntax>
         }
         let mut p = pos.clone();
         if games::apply(state.rules(), &mut p, &mv, Mode::Legal, &mut effect).is_ok() {
-            out.push(syntax_of(&mv, &effect));
+            out.push(ply_of(&mv, &effect));
         }
     }
     out
@@ -645,7 +605,7 @@ fn try_bonus(
     let mut pos = state.position().clone();
     let legal = games::apply(state.rules(), &mut pos, &alt, Mode::Legal, effect).is_ok();
     if legal {
-        out.push(syntax_of(&alt, effect));
+        out.push(ply_of(&alt, effect));
     }
     legal
 }

@@ -5,17 +5,16 @@
 //! `schemas/stats-game.schema.json` (Frictionless Table Schema) and in
 //! `docs/stats-columns.md`.
 //!
-//! Streaming: inputs are read in parallel, and the games of one input in parallel batches
-//! of [`BATCH`]; rows are written in input order, so at most one input's rows (and one
-//! batch of parsed games per worker) are held at a time besides the output itself.
+//! Streaming: the inputs are walked by the corpus driver ([`crate::corpus::drive`]), their
+//! games replayed in parallel batches of at most [`BATCH`], and the rows written in
+//! input order as each batch is done: memory holds a few batches' rows, whatever the
+//! size of the corpus.
 
 use std::io::{self, Write};
 
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::cli::Per;
-use crate::corpus::{Batches, Filter, Input};
+use crate::corpus::{self, Batches, Filter, Input, Work};
 use crate::error::CommandError;
 use crate::games;
 use crate::geometry::Side;
@@ -24,6 +23,15 @@ use crate::replay::{replay, ReplayOptions, Trace};
 use crate::rules::Game;
 
 pub use crate::corpus::BATCH;
+
+/// What a row of the table stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Per {
+    /// One row per ply replayed.
+    Ply,
+    /// One row per game.
+    Game,
+}
 
 /// One row per ply replayed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -333,16 +341,17 @@ fn header(per: Per) -> Vec<u8> {
 
 /// Writes the CSV of every input, in input order, a batch of games at a time (replayed
 /// in parallel, each game parsed on the thread that replays it): memory holds a batch's
-/// rows, however large an input. An input that cannot be read is reported on standard
-/// error, and the others are still read (to report every one); then the command fails,
-/// so that no table silently leaves an input out (the caller then discards what was
-/// written: see [`crate::output::stream_whole_output`]).
+/// rows, however large an input. An input that cannot be read is reported to `notes`
+/// (`NAME: why`), and the others are still read (to report every one); then the command
+/// fails, so that no table silently leaves an input out (the caller then discards what
+/// was written: see [`crate::output::stream_whole_output`]).
 pub fn write_stats(
     inputs: &[Input],
     filter: &Filter,
     options: &ReplayOptions,
     per: Per,
     out: &mut dyn Write,
+    notes: &mut dyn FnMut(String),
 ) -> Result<(), CommandError> {
     // Ply rows read the position after every ply; a game row needs none but the last,
     // which every trace keeps.
@@ -354,42 +363,36 @@ pub fn write_stats(
     let output_error = |e: io::Error| CommandError::io("<output>", e);
     out.write_all(&header(per)).map_err(output_error)?;
     let names: Vec<String> = inputs.iter().map(Input::name).collect();
-    let mut batches = Batches::new(inputs);
     // An input's failure is reported once, and its games after it are not read.
     let mut unreadable = 0;
-    while let Some(batch) = batches.next_batch() {
-        // A game's rows (none for a file with no game, or a game left out), or why its
-        // input could not be read.
-        let bodies: Vec<Result<Result<Vec<u8>, CommandError>, String>> = batch
-            .into_par_iter()
-            .map(|work| {
-                let name = &names[work.input()];
-                let rows = match work.parse_game(&names, filter)? {
-                    Some((index, game)) => {
-                        game_csv(name, index, &game, &replay(&game, options), per)
-                    }
-                    None => Ok(Vec::new()),
-                };
-                Ok(rows)
-            })
-            .collect();
-        for body in bodies {
-            match body {
-                Ok(rows) => out.write_all(&rows?).map_err(output_error)?,
-                Err(report) => {
-                    eprintln!("sow: {}", crate::escape::escaped(&report));
-                    unreadable += 1;
-                }
+    // A game's rows (none for a file with no game, or a game left out), or why its
+    // input could not be read.
+    let rows = |work: Work| -> Result<Result<Vec<u8>, CommandError>, String> {
+        let name = &names[work.input()];
+        Ok(match work.parse_game(&names, filter)? {
+            Some((index, game)) => game_csv(name, index, &game, &replay(&game, options), per),
+            None => Ok(Vec::new()),
+        })
+    };
+    let write = |_, rows: Result<Result<Vec<u8>, CommandError>, String>| {
+        match rows {
+            Ok(rows) => out.write_all(&rows?).map_err(output_error)?,
+            Err(report) => {
+                notes(report);
+                unreadable += 1;
             }
         }
-    }
+        Ok(())
+    };
+    corpus::drive(Batches::new(inputs), rows, write, |_| {})?;
     match unreadable {
         0 => Ok(()),
         n => Err(CommandError::Unreadable(n)),
     }
 }
 
-/// `sow stats`: the CSV of every game (`--per game`) or ply (`--per ply`) of the inputs.
+/// `sow stats`: the CSV of every game (`--per game`) or ply (`--per ply`) of the inputs;
+/// the reports of unreadable inputs are left out (the error counts them).
 pub fn run(
     inputs: &[Input],
     filter: &Filter,
@@ -397,7 +400,7 @@ pub fn run(
     per: Per,
 ) -> Result<Vec<u8>, CommandError> {
     let mut out = Vec::new();
-    write_stats(inputs, filter, replay, per, &mut out)?;
+    write_stats(inputs, filter, replay, per, &mut out, &mut |_| {})?;
     Ok(out)
 }
 

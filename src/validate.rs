@@ -1,8 +1,9 @@
 //! `sow validate`: replay every game of every input and report every problem.
 //!
-//! The inputs' games are read in order in batches (bounded in count and in bytes); the
-//! workers replay and render a batch in parallel while one of them reads the next, and
-//! each batch's reports are written, in input order, as soon as it is done. Rendering
+//! The inputs are walked by the corpus driver ([`corpus::drive`]): games read in order in
+//! batches (bounded in count and in bytes), replayed and rendered in parallel while the
+//! next batch is read, and each batch's reports written, in input order, as soon as it
+//! is done. Rendering
 //! (human or JSON) happens in the worker that replayed the game, from the game's own
 //! text. So memory holds two batches of games and one of reports, whatever the size of
 //! the corpus or of any one file, and reports start at once.
@@ -13,10 +14,9 @@ use std::ops::Range;
 use codespan_reporting::diagnostic::{Diagnostic as Report, Label};
 use codespan_reporting::files::{Files, SimpleFile};
 use codespan_reporting::term::{self, termcolor::Buffer, Chars, Config};
-use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::corpus::{Batches, Filter, Input, Skipped, Work};
+use crate::corpus::{self, Batches, Filter, Input, Skipped, Work};
 use crate::diagnostic::Diagnostic;
 use crate::escape::{escaped, shown};
 use crate::pmn::{GameText, ParsedGame, Severity};
@@ -155,13 +155,14 @@ struct DiagnosticObject<'a> {
 }
 
 /// Validates inputs, writing reports to `out` in input order; returns the totals.
+/// `progress` is told how many inputs are done as batches complete.
 pub fn run(
     inputs: &[Input],
     skipped: &[Skipped],
     settings: &Settings,
     format: Format,
     out: &mut dyn Write,
-    progress: Option<&indicatif::ProgressBar>,
+    progress: &mut dyn FnMut(usize),
 ) -> io::Result<Summary> {
     let mut total = Summary::default();
     // Skipped paths are reported in the order of the paths: each before the input it
@@ -205,64 +206,38 @@ pub fn run(
     };
     // Each game is parsed on the thread that replays it, and its syntax tree dropped
     // there at once, while it is still in that core's cache.
-    let one = |work: Work| -> (usize, Vec<u8>, Summary) {
+    let one = |work: Work| -> (Vec<u8>, Summary) {
         let input = work.input();
-        let (text, summary) = match work {
+        match work {
             Work::Game { index, game, .. } => {
                 let file = FileName {
                     text: &names[input],
                     json: json_names.get(input).map_or("", String::as_str),
                 };
                 if let Some(done) = validate_plain(file, index, &game, settings, format) {
-                    return (input, done.0, done.1);
+                    return done;
                 }
                 let game = game.parse();
                 if !settings.filter.keeps(&game) {
-                    return (input, Vec::new(), Summary::default());
+                    return (Vec::new(), Summary::default());
                 }
                 validate_game(file, index, &game, settings, format)
             }
             Work::Unreadable { error, .. } => unreadable(&names[input], &error.to_string(), format),
-        };
-        (input, text, summary)
-    };
-    let one_thread = rayon::current_num_threads() <= 1;
-    // `-j 1` replays on this thread: handed to the pool's one worker, each batch cost
-    // a wake-up and a wait, and the worker spun while this thread read the next.
-    let render = |batch: Vec<Work>| -> Vec<(usize, Vec<u8>, Summary)> {
-        match one_thread {
-            true => batch.into_iter().map(one).collect(),
-            false => batch.into_par_iter().map(one).collect(),
         }
     };
-    let mut batches = Batches::new(inputs);
-    let mut current = batches.next_batch();
-    while let Some(batch) = current {
-        // The inputs before the batch's last one are done once it is.
-        let done = batch.last().map_or(0, Work::input);
-        let (next, rendered) = if one_thread {
-            // `-j 1`: replay, then read (one batch in memory).
-            let rendered = render(batch);
-            (batches.next_batch(), rendered)
-        } else {
-            // The next batch is read while this one is replayed; the reading worker
-            // joins the replay when it is done.
-            rayon::join(|| batches.next_batch(), || render(batch))
-        };
-        for (input, text, summary) in rendered {
+    corpus::drive(
+        Batches::new(inputs),
+        one,
+        |input, (text, summary)| {
             report_skips(input, &mut total, out)?;
             out.write_all(&text)?;
             total.add(&summary);
-        }
-        if let Some(p) = progress {
-            p.set_position(done as u64);
-        }
-        current = next;
-    }
+            io::Result::Ok(())
+        },
+        progress,
+    )?;
     report_skips(usize::MAX, &mut total, out)?;
-    if let Some(p) = progress {
-        p.set_position(inputs.len() as u64);
-    }
     Ok(total)
 }
 

@@ -68,7 +68,7 @@ fn random_game(game: Game, board: Option<Board>, options: &str, seed: u64) -> St
         let Some(mv) = state.play_random(&mut rng, &mut effect) else {
             break;
         };
-        plies.push(sow::generate::ply_text(&mv, &effect));
+        plies.push(sow::notation::ply_of(&mv, &effect).to_string());
     }
     let result = state.outcome().map_or("*", |o| o.result_token());
     let mut text = format!(
@@ -1089,7 +1089,7 @@ fn an_input_of_json_or_ludii_without_a_game_is_warned_of() {
 
 #[test]
 fn an_input_that_cannot_be_opened_or_read_fails_the_run() {
-    use sow::cli::{ConvertFrom, ConvertTo};
+    use sow::convert::{ConvertFrom, ConvertTo, Forms};
     use sow::corpus::{Filter, Input};
     let dir = tempfile::tempdir().unwrap();
     let good = Input::File(Path::new(DATA).join("examples.pmn"));
@@ -1101,10 +1101,13 @@ fn an_input_that_cannot_be_opened_or_read_fails_the_run() {
             inputs,
             &Filter::default(),
             &options,
-            ConvertTo::Pmn,
-            from,
+            Forms {
+                from,
+                to: ConvertTo::Pmn,
+            },
             &mut out,
             name,
+            &mut |_| {},
         )
     };
     assert!(run(std::slice::from_ref(&good), ConvertFrom::Pmn).is_ok());

@@ -1,6 +1,6 @@
 //! SVG board diagrams: well-formed XML with every pit, its count and the marks the
 //! position and the last ply call for; one snapshot per game, on positions and plies of
-//! /work/shared/EXAMPLES.md (effects written out by hand, so no replay is needed).
+//! docs/EXAMPLES.md (effects written out by hand, so no replay is needed).
 
 use quick_xml::events::Event;
 use sow::diagram::svg_board;

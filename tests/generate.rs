@@ -3,7 +3,7 @@
 //! the command-line definition.
 
 use assert_cmd::Command;
-use sow::cli::{GenerateArgs, Player};
+use sow::generate::{GenerateOptions, Player};
 use sow::pmn;
 use sow::replay::{replay, ReplayOptions};
 
@@ -14,8 +14,8 @@ fn args(
     games: usize,
     seed: u64,
     player: Player,
-) -> GenerateArgs {
-    GenerateArgs {
+) -> GenerateOptions {
+    GenerateOptions {
         game: game.into(),
         board: board.map(Into::into),
         rules: rules.into(),
@@ -23,8 +23,6 @@ fn args(
         seed,
         player,
         max_plies: 400,
-        output: None,
-        force: false,
     }
 }
 

@@ -7,8 +7,7 @@
 use std::io::Cursor;
 use std::path::Path;
 
-use sow::cli::Player;
-use sow::generate::{game_text, play_game};
+use sow::generate::{play_game, record, Player};
 use sow::pmn::{GameText, Reader};
 use sow::replay::{replay, replay_plain, ReplayOptions, Trace};
 use sow::rng::Rng;
@@ -80,7 +79,7 @@ fn generated(per: u64, max_plies: u32) -> Vec<String> {
                     "Source",
                     "generated for a test of sow; not a historical game".into(),
                 ),
-                ("Result", result.to_string()),
+                ("Result", result.as_str().to_string()),
             ];
             if let Some(b) = board {
                 tags.push(("Board", b.to_string()));
@@ -88,7 +87,7 @@ fn generated(per: u64, max_plies: u32) -> Vec<String> {
             if !options.is_empty() {
                 tags.push(("Rules", options.to_string()));
             }
-            games.push(game_text(&tags, &plies, result));
+            games.push(sow::pmn::write_game(&record(&tags, &plies, result)));
         }
     }
     games
@@ -231,14 +230,19 @@ fn a_set_up_game_with_north_to_move_takes_the_lane() {
     let mut rng = Rng::new(7);
     let (plies, result) = play_game(&rules, Player::Random, &mut rng, 120);
     // The position after the first ply, from a replay of it alone.
-    let first = game_text(&[("Game", "Nsolo".into())], &plies[..1], "*");
+    let first = sow::pmn::write_game(&record(
+        &[("Game", "Nsolo".into())],
+        &plies[..1],
+        sow::pmn::GameResult::Unknown,
+    ));
     let first = sow::pmn::parse_str(&first).remove(0);
     let after = replay(&first, &ReplayOptions::full())
         .last
         .expect("a position");
     let mut text = format!(
-        "[Game \"Nsolo\"]\n[SetUp \"1\"]\n[Position \"{}\"]\n[Result \"{result}\"]\n\n",
-        after
+        "[Game \"Nsolo\"]\n[SetUp \"1\"]\n[Position \"{}\"]\n[Result \"{}\"]\n\n",
+        after,
+        result.as_str()
     );
     for (i, ply) in plies[1..].iter().enumerate() {
         match i % 2 {
@@ -246,7 +250,7 @@ fn a_set_up_game_with_north_to_move_takes_the_lane() {
             _ => text.push_str(&format!("{}. {ply} ", i / 2 + 2)),
         }
     }
-    text.push_str(result);
+    text.push_str(result.as_str());
     text.push('\n');
     let texts = texts(text.as_bytes());
     assert!(compare(&texts[0], "set-up game"), "refused:\n{text}");

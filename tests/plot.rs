@@ -6,8 +6,7 @@ use std::path::Path;
 
 use assert_cmd::Command;
 use quick_xml::events::Event;
-use sow::cli::PlotKind;
-use sow::plot::{capture_means, material_quantiles, render, GameData, Style};
+use sow::plot::{capture_means, material_quantiles, render, GameData, PlotKind, Style};
 use sow::Side;
 
 const BLUE: &str = "#0072B2";

@@ -361,7 +361,7 @@ fn generated_files_are_what_their_commands_write() {
         let Command::Generate(generate) = cli.command else {
             panic!("{file}: not a generate command")
         };
-        let expected = sow::generate::run(&generate).unwrap();
+        let expected = sow::generate::run(&generate.options()).unwrap();
         let written = read(&records().join("generated").join(&file));
         assert!(
             written == expected,

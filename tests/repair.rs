@@ -6,13 +6,46 @@
 //! the original plies exactly. The rate is printed (run with `--nocapture`) and must be at
 //! least 90%; every suggestion must replay as claimed.
 
-use sow::cli::Player;
-use sow::generate::{game_text, play_game};
+use sow::generate::Player;
 use sow::pmn::{self, ParsedGame};
 use sow::repair::{infer_rules, search, RepairOptions};
 use sow::replay::{replay, ReplayOptions};
 use sow::rng::Rng;
 use sow::{Board, Game, Rules};
+
+/// A generated game's plies as text (for slips to be made in) and its result token.
+fn play_game(
+    rules: &Rules,
+    player: Player,
+    rng: &mut Rng,
+    max_plies: u32,
+) -> (Vec<String>, &'static str) {
+    let (plies, result) = sow::generate::play_game(rules, player, rng, max_plies);
+    (
+        plies.iter().map(ToString::to_string).collect(),
+        result.as_str(),
+    )
+}
+
+/// A game's text from its tags and plies written as text, slips and all: one line of
+/// move text.
+fn game_text(tags: &[(&str, String)], plies: &[String], result: &str) -> String {
+    let mut text = String::new();
+    for (name, value) in tags {
+        text.push_str(&format!("[{name} \"{value}\"]\n"));
+    }
+    text.push('\n');
+    for (i, ply) in plies.iter().enumerate() {
+        if i % 2 == 0 {
+            text.push_str(&format!("{}. ", i / 2 + 1));
+        }
+        text.push_str(ply);
+        text.push(' ');
+    }
+    text.push_str(result);
+    text.push('\n');
+    text
+}
 
 fn record_text(rules: &Rules, plies: &[String], result: &str) -> String {
     let mut tags: Vec<(&str, String)> = vec![("Game", rules.game().tag_name().to_string())];

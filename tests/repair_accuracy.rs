@@ -7,9 +7,9 @@
 
 mod corrupt;
 
+use corrupt::play_game;
 use corrupt::{corpus, corrupt, each_slip, judge, measure, record_text, Slip};
-use sow::cli::Player;
-use sow::generate::play_game;
+use sow::generate::Player;
 use sow::pmn;
 use sow::repair::{suggest, RepairOptions};
 use sow::replay::{replay, ReplayOptions};

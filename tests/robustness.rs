@@ -4,13 +4,13 @@
 
 use std::path::Path;
 
-use sow::cli::Per;
 use sow::convert::{convert_game, read_relative, to_json, to_long, to_pmn, to_relative};
 use sow::corpus::{Filter, Input};
 use sow::pmn;
 use sow::repair::{infer_rules, search, RepairOptions};
 use sow::replay::{replay, ReplayOptions};
 use sow::rng::Rng;
+use sow::stats::Per;
 
 /// Pieces a transcriber's slip might bring in.
 const PIECES: &[&str] = &[
@@ -134,7 +134,7 @@ fn mutated_records_never_panic_anywhere() {
         ] {
             let mut out = Vec::new();
             let summary =
-                sow::validate::run(&input, &[], &settings, format, &mut out, None).unwrap();
+                sow::validate::run(&input, &[], &settings, format, &mut out, &mut |_| {}).unwrap();
             if format == sow::validate::Format::Json {
                 // One game object per game read, at least.
                 let objects = out.split(|&b| b == b'\n').filter(|l| !l.is_empty()).count();

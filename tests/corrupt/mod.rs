@@ -7,8 +7,7 @@
 use std::collections::BTreeMap;
 
 use rayon::prelude::*;
-use sow::cli::Player;
-use sow::generate::{game_text, play_game};
+use sow::generate::Player;
 use sow::pmn;
 use sow::replay::{replay, ReplayOptions};
 use sow::rng::Rng;
@@ -112,6 +111,39 @@ pub struct Corrupted {
     pub original: String,
     /// The record with the slip.
     pub text: String,
+}
+
+/// A generated game's plies as text (for slips to be made in) and its result token.
+pub fn play_game(
+    rules: &Rules,
+    player: Player,
+    rng: &mut Rng,
+    max_plies: u32,
+) -> (Vec<String>, &'static str) {
+    let (plies, result) = sow::generate::play_game(rules, player, rng, max_plies);
+    (
+        plies.iter().map(ToString::to_string).collect(),
+        result.as_str(),
+    )
+}
+
+/// A game's text from its tags and plies written as text, slips and all.
+pub fn game_text(tags: &[(&str, String)], plies: &[String], result: &str) -> String {
+    let mut text = String::new();
+    for (name, value) in tags {
+        text.push_str(&format!("[{name} \"{value}\"]\n"));
+    }
+    text.push('\n');
+    for (i, ply) in plies.iter().enumerate() {
+        if i % 2 == 0 {
+            text.push_str(&format!("{}. ", i / 2 + 1));
+        }
+        text.push_str(ply);
+        text.push(' ');
+    }
+    text.push_str(result);
+    text.push('\n');
+    text
 }
 
 /// The record's text: its tags, then the plies.
