@@ -1,6 +1,12 @@
 //! The worst case of `sow validate --suggest` and `--infer-rules`: 300-ply games with an
 //! error near the start (every candidate then replays the whole rest of the game), for
-//! each game. `cargo bench --bench repair`; the numbers go into BENCHMARKS.md.
+//! each game; the same games with two slips a few plies apart (the search then tries
+//! second edits); and the accuracy of the repairs on 2,000 records corrupted by the
+//! slip generator of tests/corrupt (`SOW_REPAIR_RECORDS` for another number).
+//! `cargo bench --bench repair`; the numbers go into BENCHMARKS.md.
+
+#[path = "../tests/corrupt/mod.rs"]
+mod corrupt;
 
 use std::time::Instant;
 
@@ -90,5 +96,58 @@ fn main() {
             }
         );
         assert!(!verdicts.is_empty());
+    }
+    two_slips(&configs);
+    let n = std::env::var("SOW_REPAIR_RECORDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2000);
+    let t = Instant::now();
+    println!("\naccuracy on {n} corrupted records (tests/corrupt):");
+    corrupt::measure(corrupt::corpus(n));
+    println!("({:.1} s on all cores)", t.elapsed().as_secs_f64());
+}
+
+/// The search on the longest games with two slips a few plies apart, near the start:
+/// every single edit then replays to the second slip, and the second edits to the end.
+/// Default bounds, as `validate --suggest` runs it; the slowest of the placements.
+fn two_slips(configs: &[Rules]) {
+    println!(
+        "\n{:<14} {:>6} {:>20} {:>10} {:>10} {:>9}",
+        "game", "plies", "two slips, worst (ms)", "tried", "replayed", "complete"
+    );
+    for rules in configs {
+        let plies: Vec<String> = long_game(rules).iter().map(ToString::to_string).collect();
+        let mut tags = vec![("Game", rules.game().tag_name().to_string())];
+        if rules.board() != rules.game().default_board() {
+            tags.push(("Board", rules.board().to_string()));
+        }
+        let mut worst = (0.0f64, 0usize, 0u64, false);
+        let mut rng = Rng::new(23);
+        for at in [4usize, 6, 10, 20, 40] {
+            let Some((bad, _)) =
+                corrupt::slip_at(corrupt::Slip::Two, rules, &plies, "*", at, &mut rng)
+            else {
+                continue;
+            };
+            let parsed = pmn::parse_str(&corrupt::game_text(&tags, &bad, "*")).remove(0);
+            let options = ReplayOptions::validate();
+            let t = Instant::now();
+            let found = search(&parsed, &options, &RepairOptions::default());
+            let ms = t.elapsed().as_secs_f64() * 1e3;
+            if ms > worst.0 {
+                let complete = found.repairs.first().is_some_and(|r| r.complete);
+                worst = (ms, found.tried, found.replayed, complete);
+            }
+        }
+        println!(
+            "{:<14} {:>6} {:>20.1} {:>10} {:>10} {:>9}",
+            rules.game().tag_name(),
+            plies.len(),
+            worst.0,
+            worst.1,
+            worst.2,
+            worst.3
+        );
     }
 }

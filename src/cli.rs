@@ -43,6 +43,8 @@ pub enum Command {
     Generate(GenerateArgs),
     /// One self-contained HTML page that replays the games, every problem at its ply.
     View(ViewArgs),
+    /// Write a copy of a record with its games repaired, each change in a comment.
+    Repair(RepairArgs),
     /// Print shell completions for sow.
     Completions {
         /// The shell.
@@ -58,6 +60,33 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
+}
+
+/// `sow repair`.
+#[derive(Args, Debug)]
+pub struct RepairArgs {
+    /// The record (UTF-8 PMN); it is never changed.
+    pub file: PathBuf,
+    /// The copy to write, each repair recorded beside it as `{repaired: ...}`.
+    #[arg(long, short = 'o')]
+    pub output: PathBuf,
+    /// Replace the output file if it exists (never an input).
+    #[arg(long)]
+    pub force: bool,
+    /// Apply the RANK-th suggestion (as `validate --suggest` lists them) for the error at
+    /// ply PLY (of game GAME, or of any game); repeatable. Without it a game is repaired
+    /// only when its best suggestion replays completely and no other is ranked as high.
+    #[arg(long, value_name = "[GAME:]PLY:RANK")]
+    pub take: Vec<crate::repair::Take>,
+    /// Rule options overriding the Rules tag, e.g. "bonus=1".
+    #[arg(long, value_name = "OPTIONS")]
+    pub rules: Vec<String>,
+    /// How many plies before the first error an edit may touch.
+    #[arg(long, value_name = "PLIES", default_value_t = 12)]
+    pub suggest_window: usize,
+    /// Stop each game's search once its candidates have replayed this many plies.
+    #[arg(long, value_name = "PLIES", default_value_t = RepairOptions::PLIES)]
+    pub suggest_plies: u64,
 }
 
 /// Paths and filters shared by the corpus commands.
@@ -508,6 +537,7 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
             .map_err(|e| stream_failure(e, &name))?;
             Ok(0)
         }
+        Command::Repair(args) => run_repair(args),
         Command::Completions { shell } => {
             let mut cmd = Cli::command();
             clap_complete::generate(shell, &mut cmd, "sow", &mut io::stdout());
@@ -553,6 +583,44 @@ pub fn write_man_pages(dir: &Path, force: bool) -> Result<(), CommandError> {
         )?;
     }
     Ok(())
+}
+
+/// `sow repair`: exit status 0 when every game is valid or repaired, 1 when a game
+/// with an error was kept as it was.
+fn run_repair(args: RepairArgs) -> Result<i32, CommandError> {
+    let (inputs, _) = corpus::expand_for(std::slice::from_ref(&args.file), &[]);
+    let bytes = std::fs::read(&args.file).map_err(|e| CommandError::io(&args.file, e))?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        CommandError::Usage(format!(
+            "{}: sow repair reads UTF-8 records only (sow convert --to pmn writes one)",
+            args.file.display()
+        ))
+    })?;
+    let mut replay = ReplayOptions::validate();
+    replay.overrides = overrides(&args.rules)?;
+    let bounds = RepairOptions {
+        window: args.suggest_window,
+        plies: args.suggest_plies,
+        ..RepairOptions::default()
+    };
+    let (fixed, done) = crate::repair::repair_text(&text, &args.take, &replay, &bounds);
+    write_output(Some(&args.output), args.force, &inputs, fixed.as_bytes())
+        .map_err(|e| CommandError::io(&args.output, e))?;
+    let mut status = 0;
+    let mut err = io::stderr().lock();
+    for (i, d) in done.iter().enumerate() {
+        use crate::repair::GameRepaired as G;
+        let said = match d {
+            G::Valid => continue,
+            G::Repaired(edit) => format!("game {}: repaired: {edit}", i + 1),
+            G::Kept(why) => {
+                status = 1;
+                format!("game {}: kept as it was: {why}", i + 1)
+            }
+        };
+        let _ = writeln!(err, "sow: {}", crate::escape::escaped_owned(said));
+    }
+    Ok(status)
 }
 
 fn run_validate(args: ValidateArgs) -> Result<i32, CommandError> {

@@ -59,6 +59,32 @@ pub struct Suggestion {
     pub replays: usize,
     /// Whether the edited record replays completely, with every checkpoint.
     pub complete: bool,
+    /// The (first) edit, structured.
+    #[serde(flatten)]
+    pub change: SuggestedEdit,
+    /// The same as `replays`, under the name the structured form uses.
+    pub replays_to: usize,
+    /// 1 for the best; suggestions ranked alike share a rank.
+    pub rank: usize,
+    /// A second edit, made after the first (its ply counted in the record the first
+    /// edit made), when no single edit replays the record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub then: Option<SuggestedEdit>,
+}
+
+/// One edit of a suggestion.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+pub struct SuggestedEdit {
+    /// `replace`, `insert`, `delete`, `swap`, `checkpoint` or `result`.
+    pub action: &'static str,
+    /// The ply replaced, inserted before (its number after the insertion), deleted or
+    /// swapped with the next, or the ply a checkpoint follows (0: the start); for a
+    /// result, the last ply.
+    pub ply: u32,
+    /// The text replaced: a ply, two plies (swap), a `[%stones]` command or a result.
+    pub old: String,
+    /// Its replacement: a ply, two plies, the corrected command or the result token.
+    pub new: String,
 }
 
 /// One problem of one game.
@@ -83,6 +109,9 @@ pub struct Diagnostic {
     /// may exist).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub suggestions_stopped: Option<String>,
+    /// When `--suggest` found no repair: how far its search went.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suggestions_none: Option<String>,
 }
 
 impl Diagnostic {
@@ -97,6 +126,7 @@ impl Diagnostic {
             position: None,
             suggestions: Vec::new(),
             suggestions_stopped: None,
+            suggestions_none: None,
         }
     }
 
@@ -128,6 +158,7 @@ impl Diagnostic {
             position: None,
             suggestions: Vec::new(),
             suggestions_stopped: None,
+            suggestions_none: None,
         }
     }
 }

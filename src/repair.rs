@@ -1,13 +1,17 @@
 //! Repairs and rules inference for damaged transcriptions (`sow validate --suggest`,
-//! `--infer-rules`).
+//! `sow repair`, `--infer-rules`).
 //!
-//! A repair is one edit of the main line: replace a ply (by a legal ply, or by a ply a
-//! few characters away from the written one), insert a missing ply, delete a ply, swap
-//! two adjacent plies. Candidates are replayed with the same [`replay::step`] the
-//! validator uses, from the position before the edit, and ranked by how far the edited
-//! record then replays (complete records, checkpoints and result included, first), then
-//! by how small the edit is. The search is bounded in time and says when it stopped
-//! early.
+//! A repair is one edit of the main line (replace a ply, by a legal ply or by a ply one
+//! part away from the written one; insert a missing ply; delete a ply; swap two
+//! adjacent plies), of the `[%stones]` checkpoint that fails, or of the result that
+//! fails; or two such edits, when no single one replays the record. A ply the reader
+//! could not read (`a 5`, `a6.`, `al`) is mended in the text instead. Candidates are
+//! replayed with the same [`replay::step`] the validator uses, from the position before
+//! the edit, and ranked by how far the edited record then replays (complete records,
+//! checkpoints and result included, first), then by how likely the slip is for a
+//! transcriber ([`plausibility`]), then by the warnings left, then by the size of the
+//! edit. The search is bounded by the plies it replays (and, if asked, by time), checked
+//! before each listing of candidates and each candidate, and says when it stopped.
 //!
 //! [`replay::step`]: crate::replay
 
@@ -15,13 +19,15 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::diagnostic::Suggestion;
+use crate::diagnostic::{code, SuggestedEdit, Suggestion};
 use crate::games;
 use crate::geometry::Pit;
 use crate::moves::{BonusChoice, BonusTake, Effect, Mode, Move, Sowing};
 use crate::notation::{pit_ref, ply_of};
 use crate::play::GameState;
-use crate::pmn::{self, BonusPits, Element, ParsedGame, PitRef, PlySyntax, Record};
+use crate::pmn::{
+    self, BonusPits, Element, GameResult, ParsedGame, PitCount, PitRef, PlySyntax, Record,
+};
 use crate::replay::{self, replay_from, PlyInput, ReplayOptions, Trace};
 use crate::rules::{parse_options, split_options, Game, Options, Rules};
 
@@ -36,6 +42,14 @@ pub enum Edit {
     Delete { at: usize },
     /// Swap plies `at` and `at + 1`.
     Swap { at: usize },
+    /// Correct the first `[%stones]` checkpoint after ply `after` to the counts.
+    Checkpoint {
+        after: usize,
+        south: u32,
+        north: u32,
+    },
+    /// Write this result as the result token and the `Result` tag.
+    Result { result: GameResult },
 }
 
 impl Edit {
@@ -45,7 +59,60 @@ impl Edit {
             Edit::Replace { at, .. }
             | Edit::Insert { at, .. }
             | Edit::Delete { at }
-            | Edit::Swap { at } => *at,
+            | Edit::Swap { at }
+            | Edit::Checkpoint { after: at, .. } => *at,
+            Edit::Result { .. } => usize::MAX,
+        }
+    }
+
+    /// The edit structured, for the JSON form: `written` are the plies of the record it
+    /// edits.
+    pub fn structured(&self, record: &Record) -> SuggestedEdit {
+        let written: Vec<String> = record
+            .main_line()
+            .map(|e| e.ply.syntax.to_string())
+            .collect();
+        let text = |i: usize| written.get(i).cloned().unwrap_or_default();
+        let (action, ply, old, new) = match self {
+            Edit::Replace { at, with } => ("replace", at + 1, text(*at), with.to_string()),
+            Edit::Insert { at, ply } => ("insert", at + 1, String::new(), ply.to_string()),
+            Edit::Delete { at } => ("delete", at + 1, text(*at), String::new()),
+            Edit::Swap { at } => (
+                "swap",
+                at + 1,
+                format!("{} {}", text(*at), text(at + 1)),
+                format!("{} {}", text(at + 1), text(*at)),
+            ),
+            Edit::Checkpoint {
+                after,
+                south,
+                north,
+            } => (
+                "checkpoint",
+                after + 1,
+                checkpoint_after(record, *after)
+                    .map(|c| format!("[%stones {}]", c.args.as_str()))
+                    .unwrap_or_default(),
+                format!("[%stones {south} {north}]"),
+            ),
+            Edit::Result { result } => {
+                // The token, and the tag when it says otherwise.
+                let token = record.result.map(|t| t.result.as_str());
+                let tag = record.tag("Result");
+                let old = match (token, tag) {
+                    (Some(t), Some(g)) if t != g => format!("{t} [Result \"{g}\"]"),
+                    (Some(t), _) => t.to_string(),
+                    (None, Some(g)) => format!("[Result \"{g}\"]"),
+                    (None, None) => String::new(),
+                };
+                ("result", written.len(), old, result.as_str().to_string())
+            }
+        };
+        SuggestedEdit {
+            action,
+            ply: ply as u32,
+            old,
+            new,
         }
     }
 
@@ -65,8 +132,31 @@ impl Edit {
                 at + 2,
                 text(*at + 1)
             ),
+            Edit::Checkpoint {
+                after,
+                south,
+                north,
+            } => {
+                format!(
+                    "correct the checkpoint after ply {} to [%stones {south} {north}]",
+                    after + 1
+                )
+            }
+            Edit::Result { result } => format!("write the result {}", result.as_str()),
         }
     }
+}
+
+/// The first `[%stones]` command after main-line ply `after` (0-based).
+fn checkpoint_after(record: &Record, after: usize) -> Option<&pmn::Command> {
+    let inputs = PlyInput::main_line(record);
+    let found = inputs
+        .get(after)?
+        .commands
+        .iter()
+        .find(|c| c.name == "stones")
+        .copied();
+    found
 }
 
 /// Bounds of the search.
@@ -122,6 +212,118 @@ pub struct Repair {
     pub cost: usize,
     /// Warnings the edited record still gets.
     pub warnings: usize,
+    /// How unlikely the slip is for a transcriber (see [`plausibility`]): 0 for an
+    /// optional mark, more for a misread pit, a skipped or an extra ply.
+    pub plausibility: u32,
+    /// A second edit, made after `edit` (its ply indices those of the record `edit`
+    /// made), when no single edit replays the record.
+    pub second: Option<Edit>,
+}
+
+impl Repair {
+    /// The order of the ranking: furthest first (complete, then most plies of the
+    /// record as written), then the likeliest slip, then the fewest warnings, then the
+    /// smallest edit.
+    fn key(&self) -> (bool, std::cmp::Reverse<usize>, u32, usize, usize) {
+        (
+            !self.complete,
+            std::cmp::Reverse(self.progress),
+            self.plausibility,
+            self.warnings,
+            self.cost,
+        )
+    }
+
+    /// The record with the repair's edits applied.
+    pub fn apply(&self, record: &Record) -> Record {
+        let once = apply_edit(record, &self.edit);
+        match &self.second {
+            Some(second) => apply_edit(&once, second),
+            None => once,
+        }
+    }
+}
+
+/// How unlikely a transcriber is to write `written` for `meant`: the sum over the
+/// ply's parts of the slip each shows (0: the same, or an `x` alone; 1: an `-END` or
+/// `:n` left out or added, a count one off, a bonus pit left out; 2: a neighbouring pit, the same column in another row,
+/// digits transposed or doubled; 3: the pit seen from the other side; 5: any other).
+pub fn plausibility(written: &PlySyntax, meant: &PlySyntax, rules: &Rules) -> u32 {
+    match (written, meant) {
+        (PlySyntax::Sowing(a), PlySyntax::Sowing(b)) => {
+            let mut p = pit_slip(a.from, b.from, rules);
+            if a.lift != b.lift {
+                p += match (a.lift, b.lift) {
+                    (Some(x), Some(y)) if x.abs_diff(y) == 1 => 1,
+                    (Some(_), None) | (None, Some(_)) => 1,
+                    _ => 2,
+                };
+            }
+            if (a.end, a.arrival) != (b.end, b.arrival) {
+                p += match (a.end, b.end) {
+                    (Some(x), Some(y)) if x == y => 1,
+                    (Some(x), Some(y)) => pit_slip(x, y, rules),
+                    _ => 1,
+                };
+            }
+            let la = a.capture.as_deref().unwrap_or_default();
+            let lb = b.capture.as_deref().unwrap_or_default();
+            // An `x` alone is an optional mark: a capture without it is a warning, and
+            // the warnings decide between the two.
+            let mut removed = Vec::new();
+            for x in la {
+                match lb.iter().find(|y| y.pit == x.pit) {
+                    Some(y) if y.count != x.count => p += 1,
+                    Some(_) => {}
+                    None => removed.push(x.pit),
+                }
+            }
+            // A pit misread for one beside it is one slip, not a pit left out and
+            // another added.
+            let added: Vec<PitRef> = (lb.iter())
+                .filter(|y| !la.iter().any(|x| x.pit == y.pit))
+                .map(|y| y.pit)
+                .collect();
+            let misread = (added.iter())
+                .filter(|a| removed.iter().any(|r| pit_slip(**a, *r, rules) == 2))
+                .count()
+                .min(removed.len());
+            p += (removed.len() + added.len() - misread) as u32;
+            p
+        }
+        _ => 5 + distance(&written.to_string(), &meant.to_string()) as u32,
+    }
+}
+
+/// How unlikely a transcriber is to write pit `a` for pit `b` (see [`plausibility`]).
+fn pit_slip(a: PitRef, b: PitRef, rules: &Rules) -> u32 {
+    if a == b {
+        return 0;
+    }
+    let board = rules.board();
+    let (rows, cols) = (board.rows(), board.cols());
+    let (ca, cb) = (a.col.to_string(), b.col.to_string());
+    let digits_slip = {
+        let mut t: Vec<char> = cb.chars().collect();
+        t.reverse();
+        let reversed: String = t.into_iter().collect();
+        (ca.len() == 2 && reversed == ca)
+            || distance(&ca, &cb) == 1
+                && (ca.len() != cb.len())
+                && (ca.chars().zip(cb.chars()).all(|(x, y)| x == y))
+    };
+    if (a.row == b.row && a.col.abs_diff(b.col) == 1)
+        || (a.col == b.col)
+        || (a.row == b.row && digits_slip)
+    {
+        2
+    } else if a.row as u32 + b.row as u32 + 1 == rows as u32
+        && (a.col == b.col || a.col as u32 + b.col as u32 == cols as u32 + 1)
+    {
+        3
+    } else {
+        5
+    }
 }
 
 /// The outcome of a search.
@@ -213,6 +415,16 @@ fn legal_plies(state: &GameState, written: Option<&PlySyntax>) -> Vec<PlySyntax>
                         pits.extend(extra);
                         try_bonus(state, s, take(pits), &mut effect, &mut out);
                     }
+                    // Every pit written: one of them misread for a pit beside it.
+                    if need == 0 {
+                        for i in 0..kept.len() {
+                            for &near in rest.iter().filter(|p| beside(**p, kept[i])) {
+                                let mut pits = kept.clone();
+                                pits[i] = near;
+                                try_bonus(state, s, take(pits), &mut effect, &mut out);
+                            }
+                        }
+                    }
                     let mut pits = kept;
                     pits.extend(rest.into_iter().take(need));
                     s.bonus = take(pits);
@@ -221,10 +433,51 @@ fn legal_plies(state: &GameState, written: Option<&PlySyntax>) -> Vec<PlySyntax>
                     s.bonus = crate::moves::fullest_first(*stones, eligible);
                     // With no bonus written, the other ways of taking the stones too,
                     // from the fullest pits first.
-                    if written_bonus(written).is_empty() {
-                        let mut pits = eligible.clone();
-                        pits.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+                    let named = written_bonus(written);
+                    let mut pits = eligible.clone();
+                    pits.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+                    if named.is_empty() {
                         for taken in stone_choices(&pits, *stones, OTHER_BONUS_CHOICES + 1) {
+                            if taken != s.bonus {
+                                try_bonus(state, s, taken, &mut effect, &mut out);
+                            }
+                        }
+                    } else {
+                        // A bonus written with one count wrong (the count that makes
+                        // the total), or one pit misread for a pit beside it.
+                        let list: Vec<BonusTake> = written_takes(written);
+                        let holds = |p: Pit| eligible.iter().find(|e| e.0 == p).map(|e| e.1 as u32);
+                        let taken =
+                            |t: &BonusTake| holds(t.pit).map(|h| t.stones.map_or(h, u32::from));
+                        for i in 0..list.len() {
+                            let others: Option<u32> = (list.iter().enumerate())
+                                .filter(|(j, _)| *j != i)
+                                .map(|(_, t)| taken(t))
+                                .sum();
+                            if let (Some(others), Some(h)) = (others, holds(list[i].pit)) {
+                                let need = stones.checked_sub(others);
+                                if let Some(need) = need.filter(|&n| n >= 1 && n <= h) {
+                                    let mut fixed = list.clone();
+                                    fixed[i].stones = (need != h).then_some(need as u16);
+                                    try_bonus(state, s, fixed, &mut effect, &mut out);
+                                }
+                            }
+                            for &(near, h) in eligible.iter().filter(|e| {
+                                beside(e.0, list[i].pit) && !list.iter().any(|t| t.pit == e.0)
+                            }) {
+                                let mut fixed = list.clone();
+                                fixed[i].pit = near;
+                                if fixed[i].stones.is_some_and(|n| n as u32 > h as u32) {
+                                    continue;
+                                }
+                                try_bonus(state, s, fixed, &mut effect, &mut out);
+                            }
+                        }
+                        // Then the ways of taking the stones from the pits written first.
+                        pits.sort_by_key(|(p, _)| {
+                            named.iter().position(|n| n == p).unwrap_or(usize::MAX)
+                        });
+                        for taken in stone_choices(&pits, *stones, WRITTEN_BONUS_CHOICES) {
                             if taken != s.bonus {
                                 try_bonus(state, s, taken, &mut effect, &mut out);
                             }
@@ -263,6 +516,10 @@ fn legal_plies(state: &GameState, written: Option<&PlySyntax>) -> Vec<PlySyntax>
 /// How many choices of bonus pits besides the fullest are tried for a capture whose
 /// bonus is not written: the true one is otherwise rarely found for a skipped capture.
 const OTHER_BONUS_CHOICES: usize = 256;
+
+/// How many ways of taking a bonus are tried for a capture whose bonus is written but
+/// wrong: those that keep the pits written come first.
+const WRITTEN_BONUS_CHOICES: usize = 8;
 
 /// The first `cap` choices of `k` of `pits`, in the order of `pits` (lexicographic).
 fn choices(pits: &[Pit], k: usize, cap: usize) -> Vec<Vec<Pit>> {
@@ -355,6 +612,25 @@ fn try_bonus(
         out.push(ply_of(&alt, effect));
     }
     legal
+}
+
+/// Whether a transcriber may read one pit for the other: neighbours in a row, or the
+/// same column in another row.
+fn beside(a: Pit, b: Pit) -> bool {
+    a != b && ((a.row == b.row && a.col.abs_diff(b.col) == 1) || a.col == b.col)
+}
+
+/// The bonus of a written ply, as it is taken.
+fn written_takes(written: Option<&PlySyntax>) -> Vec<BonusTake> {
+    match written {
+        Some(PlySyntax::Sowing(w)) => (w.capture.iter().flatten())
+            .map(|pc| BonusTake {
+                pit: Pit::new(pc.pit.row, pc.pit.col),
+                stones: pc.count,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// The bonus pits of a written ply.
@@ -486,14 +762,114 @@ pub fn search(
 }
 
 /// [`search`] for a game whose first error is already known (from its trace), so that
-/// the game is not replayed once more to find it.
+/// the game is not replayed once more to find it. When no single edit replays the
+/// record completely, the furthest single edits are each followed by a second search
+/// from the error that then shows, within the same bound on work.
 pub fn search_from(
     parsed: &ParsedGame,
     first_error: u32,
     options: &ReplayOptions,
     bounds: &RepairOptions,
 ) -> RepairSearch {
+    /// Single edits tried as the first of two: the furthest, likeliest ones.
+    const FIRSTS: usize = 6;
     let started = Instant::now();
+    let mut result = search_single(parsed, first_error, options, bounds, started);
+    if result.repairs.iter().any(|r| r.complete) || result.stopped_early {
+        return result;
+    }
+    let firsts: Vec<Repair> = result.repairs.iter().take(FIRSTS).cloned().collect();
+    for first in firsts {
+        if result.replayed >= bounds.plies {
+            result.stopped_early = true;
+            break;
+        }
+        let edited = ParsedGame {
+            record: apply_edit(&parsed.record, &first.edit),
+            text: String::new(),
+            ..parsed.clone()
+        };
+        let rest = RepairOptions {
+            plies: bounds.plies - result.replayed,
+            ..bounds.clone()
+        };
+        let next = search_single(&edited, first.replays as u32 + 1, options, &rest, started);
+        result.tried += next.tried;
+        result.replayed += next.replayed;
+        result.stopped_early |= next.stopped_early;
+        // The first edit is worth its second only where both together replay further
+        // than the first alone.
+        for second in next.repairs.into_iter().filter(|r| r.complete) {
+            result.repairs.push(Repair {
+                edit: first.edit.clone(),
+                second: Some(second.edit),
+                replays: second.replays,
+                progress: second.progress,
+                complete: true,
+                cost: first.cost + second.cost,
+                warnings: second.warnings,
+                plausibility: first.plausibility + second.plausibility,
+            });
+        }
+    }
+    rank(&mut result.repairs, parsed);
+    result
+}
+
+/// Sorts repairs best first and keeps one of each group that differ only in optional
+/// marks (an `x` with no bonus, a `:n` or bonus count that is the whole pit, an `-END`
+/// outside Tsoro, where it is only a check).
+fn rank(repairs: &mut Vec<Repair>, parsed: &ParsedGame) {
+    repairs.sort_by_key(Repair::key);
+    let mut seen = std::collections::HashSet::new();
+    repairs.retain(|r| {
+        let key = (
+            mark_free(&r.edit, &parsed.record),
+            r.second.as_ref().map(|e| mark_free(e, &parsed.record)),
+        );
+        seen.insert(key)
+    });
+}
+
+/// An edit with the optional marks of its ply dropped, as a key.
+fn mark_free(edit: &Edit, record: &Record) -> String {
+    let game = record.tag("Game").and_then(Game::from_tag);
+    let bare = |p: &PlySyntax| -> String {
+        match p {
+            PlySyntax::Sowing(s) => {
+                let mut s = s.clone();
+                if s.capture.as_ref().is_some_and(|c| c.is_empty()) {
+                    s.capture = None;
+                }
+                if game != Some(Game::Tsoro) {
+                    s.end = None;
+                }
+                if let Some(c) = &mut s.capture {
+                    let mut list: Vec<PitCount> = c.iter().copied().collect();
+                    list.sort_by_key(|pc| (pc.pit.row, pc.pit.col));
+                    *c = list.into_iter().collect();
+                }
+                PlySyntax::Sowing(s).to_string()
+            }
+            other => other.to_string(),
+        }
+    };
+    match edit {
+        Edit::Replace { at, with } => format!("r{at}:{}", bare(with)),
+        Edit::Insert { at, ply } => format!("i{at}:{}", bare(ply)),
+        other => format!("{other:?}"),
+    }
+}
+
+/// One level of the search: single edits of plies up to `bounds.window` before the
+/// first error, of the checkpoint that fails, of the result that fails.
+fn search_single(
+    parsed: &ParsedGame,
+    first_error: u32,
+    options: &ReplayOptions,
+    bounds: &RepairOptions,
+    started: Instant,
+) -> RepairSearch {
     let record = &parsed.record;
     let lean = ReplayOptions::quiet(&options.overrides);
     let mut result = RepairSearch::default();
@@ -510,75 +886,177 @@ pub fn search_from(
     let error_index = (first_error as usize - 1).min(inputs.len().saturating_sub(1));
     // The text's own errors (a Result tag against the result token, a missing result,
     // a duplicate tag) stay whatever ply is edited: with one, no edit makes the record
-    // replay completely (found by helper-28's bug hunt: such edits were said to).
+    // replay completely. A result edit writes the tag and the token alike.
     let text_errors = parsed.problems.iter().any(|p| p.is_error());
+    let text_errors_but_result = parsed
+        .problems
+        .iter()
+        .any(|p| p.is_error() && p.code != pmn::ProblemCode::ResultMismatch);
     let lowest = error_index.saturating_sub(bounds.window);
     // One more state before the window: a deletion replays the ply before it.
     let first_state = lowest.saturating_sub(1);
+    let out_of_bounds = |result: &RepairSearch| {
+        result.replayed >= bounds.plies || bounds.budget.is_some_and(|b| started.elapsed() > b)
+    };
 
     // The game state before each ply of the window, from one replay of the prefix.
     let start_state = GameState::new(rules.clone(), start);
     let states = states_before(start_state, &inputs, first_state, error_index, &lean);
     let base = first_state;
 
-    // Candidate edits, nearest the error first.
-    let mut candidates: Vec<(Edit, usize)> = Vec::new();
-    for at in (lowest..=error_index.min(states.len() + base - 1)).rev() {
-        let st = &states[at - base];
-        let here = inputs.get(at).map(|i| i.syntax);
-        let here_text = here.map(|s| s.to_string()).unwrap_or_default();
-        let mut seen = std::collections::HashSet::new();
-        if let Some(w) = here {
-            for v in legal_plies(st, Some(w))
-                .into_iter()
-                .chain(near_variants(w, &rules))
-            {
-                let text = v.to_string();
-                if text != here_text && seen.insert(text.clone()) {
-                    let cost = ply_cost(w, &v);
-                    candidates.push((Edit::Replace { at, with: v }, cost));
-                }
-            }
-        }
-        for ply in legal_plies(st, None) {
-            candidates.push((Edit::Insert { at, ply }, 2));
-        }
-        if at < inputs.len() {
-            candidates.push((Edit::Delete { at }, 2));
-        }
-        if at + 1 < inputs.len() {
-            candidates.push((Edit::Swap { at }, 2));
-        }
-    }
-    // Cheap edits first, so that a search cut short has tried the likeliest ones.
-    candidates.sort_by_key(|(e, cost)| (*cost, error_index - e.at().min(error_index)));
-
     // How far the record as written replays: to the ply of the first error, or past it
     // when that error is the text's (a Result tag against the token, at the last ply).
     // An edit must do better, or replay completely.
+    let mut written_trace = Trace {
+        declared: replay::declared_result(record),
+        ..Trace::default()
+    };
     let written = match states.get(error_index - base) {
         Some(st) => {
             let mut st = st.clone();
-            let mut trace = Trace::default();
             replay_from(
                 &mut st,
                 inputs[error_index..].iter(),
                 record,
-                false,
+                replay::cut_short(parsed),
                 &lean,
-                &mut trace,
+                &mut written_trace,
             );
-            result.replayed += trace.played as u64;
-            trace
+            result.replayed += written_trace.played as u64;
+            written_trace
                 .first_error_ply()
                 .map_or(inputs.len(), |p| p as usize - 1)
         }
         None => error_index,
     };
+    let first_code = (written_trace.diagnostics.iter())
+        .find(|d| d.is_error())
+        .map(|d| d.code);
 
-    for (edit, cost) in candidates {
-        let out_of_time = bounds.budget.is_some_and(|b| started.elapsed() > b);
-        if result.replayed >= bounds.plies || out_of_time {
+    // The edits of what the error names, beside the edits of plies: the checkpoint that
+    // fails corrected to the counts of the replay; the result that fails written as the
+    // game's outcome.
+    let mut candidates: Vec<(Edit, usize, u32)> = Vec::new();
+    if first_code == Some(code::STONES_MISMATCH) && written == error_index {
+        if let Some(st) = states.get(error_index - base) {
+            let mut st = st.clone();
+            let (mut effect, mut scratch, mut failed) = (Effect::default(), Vec::new(), false);
+            let mut bare = inputs[error_index].clone();
+            bare.commands.clear();
+            replay::step(
+                &mut st,
+                &bare,
+                &mut effect,
+                &lean,
+                &mut scratch,
+                &mut failed,
+            );
+            if !failed {
+                let after = st.position();
+                let [south, north] = if rules.game() == Game::Kiothi {
+                    [after.prisons[0] as u32, after.prisons[1] as u32]
+                } else {
+                    [
+                        after.stones_of(crate::Side::South),
+                        after.stones_of(crate::Side::North),
+                    ]
+                };
+                candidates.push((
+                    Edit::Checkpoint {
+                        after: error_index,
+                        south,
+                        north,
+                    },
+                    1,
+                    0,
+                ));
+            }
+        }
+    }
+    let result_wrong = first_code == Some(code::RESULT_MISMATCH)
+        || (written_trace.complete
+            && parsed
+                .problems
+                .iter()
+                .any(|p| p.code == pmn::ProblemCode::ResultMismatch));
+    if result_wrong && written_trace.complete {
+        if let Some(outcome) = written_trace.outcome {
+            let true_result = replay::result_of(&outcome);
+            let mut trace = Trace {
+                declared: Some(true_result),
+                ..Trace::default()
+            };
+            if let Some(st) = states.get(error_index - base) {
+                let mut st = st.clone();
+                replay_from(
+                    &mut st,
+                    inputs[error_index..].iter(),
+                    record,
+                    replay::cut_short(parsed),
+                    &lean,
+                    &mut trace,
+                );
+                result.replayed += trace.played as u64 + 1;
+                result.tried += 1;
+                if trace.complete && trace.is_valid() && !text_errors_but_result {
+                    result.repairs.push(Repair {
+                        edit: Edit::Result {
+                            result: true_result,
+                        },
+                        replays: inputs.len(),
+                        progress: inputs.len(),
+                        complete: true,
+                        cost: 1,
+                        warnings: trace.warnings(),
+                        plausibility: 0,
+                        second: None,
+                    });
+                }
+            }
+        }
+    }
+
+    // Candidate edits of plies, nearest the error first. Each listing of legal plies
+    // counts as work, and the bound is checked before each: a listing can be long (a
+    // Tsoro sowing reaching its heads many times).
+    for at in (lowest..=error_index.min(states.len() + base - 1)).rev() {
+        if out_of_bounds(&result) {
+            result.stopped_early = true;
+            break;
+        }
+        let st = &states[at - base];
+        let here = inputs.get(at).map(|i| i.syntax);
+        let here_text = here.map(|s| s.to_string()).unwrap_or_default();
+        let mut seen = std::collections::HashSet::new();
+        if let Some(w) = here {
+            let legal = legal_plies(st, Some(w));
+            result.replayed += legal.len() as u64;
+            for v in legal.into_iter().chain(near_variants(w, &rules)) {
+                let text = v.to_string();
+                if text != here_text && seen.insert(text.clone()) {
+                    let cost = ply_cost(w, &v);
+                    let p = plausibility(w, &v, &rules);
+                    candidates.push((Edit::Replace { at, with: v }, cost, p));
+                }
+            }
+        }
+        let legal = legal_plies(st, None);
+        result.replayed += legal.len() as u64;
+        for ply in legal {
+            candidates.push((Edit::Insert { at, ply }, 2, 4));
+        }
+        if at < inputs.len() {
+            candidates.push((Edit::Delete { at }, 2, 4));
+        }
+        if at + 1 < inputs.len() {
+            candidates.push((Edit::Swap { at }, 2, 3));
+        }
+    }
+    // Likely edits first, so that a search cut short has tried them.
+    candidates.sort_by_key(|(e, cost, p)| (*p, *cost, error_index - e.at().min(error_index)));
+
+    for (edit, cost, plausibility) in candidates {
+        if out_of_bounds(&result) {
             result.stopped_early = true;
             break;
         }
@@ -588,6 +1066,7 @@ pub fn search_from(
         // record's list as the replay comes to them, as most candidates fail within a
         // few plies (a copy of the rest of the game each cost more than the replay).
         let mut head: Vec<PlyInput<'_>> = Vec::with_capacity(2);
+        let corrected;
         let tail;
         match &edit {
             Edit::Replace { at, with } => {
@@ -627,6 +1106,24 @@ pub fn search_from(
                 head.push(second);
                 tail = at + 2;
             }
+            Edit::Checkpoint {
+                after,
+                south,
+                north,
+            } => {
+                let mut input = inputs[*after].clone();
+                let i = (input.commands.iter())
+                    .position(|c| c.name == "stones")
+                    .unwrap_or_default();
+                corrected = pmn::Command {
+                    args: pmn::Args::split(&format!("{south} {north}")),
+                    ..input.commands[i].clone()
+                };
+                input.commands[i] = &corrected;
+                head.push(input);
+                tail = after + 1;
+            }
+            Edit::Result { .. } => continue,
         }
         for (k, input) in head.iter_mut().enumerate() {
             input.number = (from + k + 1) as u32;
@@ -675,16 +1172,11 @@ pub fn search_from(
             complete,
             cost,
             warnings: trace.warnings(),
+            plausibility,
+            second: None,
         });
     }
-    // Furthest first, then (as far) the one with fewer warnings, then the smallest.
-    result.repairs.sort_by(|a, b| {
-        b.complete
-            .cmp(&a.complete)
-            .then(b.progress.cmp(&a.progress))
-            .then(a.warnings.cmp(&b.warnings))
-            .then(a.cost.cmp(&b.cost))
-    });
+    rank(&mut result.repairs, parsed);
     result
 }
 
@@ -722,17 +1214,38 @@ fn states_before(
     states
 }
 
+/// What a transcriber likely meant by an unreadable token: spaces gone, punctuation
+/// after it gone, glyphs that look like digits read as those digits after the row
+/// letter (l and I as 1, O as 0, S as 5, B as 8, Z as 2), the row letter in lower case.
+fn likely_meant(token: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in token.chars().filter(|c| !c.is_whitespace()).enumerate() {
+        out.push(match (i, c) {
+            (0, c) => c.to_ascii_lowercase(),
+            (_, 'l' | 'I' | 'i' | '|') => '1',
+            (_, 'O' | 'o') => '0',
+            (_, 'S' | 's') => '5',
+            (_, 'B') => '8',
+            (_, 'Z') => '2',
+            (_, c) => c,
+        });
+    }
+    out.trim_end_matches(['.', ',', '!', '?', ';', '\'', '"'])
+        .to_string()
+}
+
 /// Repairs of a ply the reader could not read (a `syntax` error at a ply, such as `z9`
-/// for `a9`): the legal plies at that point, nearest the written token first, each put
-/// in the token's place in the game's text, which is read and replayed again. Those
-/// that replay past it are kept, furthest first. `None` when the error is not such a
-/// ply or the plies before it do not replay.
+/// for `a9`, `a 5` for `a5`, `a6.` for `a6`, `al` for `a1`): the legal plies at that
+/// point, nearest what the token likely meant first, each put in the token's place in
+/// the game's text, which is read and replayed again. Those that replay past it are
+/// kept, furthest first, then nearest. `None` when the error is not such a ply or the
+/// plies before it do not replay.
 fn unreadable_ply_repairs(
     game: &ParsedGame,
     error: &crate::diagnostic::Diagnostic,
     options: &ReplayOptions,
     keep: usize,
-) -> Option<Vec<Suggestion>> {
+) -> Option<Vec<Fix>> {
     /// Candidates tried, nearest first: a token is one slip away from few plies.
     const TRIED: usize = 40;
     if error.code != crate::pmn::ProblemCode::Syntax.as_str() {
@@ -747,13 +1260,25 @@ fn unreadable_ply_repairs(
     }
     let ends = |b: &u8| b.is_ascii_whitespace() || b"{}();$".contains(b);
     let start = bytes[..at].iter().rposition(ends).map_or(0, |i| i + 1);
-    let end = bytes[at..]
+    let mut end = bytes[at..]
         .iter()
         .position(ends)
         .map_or(bytes.len(), |i| at + i);
+    // A row letter alone, then a column after a stray space (`a 5`): one token.
+    // (A move number after it, `12.`, is none.)
+    if end == start + 1 && bytes[start].is_ascii_alphabetic() {
+        let next = end + bytes[end..].iter().take_while(|b| **b == b' ').count();
+        let next_end = next + (bytes[next..].iter().position(ends)).unwrap_or(bytes.len() - next);
+        let column = &bytes[next..next_end];
+        if next > end && column.first().is_some_and(u8::is_ascii_digit) && !column.contains(&b'.') {
+            end = next_end;
+        }
+    }
+    // A move number (`12.`) is no ply.
     let token = text
         .get(start..end)
-        .filter(|t| !t.is_empty() && !t.contains('.'))?;
+        .filter(|t| !t.is_empty() && !t.starts_with(|c: char| c.is_ascii_digit()))?;
+    let meant = likely_meant(token);
     // The state before the unreadable ply: the plies read before it replay.
     let lean = ReplayOptions::quiet(&options.overrides);
     let rules = replay::rules_of(&game.record, &lean.overrides).ok()?;
@@ -764,17 +1289,17 @@ fn unreadable_ply_repairs(
     }
     let start_state = GameState::new(rules, start_position);
     let state = states_before(start_state, &inputs, inputs.len(), inputs.len(), &lean).pop()?;
-    let mut candidates: Vec<(usize, String)> = legal_plies(&state, None)
+    let mut candidates: Vec<(usize, usize, String)> = legal_plies(&state, None)
         .iter()
         .map(|p| {
             let p = p.to_string();
-            (distance(token, &p), p)
+            (distance(&meant, &p), distance(token, &p), p)
         })
         .collect();
     candidates.sort();
-    candidates.dedup_by(|a, b| a.1 == b.1);
-    let mut found: Vec<(bool, usize, usize, usize, String)> = Vec::new();
-    for (cost, ply) in candidates.into_iter().take(TRIED) {
+    candidates.dedup_by(|a, b| a.2 == b.2);
+    let mut found: Vec<(bool, usize, usize, usize, usize, String)> = Vec::new();
+    for (near, cost, ply) in candidates.into_iter().take(TRIED) {
         let mended = format!("{}{ply}{}", &text[..start], &text[end..]);
         let Some(again) = pmn::parse_str(&mended).into_iter().next() else {
             continue;
@@ -783,19 +1308,57 @@ fn unreadable_ply_repairs(
         let complete = trace.complete && trace.is_valid();
         let replays = (trace.first_error_ply()).map_or(trace.plies_written, |p| p as usize - 1);
         if complete || replays >= number {
-            found.push((!complete, usize::MAX - replays, trace.warnings(), cost, ply));
+            found.push((
+                !complete,
+                usize::MAX - replays,
+                near,
+                trace.warnings(),
+                cost,
+                ply,
+            ));
         }
     }
     found.sort();
+    // Plies that differ only in an empty `x` are one suggestion.
+    let mut seen = std::collections::HashSet::new();
+    found.retain(|f| seen.insert(f.5.trim_end_matches('x').to_string()));
+    let mut last_key = None;
+    let mut rank = 0;
     Some(
         found
             .into_iter()
             .take(keep)
-            .map(|(incomplete, far, _, _, ply)| Suggestion {
-                edit: format!("replace unreadable ply {number} `{token}` by `{ply}`"),
-                text: format!("{number}:{ply}"),
-                replays: usize::MAX - far,
-                complete: !incomplete,
+            .enumerate()
+            .map(|(i, (incomplete, far, near, warnings, cost, ply))| {
+                let key = (incomplete, far, near, warnings, cost);
+                if last_key != Some(key) {
+                    rank = i + 1;
+                    last_key = Some(key);
+                }
+                let replays = usize::MAX - far;
+                Fix {
+                    suggestion: Suggestion {
+                        edit: format!("replace unreadable ply {number} `{token}` by `{ply}`"),
+                        text: format!("{number}:{ply}"),
+                        replays,
+                        complete: !incomplete,
+                        change: SuggestedEdit {
+                            action: "replace",
+                            ply: number as u32,
+                            old: token.to_string(),
+                            new: ply.clone(),
+                        },
+                        replays_to: replays,
+                        rank,
+                        then: None,
+                    },
+                    how: How::Text {
+                        start,
+                        end,
+                        old: token.to_string(),
+                        new: ply,
+                    },
+                }
             })
             .collect(),
     )
@@ -804,6 +1367,22 @@ fn unreadable_ply_repairs(
 /// The record with an edit applied to its main line, as the search replayed it: the
 /// comments after a ply stay in place whether plies are swapped, inserted or deleted.
 pub fn apply_edit(record: &Record, edit: &Edit) -> Record {
+    edit_record(record, edit, false)
+}
+
+/// A comment `{repaired: ...}` (docs/PMN.md, "Repairs").
+fn repaired_comment(what: String) -> Element {
+    let text = format!("repaired: {what}");
+    Element::Comment(pmn::Comment {
+        kind: pmn::CommentKind::Brace,
+        text: text.as_str().into(),
+        commands: Vec::new(),
+        span: Default::default(),
+    })
+}
+
+/// [`apply_edit`], and with `mark` each change recorded in a comment beside it.
+fn edit_record(record: &Record, edit: &Edit, mark: bool) -> Record {
     let mut out = record.clone();
     // Where the main-line plies are among the elements.
     let ply_at: Vec<usize> = out
@@ -813,10 +1392,23 @@ pub fn apply_edit(record: &Record, edit: &Edit) -> Record {
         .filter(|(_, e)| matches!(e, Element::Ply(_)))
         .map(|(i, _)| i)
         .collect();
+    // The place after an element and its NAGs.
+    let after = |moves: &[Element], i: usize| {
+        i + 1
+            + (moves[i + 1..].iter())
+                .take_while(|e| matches!(e, Element::Nag(_)))
+                .count()
+    };
     match edit {
         Edit::Replace { at, with } => {
-            if let Some(Element::Ply(p)) = ply_at.get(*at).and_then(|&i| out.moves.get_mut(i)) {
-                p.syntax = with.clone();
+            if let Some(&i) = ply_at.get(*at) {
+                if let Element::Ply(p) = &mut out.moves[i] {
+                    let was = std::mem::replace(&mut p.syntax, with.clone());
+                    if mark {
+                        let j = after(&out.moves, i);
+                        out.moves.insert(j, repaired_comment(format!("was {was}")));
+                    }
+                }
             }
         }
         Edit::Insert { at, ply } => {
@@ -829,25 +1421,244 @@ pub fn apply_edit(record: &Record, edit: &Edit) -> Record {
                     span: Default::default(),
                 }),
             );
+            if mark {
+                out.moves
+                    .insert(index + 1, repaired_comment("inserted".into()));
+            }
         }
         Edit::Delete { at } => {
             // The ply goes with its NAGs; the comments after it stay, as in the search
             // (a checkpoint is evidence of the position, not part of the ply).
             if let Some(&i) = ply_at.get(*at) {
-                let nags = (out.moves[i + 1..].iter())
-                    .take_while(|e| matches!(e, Element::Nag(_)))
-                    .count();
-                out.moves.drain(i..=i + nags);
+                let j = after(&out.moves, i);
+                let gone: Vec<Element> = out.moves.drain(i..j).collect();
+                if mark {
+                    if let Some(Element::Ply(p)) = gone.first() {
+                        out.moves
+                            .insert(i, repaired_comment(format!("deleted {}", p.syntax)));
+                    }
+                }
             }
         }
         Edit::Swap { at } => {
             // The plies alone change places; the comments after each stay where they are.
             if at + 1 < ply_at.len() {
-                out.moves.swap(ply_at[*at], ply_at[at + 1]);
+                let (i, k) = (ply_at[*at], ply_at[at + 1]);
+                out.moves.swap(i, k);
+                if mark {
+                    for (ply, other) in [(k, i), (i, k)] {
+                        if let Element::Ply(p) = &out.moves[other] {
+                            let was = p.syntax.to_string();
+                            let j = after(&out.moves, ply);
+                            out.moves.insert(j, repaired_comment(format!("was {was}")));
+                        }
+                    }
+                }
+            }
+        }
+        Edit::Checkpoint {
+            after: ply,
+            south,
+            north,
+        } => {
+            // The first `[%stones]` in the comments between the ply and the next.
+            let from = ply_at.get(*ply).map_or(0, |&i| i + 1);
+            let to = ply_at.get(ply + 1).copied().unwrap_or(out.moves.len());
+            for i in from..to {
+                let Element::Comment(c) = &mut out.moves[i] else {
+                    continue;
+                };
+                let Some(k) = c.commands.iter().position(|c| c.name == "stones") else {
+                    continue;
+                };
+                let was = format!("[%stones {}]", c.commands[k].args.as_str());
+                let now = format!("[%stones {south} {north}]");
+                if let Some(open) = c.text.find("[%stones") {
+                    let close = c.text[open..]
+                        .find(']')
+                        .map_or(c.text.len(), |e| open + e + 1);
+                    let text = format!("{}{now}{}", &c.text[..open], &c.text[close..]);
+                    c.text = text.as_str().into();
+                }
+                c.commands[k].args = pmn::Args::split(&format!("{south} {north}"));
+                if mark {
+                    // Not a command: the comment says what was written, and is no
+                    // checkpoint itself.
+                    let old = was.trim_start_matches("[%").trim_end_matches(']');
+                    out.moves
+                        .insert(i + 1, repaired_comment(format!("was {old}")));
+                }
+                break;
+            }
+        }
+        Edit::Result { result } => {
+            let was = replay::declared_result(&out);
+            if let Some(token) = &mut out.result {
+                token.result = *result;
+            }
+            if let Some(tag) = out.tags.iter_mut().find(|t| t.name == "Result") {
+                tag.value = result.as_str().into();
+            }
+            if mark {
+                let was = was.map_or("no result", |r| r.as_str());
+                out.moves.push(repaired_comment(format!("was {was}")));
             }
         }
     }
     out
+}
+
+/// The edit in words, with the plies of the record it edits.
+fn describe_in(edit: &Edit, record: &Record) -> String {
+    let written: Vec<&PlySyntax> = record.main_line().map(|e| &e.ply.syntax).collect();
+    edit.describe(&written)
+}
+
+/// A repair ready to be shown and applied: a search's [`Repair`], or a mended token of
+/// the text (a ply the reader could not read).
+#[derive(Clone, Debug)]
+pub struct Fix {
+    /// The suggestion as `--suggest` reports it.
+    pub suggestion: Suggestion,
+    how: How,
+}
+
+#[derive(Clone, Debug)]
+enum How {
+    Record(Repair),
+    /// Bytes `start..end` of the game's text, which read `old`, replaced by `new`.
+    Text {
+        start: usize,
+        end: usize,
+        old: String,
+        new: String,
+    },
+}
+
+/// The outcome of [`suggest`].
+#[derive(Clone, Debug, Default)]
+pub struct Suggestions {
+    /// Best first, ranked from 1.
+    pub fixes: Vec<Fix>,
+    /// When the search stopped at its bound: what it had done.
+    pub stopped: Option<String>,
+    /// When no repair was found: how far the search went.
+    pub none: Option<String>,
+}
+
+/// The best repairs of a game whose trace has an error (at most `bounds.keep`).
+pub fn suggest(
+    game: &ParsedGame,
+    trace: &Trace,
+    options: &ReplayOptions,
+    bounds: &RepairOptions,
+) -> Suggestions {
+    let mut out = Suggestions::default();
+    let (Some(first_error), Some(at)) = (trace.first_error_ply(), trace.first_error_index()) else {
+        return out;
+    };
+    // A ply the reader could not read: the record stops before it, so edits of the
+    // record cannot reach past it; the text is mended instead.
+    if let Some(found) = unreadable_ply_repairs(game, &trace.diagnostics[at], options, bounds.keep)
+    {
+        out.fixes = found;
+        if out.fixes.is_empty() {
+            out.none = Some(format!(
+                "no repair found: no legal ply in the place of the unreadable ply {first_error} replays past it"
+            ));
+        }
+        return out;
+    }
+    let found = search_from(game, first_error, options, bounds);
+    let mut last_key = None;
+    let mut rank = 0;
+    for (i, r) in found.repairs.iter().take(bounds.keep).enumerate() {
+        let key = r.key();
+        if last_key != Some(key) {
+            rank = i + 1;
+            last_key = Some(key);
+        }
+        let edited = r.apply(&game.record);
+        let plies: Vec<String> = edited
+            .main_line()
+            .map(|e| e.ply.syntax.to_string())
+            .collect();
+        let shown = r.second.as_ref().unwrap_or(&r.edit).at().min(plies.len());
+        let from = r.edit.at().min(shown).saturating_sub(1);
+        let to = (shown + 3).min(plies.len());
+        let context: Vec<String> = (from..to)
+            .map(|i| format!("{}:{}", i + 1, plies[i]))
+            .collect();
+        let once = apply_edit(&game.record, &r.edit);
+        let mut edit = describe_in(&r.edit, &game.record);
+        if let Some(second) = &r.second {
+            edit = format!("{edit}, then {}", describe_in(second, &once));
+        }
+        out.fixes.push(Fix {
+            suggestion: Suggestion {
+                edit,
+                text: context.join(" "),
+                replays: r.replays,
+                complete: r.complete,
+                change: r.edit.structured(&game.record),
+                replays_to: r.replays,
+                rank,
+                then: r.second.as_ref().map(|e| e.structured(&once)),
+            },
+            how: How::Record(r.clone()),
+        });
+    }
+    let window = RepairOptions::default().window.max(bounds.window);
+    let lowest = (first_error as usize).saturating_sub(window).max(1);
+    if found.stopped_early {
+        let after = if found.replayed >= bounds.plies {
+            format!("{} plies replayed", found.replayed)
+        } else {
+            format!("{} ms", bounds.budget.unwrap_or_default().as_millis())
+        };
+        out.stopped = Some(format!(
+            "the search stopped after {after} and {} candidates; more repairs may exist",
+            found.tried
+        ));
+    } else if out.fixes.is_empty() {
+        out.none = Some(format!(
+            "no repair found: {} candidates, one or two edits of plies {lowest} to {first_error} and of the checkpoints and result, {} plies replayed",
+            found.tried, found.replayed
+        ));
+    }
+    out
+}
+
+/// The text of a game with a fix applied, each change recorded in a comment beside it
+/// (`{repaired: was b3}`; docs/PMN.md, "Repairs"). A fix of the record writes the game
+/// in export form; a mended token changes the text there alone.
+pub fn fixed_text(game: &ParsedGame, fix: &Fix) -> String {
+    match &fix.how {
+        How::Record(r) => {
+            let once = edit_record(&game.record, &r.edit, true);
+            let twice = match &r.second {
+                // The second edit's plies are those of the record the first made; the
+                // comment the first added is no ply and shifts none.
+                Some(second) => edit_record(&once, second, true),
+                None => once,
+            };
+            pmn::write_game(&twice)
+        }
+        How::Text {
+            start,
+            end,
+            old,
+            new,
+        } => {
+            let text = &game.text;
+            let old = old.replace(['{', '}'], "");
+            format!(
+                "{}{new} {{repaired: was {old}}}{}",
+                &text[..*start],
+                &text[*end..]
+            )
+        }
+    }
 }
 
 /// Adds the best repairs as suggestions to the first error of a trace.
@@ -857,53 +1668,158 @@ pub fn attach_suggestions(
     options: &ReplayOptions,
     bounds: &RepairOptions,
 ) {
-    let Some(first_error) = trace.first_error_ply() else {
-        return;
-    };
-    // The suggestions go with the earliest error.
     let Some(at) = trace.first_error_index() else {
         return;
     };
-    // A ply the reader could not read: the record stops before it, so edits of the
-    // record cannot reach past it; the text is mended instead.
+    let found = suggest(game, trace, options, bounds);
+    // The suggestions go with the earliest error.
     let d = &mut trace.diagnostics[at];
-    if let Some(found) = unreadable_ply_repairs(game, d, options, bounds.keep) {
-        d.suggestions = found;
-        return;
-    }
-    let found = search_from(game, first_error, options, bounds);
-    let written: Vec<&PlySyntax> = game.record.main_line().map(|e| &e.ply.syntax).collect();
-    let d = &mut trace.diagnostics[at];
-    for r in found.repairs.iter().take(bounds.keep) {
-        let edited = apply_edit(&game.record, &r.edit);
-        let plies: Vec<String> = edited
-            .main_line()
-            .map(|e| e.ply.syntax.to_string())
-            .collect();
-        let from = r.edit.at().saturating_sub(1);
-        let to = (r.edit.at() + 3).min(plies.len());
-        let context: Vec<String> = (from..to)
-            .map(|i| format!("{}:{}", i + 1, plies[i]))
-            .collect();
-        d.suggestions.push(Suggestion {
-            edit: r.edit.describe(&written),
-            text: context.join(" "),
-            replays: r.replays,
-            complete: r.complete,
-        });
-    }
-    if found.stopped_early {
-        let after = if found.replayed >= bounds.plies {
-            format!("{} plies replayed", found.replayed)
-        } else {
-            format!("{} ms", bounds.budget.unwrap_or_default().as_millis())
+    d.suggestions = found.fixes.into_iter().map(|f| f.suggestion).collect();
+    // Said apart from the suggestions: neither is one.
+    d.suggestions_stopped = found.stopped;
+    d.suggestions_none = found.none;
+}
+
+/// A suggestion named to be applied (`sow repair --take [GAME:]PLY:RANK`): in game
+/// `game` (any, if `None`), whose first error is at ply `ply`, the `rank`-th suggestion
+/// listed (from 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Take {
+    pub game: Option<usize>,
+    pub ply: u32,
+    pub rank: usize,
+}
+
+impl std::str::FromStr for Take {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Take, String> {
+        let parts: Vec<&str> = s.split(':').collect();
+        let number = |t: &str| -> Result<usize, String> {
+            t.parse::<usize>()
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(|| format!("`{t}` in `{s}` is not a number from 1"))
         };
-        // Said apart from the suggestions: it is none.
-        d.suggestions_stopped = Some(format!(
-            "the search stopped after {after} and {} candidates; more repairs may exist",
-            found.tried
-        ));
+        match parts.as_slice() {
+            [ply, rank] => Ok(Take {
+                game: None,
+                ply: number(ply)? as u32,
+                rank: number(rank)?,
+            }),
+            [game, ply, rank] => Ok(Take {
+                game: Some(number(game)?),
+                ply: number(ply)? as u32,
+                rank: number(rank)?,
+            }),
+            _ => Err(format!("`{s}` is not PLY:RANK or GAME:PLY:RANK")),
+        }
     }
+}
+
+/// What `sow repair` did with one game (numbered from 1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameRepaired {
+    /// The game replays without an error: kept as it was.
+    Valid,
+    /// The suggestion applied, in words; the game as repaired replays without an error.
+    Repaired(String),
+    /// Kept as it was, and why.
+    Kept(String),
+}
+
+/// The text of a file with each game that has an error repaired where one repair is
+/// clearly best (the top suggestion, when it replays completely and no other is ranked
+/// as high) or named by `takes`, and what was done with each game. Every other byte is
+/// kept: the games not repaired, and the text between games.
+pub fn repair_text(
+    text: &str,
+    takes: &[Take],
+    options: &ReplayOptions,
+    bounds: &RepairOptions,
+) -> (String, Vec<GameRepaired>) {
+    let mut out = String::with_capacity(text.len());
+    let mut done = Vec::new();
+    let mut copied = 0;
+    for (i, game) in pmn::parse_str(text).into_iter().enumerate() {
+        let number = i + 1;
+        let (start, end) = (game.offset, game.offset + game.text.len());
+        if text.get(start..end) != Some(game.text.as_str()) || start < copied {
+            // Not where the reader said: nothing of this game is changed.
+            done.push(GameRepaired::Kept(
+                "its text could not be located in the file".into(),
+            ));
+            continue;
+        }
+        out.push_str(&text[copied..start]);
+        copied = end;
+        let trace = replay::replay(&game, options);
+        if trace.is_valid() {
+            out.push_str(&game.text);
+            done.push(GameRepaired::Valid);
+            continue;
+        }
+        let found = suggest(&game, &trace, options, bounds);
+        let error_ply = trace.first_error_ply().unwrap_or(0);
+        let named = takes
+            .iter()
+            .find(|t| t.game.is_none_or(|g| g == number) && t.ply == error_ply);
+        let chosen = match named {
+            Some(t) => found.fixes.get(t.rank - 1).ok_or_else(|| {
+                format!(
+                    "--take {}:{}: the error at ply {error_ply} has {} suggestion(s)",
+                    t.ply,
+                    t.rank,
+                    found.fixes.len()
+                )
+            }),
+            None => match found.fixes.as_slice() {
+                [] => Err(found
+                    .none
+                    .clone()
+                    .or(found.stopped.clone())
+                    .unwrap_or_else(|| "no repair found".into())),
+                [best, ..] if !best.suggestion.complete => Err(format!(
+                    "no repair replays completely (the best, {}, replays {} plies)",
+                    best.suggestion.edit, best.suggestion.replays
+                )),
+                [best, next, ..] if next.suggestion.rank == best.suggestion.rank => Err(format!(
+                    "ambiguous: {} and {} are ranked alike; name one with --take {error_ply}:RANK",
+                    best.suggestion.edit, next.suggestion.edit
+                )),
+                [best, ..] => Ok(best),
+            },
+        };
+        let kept = match chosen {
+            Ok(fix) => {
+                let fixed = fixed_text(&game, fix);
+                // The repaired game must read and replay without an error, or the game
+                // is kept as it was.
+                let again = pmn::parse_str(&fixed);
+                let sound = again.len() == 1 && replay::replay(&again[0], options).is_valid();
+                if sound {
+                    out.push_str(&fixed);
+                    if !fixed.ends_with('\n') && game.text.ends_with('\n') {
+                        out.push('\n');
+                    }
+                    done.push(GameRepaired::Repaired(fix.suggestion.edit.clone()));
+                    None
+                } else {
+                    Some(format!(
+                        "{} leaves the game with an error",
+                        fix.suggestion.edit
+                    ))
+                }
+            }
+            Err(why) => Some(why),
+        };
+        if let Some(why) = kept {
+            out.push_str(&game.text);
+            done.push(GameRepaired::Kept(why));
+        }
+    }
+    out.push_str(&text[copied.min(text.len())..]);
+    (out, done)
 }
 
 /// How one combination of options fares on a game.

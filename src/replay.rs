@@ -386,7 +386,7 @@ fn code_of(e: &Illegal, has_x: bool) -> &'static str {
     }
 }
 
-fn result_of(outcome: &Outcome) -> GameResult {
+pub(crate) fn result_of(outcome: &Outcome) -> GameResult {
     match outcome.winner() {
         Some(Side::South) => GameResult::SouthWins,
         Some(Side::North) => GameResult::NorthWins,

@@ -150,6 +150,8 @@ struct DiagnosticObject<'a> {
     suggestions: &'a [crate::diagnostic::Suggestion],
     #[serde(skip_serializing_if = "Option::is_none")]
     suggestions_stopped: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    suggestions_none: Option<&'a str>,
 }
 
 /// Validates inputs, writing reports to `out` in input order; returns the totals.
@@ -182,6 +184,7 @@ pub fn run(
                 position: None,
                 suggestions: Vec::new(),
                 suggestions_stopped: None,
+                suggestions_none: None,
             };
             let mut buf = Vec::new();
             write_diagnostic(&mut buf, format, &s.path, None, &d, None)?;
@@ -609,6 +612,7 @@ fn write_diagnostic(
                 position: d.position.as_deref(),
                 suggestions: &d.suggestions,
                 suggestions_stopped: d.suggestions_stopped.as_deref(),
+                suggestions_none: d.suggestions_none.as_deref(),
             };
             serde_json::to_writer(&mut *out, &obj)?;
             out.push(b'\n');
@@ -659,6 +663,9 @@ fn render_human(
     }
     if let Some(stopped) = &d.suggestions_stopped {
         notes.push(format!("suggestions: {stopped}"));
+    }
+    if let Some(none) = &d.suggestions_none {
+        notes.push(format!("suggestions: {none}"));
     }
     let mut notes: Vec<String> = notes.iter().map(|n| escaped(n).into_owned()).collect();
     // The span lies in the game's text when it was found in it.

@@ -8,7 +8,7 @@
 
 use sow::generate::Player;
 use sow::pmn::{self, ParsedGame};
-use sow::repair::{apply_edit, infer_rules, search, RepairOptions};
+use sow::repair::{infer_rules, search, RepairOptions};
 use sow::replay::{replay, ReplayOptions};
 use sow::rng::Rng;
 use sow::{Board, Game, Rules};
@@ -175,8 +175,7 @@ fn the_true_edit_is_among_the_top_three_for_most_corruptions() {
         total += 1;
         by_kind[kind].0 += 1;
         let found_here = search(&parsed, &lean, &bounds);
-        let restored =
-            (found_here.repairs.iter().take(3)).any(|r| restores(&parsed, &r.edit, &plies));
+        let restored = (found_here.repairs.iter().take(3)).any(|r| restores(&parsed, r, &plies));
         if restored {
             found += 1;
             by_kind[kind].1 += 1;
@@ -184,7 +183,7 @@ fn the_true_edit_is_among_the_top_three_for_most_corruptions() {
         // Every suggestion is genuine: the edited record, written and read again,
         // replays exactly as far as claimed.
         for r in found_here.repairs.iter().take(3) {
-            let edited = apply_edit(&parsed.record, &r.edit);
+            let edited = r.apply(&parsed.record);
             let again = parse_one(&pmn::write_game(&edited));
             let t = replay(&again, &lean);
             let replays = t
@@ -285,7 +284,7 @@ fn a_repair_said_to_replay_completely_leaves_no_error_result_included() {
         let game = flawed(name);
         let found = search(&game, &lean, &RepairOptions::default());
         for r in found.repairs.iter().filter(|r| r.complete) {
-            let edited = apply_edit(&game.record, &r.edit);
+            let edited = r.apply(&game.record);
             let again = parse_one(&pmn::write_game(&edited));
             let trace = replay(&again, &lean);
             assert!(
@@ -402,7 +401,7 @@ fn a_swap_keeps_the_checkpoints_in_place() {
         total += 1;
         let repairs = search(&parsed, &lean, &RepairOptions::default()).repairs;
         found += repairs.iter().take(3).any(|r| {
-            let edited = apply_edit(&parsed.record, &r.edit);
+            let edited = r.apply(&parsed.record);
             let again = parse_one(&pmn::write_game(&edited));
             plies_of(&again) == plies && replay(&again, &lean).is_valid()
         }) as usize;
@@ -433,12 +432,11 @@ fn a_misread_count_or_pit_of_kiothis_opening_is_mended() {
         }
         total += 1;
         let repairs = search(&parsed, &lean, &RepairOptions::default()).repairs;
-        found += repairs.iter().take(3).any(|r| {
-            plies_of(&parse_one(&pmn::write_game(&apply_edit(
-                &parsed.record,
-                &r.edit,
-            )))) == plies
-        }) as usize;
+        found += repairs
+            .iter()
+            .take(3)
+            .any(|r| plies_of(&parse_one(&pmn::write_game(&r.apply(&parsed.record)))) == plies)
+            as usize;
     }
     println!("repair: Kiothi opening count mended in {found} of {total} records");
     assert!(
@@ -477,9 +475,9 @@ fn a_slip_far_before_its_error() -> (Rules, Vec<String>, Vec<String>, usize, usi
 }
 
 /// Whether a repair gives back the original plies.
-fn restores(parsed: &ParsedGame, edit: &sow::repair::Edit, plies: &[String]) -> bool {
+fn restores(parsed: &ParsedGame, repair: &sow::repair::Repair, plies: &[String]) -> bool {
     plies_of(&ParsedGame {
-        record: apply_edit(&parsed.record, edit),
+        record: repair.apply(&parsed.record),
         ..parsed.clone()
     }) == plies
 }
@@ -513,7 +511,7 @@ fn a_slip_further_back_than_the_window_is_found_by_a_wider_one() {
         found
             .repairs
             .iter()
-            .any(|r| r.edit.at() == at && restores(&parsed, &r.edit, &plies)),
+            .any(|r| r.edit.at() == at && restores(&parsed, r, &plies)),
         "ply {} `{}` (for `{}`) not found with a window of {}",
         at + 1,
         bad[at],
@@ -587,7 +585,9 @@ fn no_edit_is_suggested_that_leaves_the_texts_own_error() {
             .join("records/flawed/unterminated-comment.pmn"),
     )
     .unwrap();
-    for text in [mismatch.to_string(), unterminated] {
+    // The Result tag against the token is mended only by writing the true result in
+    // both.
+    for (text, only_result) in [(mismatch.to_string(), true), (unterminated, false)] {
         let out = assert_cmd::Command::cargo_bin("sow")
             .unwrap()
             .args(["validate", "--format", "json", "--suggest", "-"])
@@ -597,6 +597,160 @@ fn no_edit_is_suggested_that_leaves_the_texts_own_error() {
         assert_eq!(out.status.code(), Some(1), "{out:?}");
         let json = String::from_utf8(out.stdout).unwrap();
         assert!(json.contains("\"severity\":\"error\""), "{json}");
-        assert!(!json.contains("\"suggestions\""), "{json}");
+        if only_result {
+            assert!(json.contains("\"action\":\"result\""), "{json}");
+            for kind in ["replace", "insert", "delete", "swap", "checkpoint"] {
+                assert!(!json.contains(&format!("\"action\":\"{kind}\"")), "{json}");
+            }
+        } else {
+            assert!(!json.contains("\"suggestions\""), "{json}");
+        }
     }
+}
+
+/// `sow repair` on a file; its exit status, standard error and the output's text.
+fn run_repair(input: &std::path::Path, extra: &[&str]) -> (Option<i32>, String, String) {
+    let output = input.with_extension("fixed.pmn");
+    let _ = std::fs::remove_file(&output);
+    let out = assert_cmd::Command::cargo_bin("sow")
+        .unwrap()
+        .arg("repair")
+        .arg(input)
+        .arg("-o")
+        .arg(&output)
+        .args(extra)
+        .output()
+        .unwrap();
+    let fixed = std::fs::read_to_string(&output).unwrap_or_default();
+    (
+        out.status.code(),
+        String::from_utf8(out.stderr).unwrap(),
+        fixed,
+    )
+}
+
+#[test]
+fn sow_repair_records_each_edit_and_its_output_validates() {
+    let flawed = |name: &str| {
+        std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("records/flawed")
+                .join(format!("{name}.pmn")),
+        )
+        .unwrap()
+    };
+    // A misread start pit, a wrong checkpoint, a wrong result, and a game that is valid.
+    let rules = &configs()[2];
+    let (plies, result) = play_game(rules, Player::Random, &mut Rng::new(5), 40);
+    let mut bad = plies.clone();
+    let at = 6;
+    let slip = bad[at].replacen(
+        &bad[at][..1],
+        if bad[at].starts_with('a') { "b" } else { "a" },
+        1,
+    );
+    bad[at] = slip.clone();
+    let valid = record_text(rules, &plies, result);
+    let text = [
+        record_text(rules, &bad, result),
+        flawed("stones-mismatch"),
+        flawed("result-mismatch"),
+        valid.clone(),
+    ]
+    .join("\n");
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("games.pmn");
+    std::fs::write(&input, &text).unwrap();
+    let search = search(
+        &parse_one(&record_text(rules, &bad, result)),
+        &ReplayOptions::validate(),
+        &RepairOptions::default(),
+    );
+    // The slip gives an error the search mends first, uniquely (else the game is kept).
+    assert!(search.repairs[0].complete, "{:?}", search.repairs);
+    let (status, stderr, fixed) = run_repair(&input, &[]);
+    assert_eq!(status, Some(0), "{stderr}");
+    // The input is unchanged.
+    assert_eq!(std::fs::read_to_string(&input).unwrap(), text);
+    // Each edit is recorded beside it.
+    assert!(
+        fixed.contains(&format!("{{repaired: was {slip}}}")),
+        "{fixed}"
+    );
+    assert!(fixed.contains("[%stones 21 21]"), "{fixed}");
+    assert!(fixed.contains("{repaired: was stones 22 20}"), "{fixed}");
+    assert!(fixed.contains("{repaired: was 1-0} 0-1"), "{fixed}");
+    assert!(fixed.contains("[Result \"0-1\"]"), "{fixed}");
+    // The valid game is copied byte for byte.
+    assert!(fixed.ends_with(&valid), "{fixed}");
+    assert_eq!(stderr.matches("repaired:").count(), 3, "{stderr}");
+    // The output validates.
+    let out = assert_cmd::Command::cargo_bin("sow")
+        .unwrap()
+        .args(["validate"])
+        .arg(input.with_extension("fixed.pmn"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    // The input is never the output, even with --force.
+    let out = assert_cmd::Command::cargo_bin("sow")
+        .unwrap()
+        .arg("repair")
+        .arg(&input)
+        .arg("-o")
+        .arg(&input)
+        .arg("--force")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_eq!(std::fs::read_to_string(&input).unwrap(), text);
+}
+
+#[test]
+fn sow_repair_leaves_an_ambiguous_game_alone_and_says_so() {
+    // A game whose first two suggestions replay completely and rank alike.
+    let lean = ReplayOptions::validate();
+    let mut found = None;
+    'seeds: for seed in 1..400u64 {
+        let rules = &configs()[seed as usize % 6];
+        let (plies, result) = play_game(rules, Player::Random, &mut Rng::new(seed), 60);
+        if plies.len() < 8 {
+            continue;
+        }
+        for at in 2..plies.len() - 2 {
+            let mut bad = plies.clone();
+            bad.remove(at);
+            let text = record_text(rules, &bad, result);
+            let game = parse_one(&text);
+            let trace = replay(&game, &lean);
+            if trace.is_valid() {
+                continue;
+            }
+            let s = sow::repair::suggest(&game, &trace, &lean, &RepairOptions::default());
+            if let [a, b, ..] = s.fixes.as_slice() {
+                let (a, b) = (&a.suggestion, &b.suggestion);
+                if a.complete && b.complete && a.rank == b.rank {
+                    found = Some((text, trace.first_error_ply().unwrap()));
+                    break 'seeds;
+                }
+            }
+        }
+    }
+    let (text, error_ply) = found.expect("no ambiguous game");
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("ambiguous.pmn");
+    std::fs::write(&input, &text).unwrap();
+    let (status, stderr, fixed) = run_repair(&input, &[]);
+    assert_eq!(status, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("game 1: kept as it was: ambiguous"),
+        "{stderr}"
+    );
+    assert_eq!(fixed, text);
+    // Named, the second suggestion is applied.
+    let take = format!("{error_ply}:2");
+    let (status, stderr, fixed) = run_repair(&input, &["--take", &take]);
+    assert_eq!(status, Some(0), "{stderr}");
+    assert!(fixed.contains("{repaired: "), "{fixed}");
+    assert_eq!(std::fs::read_to_string(&input).unwrap(), text);
 }
