@@ -73,9 +73,8 @@ impl Edit {
 #[derive(Clone, Debug)]
 pub struct RepairOptions {
     /// How many plies before the first error an edit may touch. A slip (a dropped
-    /// Tsoro head stop, say) often shows as an error several plies later: a review
-    /// found 66 of 161 dropped `-END`s missed with 6, and 33 with 12, the time of the
-    /// search hardly changed.
+    /// Tsoro head stop, say) often shows as an error several plies later, so the
+    /// window reaches well behind the error.
     pub window: usize,
     /// Stop searching once the candidates have replayed this many plies (each candidate
     /// counting one more, for its own setting up): a bound on the work, the same on
@@ -89,11 +88,8 @@ pub struct RepairOptions {
 }
 
 impl RepairOptions {
-    /// The default of [`RepairOptions::plies`]: about 0.7 s of searching at most on the
-    /// development machine, where a search replays a ply (or sets up a candidate) in
-    /// 0.56-0.69 µs (BENCHMARKS.md, seventh session). The largest search of 420 games
-    /// with planted problems, and that of the repair benchmark (its worst case), needed
-    /// 55,128 and 60,316.
+    /// The default of [`RepairOptions::plies`]: well above what the searches of the
+    /// repair benchmark need, and well under a second of searching.
     pub const PLIES: u64 = 1_000_000;
 }
 
@@ -510,7 +506,7 @@ pub fn search_from(
     let error_index = (first_error as usize - 1).min(inputs.len().saturating_sub(1));
     // The text's own errors (a Result tag against the result token, a missing result,
     // a duplicate tag) stay whatever ply is edited: with one, no edit makes the record
-    // replay completely (found by helper-28's bug hunt: such edits were said to).
+    // replay completely, and none is said to.
     let text_errors = parsed.problems.iter().any(|p| p.is_error());
     let lowest = error_index.saturating_sub(bounds.window);
     // One more state before the window: a deletion replays the ply before it.
@@ -1111,8 +1107,8 @@ mod tests {
         assert_eq!(named, ["a1:2", "a1:1,a2", "a1:1,a3", "a2,a3"]);
         assert_eq!(stone_choices(&pits, 2, 2).len(), 2);
         assert!(stone_choices(&pits, 6, 100).is_empty());
-        // Nearly every stone left, from many pits of one: without pruning, 2^72 dead
-        // branches (found by review: the search hung); with it, a few hundred steps.
+        // Nearly every stone left, from many pits of one: the pruning keeps the search
+        // short of the 2^72 dead branches.
         let singles: Vec<(Pit, u16)> = (1..=36)
             .flat_map(|c| [(Pit::new(2, c), 1), (Pit::new(3, c), 1)])
             .collect();

@@ -65,8 +65,8 @@ pub(crate) fn apply(
     // opponent's pits by what the effect lists as captured and taken.
     let mut undo = SowUndo::new(place);
     let pits = &mut pos.pits;
-    // Matched in place, not chained through a closure: the closure was compiled into a
-    // call every ply, its captures gathered into a frame. A quiet ply (no capture, no
+    // Matched in place, not chained through a closure, which compiles into a call every
+    // ply with its captures gathered into a frame. A quiet ply (no capture, no
     // bonus written) owes no bonus and writes none: it skips the bonus's rules.
     let played = match sow(rules, pits, side, place, effect, Some(&mut undo)) {
         Ok(end) => {
