@@ -471,8 +471,8 @@ fn the_command_writes_an_svg_and_refuses_an_empty_corpus() {
 
 #[test]
 fn games_that_cannot_be_replayed_are_said_not_drawn() {
-    // Found by helper-29's bug hunt: such games were left out of the figure silently,
-    // and with no other game the message blamed the filters or the input.
+    // Such games are left out of the figure and said so, and with no other game the
+    // message does not blame the filters or the input.
     let dir = tempfile::tempdir().unwrap();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let bad = root.join("records/flawed/bad-board.pmn");
@@ -678,10 +678,10 @@ fn each_figure_needs_only_the_series_it_keeps() {
 
 #[test]
 fn control_characters_of_a_tag_do_not_reach_the_svg() {
-    // Found by review: an Event tag with a bell and an escape made the SVG ill-formed
-    // (XML 1.0 allows no control characters but tab, line feed and carriage return).
+    // An Event tag with a bell and an escape would make the SVG ill-formed (XML 1.0
+    // allows no control characters but tab, line feed and carriage return).
     let mut g = one_game();
-    // Nor U+FFFE or U+FFFF (found in the eighth session's bug hunt).
+    // Nor U+FFFE or U+FFFF.
     g.name = "bell\u{7} esc\u{1b}[31m \u{fffe}\u{ffff}".into();
     let svg = render(PlotKind::Material, &[g], &Style::default()).unwrap();
     let bad: Vec<char> = svg
@@ -698,8 +698,8 @@ fn control_characters_of_a_tag_do_not_reach_the_svg() {
 
 #[test]
 fn material_of_kiothi_and_another_game_is_refused() {
-    // Found by review: prisons and stones on the board were merged into one median
-    // labelled "stones on own rows".
+    // Prisons and stones on the board are not merged into one median labelled "stones
+    // on own rows".
     let mut kiothi = one_game();
     kiothi.kind = "Kiothi 2x10".into();
     kiothi.prisons = true;

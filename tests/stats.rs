@@ -407,7 +407,7 @@ fn column_docs_match_the_schemas() {
 
 #[test]
 fn an_unreadable_input_fails_the_command_and_writes_no_file() {
-    // Found by review: the readable inputs were written and the exit status was 0.
+    // Not even the readable inputs are written, and the exit status is not 0.
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.csv");
     for command in ["stats", "plot", "convert"] {
