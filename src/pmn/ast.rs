@@ -588,7 +588,7 @@ impl Command {
 /// The arguments of a command: words, none empty and none holding whitespace (PMN
 /// splits a command at whitespace, so no other word can be written).
 // Kept as one string, the words joined by single spaces: a command then costs one
-// allocation, not one for its list and one for each word (comments with commands were
+// allocation, not one for its list and one for each word (comments with commands are
 // the most costly elements to read). The words cannot hold a space, so nothing is lost.
 #[derive(Clone, Default, PartialEq, Eq)]
 pub struct Args(CompactString);

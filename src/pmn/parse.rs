@@ -559,8 +559,8 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
                 Cow::Owned(name.to_string())
             }
         };
-        // Built in its slot, as elements are (see `push_element`): its spans were
-        // written field by field, and a copy of them stalled.
+        // Built in its slot, as elements are (see `push_element`): its spans are
+        // written field by field, and a copy of them would stall.
         push_element(&mut self.record.tags, || Tag {
             name,
             value,
@@ -1806,7 +1806,7 @@ fn column(at: &[u8]) -> PlyResult<'_, u8> {
 ///
 /// Inlined: the usual `a3` / `c17` (most of the text) is read here, and its result stays
 /// in registers (returned through memory, a `PitRef` written as two bytes and read back
-/// as one `u16` stalled the reader's hot loop); anything else goes to `pit_slow`.
+/// as one `u16` would stall the reader's hot loop); anything else goes to `pit_slow`.
 #[inline(always)]
 fn pit(at: &[u8]) -> PlyResult<'_, PitRef> {
     match usual_pit(at) {

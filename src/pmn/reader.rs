@@ -608,7 +608,7 @@ impl<R: Read> Reader<R> {
 /// One game's text as the [`Reader`] cut and decoded it, with the problems of its
 /// bytes, before it is parsed.
 ///
-/// Parsing is most of reading, and a syntax tree takes about twenty times its text: a
+/// Parsing is most of reading, and a syntax tree takes many times its text: a
 /// command that replays a batch of games parses each where it replays it, on that
 /// thread, and drops the tree at once, rather than holding the batch's trees (some
 /// megabytes, past the caches) from the reading thread to the replays.
