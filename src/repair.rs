@@ -582,7 +582,7 @@ pub fn search_from(
         let mut from = at;
         // The edited plies, then the written ones from `tail` on: those are read from the
         // record's list as the replay comes to them, as most candidates fail within a
-        // few plies (a copy of the rest of the game each cost more than the replay).
+        // few plies (a copy of the rest of the game each would cost more than the replay).
         let mut head: Vec<PlyInput<'_>> = Vec::with_capacity(2);
         let tail;
         match &edit {

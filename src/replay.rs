@@ -279,8 +279,8 @@ fn budgeted(rules: Rules, options: &ReplayOptions) -> Rules {
 /// the games it replays): the last rule set built, with the tags and overrides it was
 /// built from, and the move and effect buffers of the last replay. The games of a
 /// corpus mostly share their tags, and building a rule set (its option text joined and
-/// parsed, its circuits laid out) cost as much as the plies of a short game; each
-/// replay grew the lists of its effect (captures, bonus, nki marks cleared).
+/// parsed, its circuits laid out) costs as much as the plies of a short game, and each
+/// replay would grow the lists of its effect (captures, bonus, nki marks cleared) anew.
 #[derive(Default)]
 pub struct Replayer {
     rules: Option<(RulesSource, Rules)>,

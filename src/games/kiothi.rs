@@ -229,7 +229,7 @@ fn sow(
     };
     lift_from(origin, &mut nki);
     // The pit of a first-lap foul, its rule made only when there is one: an `Illegal`
-    // kept across the sowing cost a check of its drop every ply.
+    // kept across the sowing would cost a check of its drop every ply.
     let mut first_lap_foul: Option<usize> = None;
     let end = relay_sow(
         &mut pits,

@@ -238,7 +238,7 @@ impl BonusPits {
 
     /// Appends a pit.
     // Inlined: the reader pushes every bonus pit it reads, nearly always into the room
-    // kept inline, and the call cost more than the push.
+    // kept inline, and a call would cost more than the push.
     #[inline]
     pub fn push(&mut self, pit: PitCount) {
         match &mut self.0 {

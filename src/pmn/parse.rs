@@ -1539,8 +1539,8 @@ struct UsualTag {
 /// The usual tag line at the start of `text`, `[Name "value"]` with one space, no escape
 /// and nothing after the `]` but spaces: where its name and value are, as [`tag_line`]
 /// reads them, found in one pass over its bytes: the name and what follows the value
-/// byte by byte, the value by one search for its closing quote (a search for each part,
-/// as before, cost more on lines this short). `None` for anything else, which
+/// byte by byte, the value by one search for its closing quote (a search for each part
+/// costs more on lines this short). `None` for anything else, which
 /// [`tag_line`] reads or reports.
 #[inline]
 fn usual_tag_line(text: &[u8]) -> Option<UsualTag> {
@@ -1623,7 +1623,7 @@ fn command(text: &str) -> Option<(usize, Option<CommandWords<'_>>)> {
 }
 
 /// The first `byte` in `hay`: by a plain loop in the short texts of comments and
-/// commands, where setting up memchr's vector search cost more than the search.
+/// commands, where setting up memchr's vector search costs more than the search.
 #[inline]
 fn find_byte(byte: u8, hay: &[u8]) -> Option<usize> {
     if hay.len() < 32 {
