@@ -15,6 +15,8 @@ use sow::replay::ReplayOptions;
 use sow::rng::Rng;
 use sow::{Board, Game, GameState, Position, Rules};
 
+mod expect;
+
 const DATA: &str = "tests/data/convert";
 
 fn read(name: &str) -> String {
@@ -437,6 +439,7 @@ fn the_long_form_spells_out_every_effect() {
         .map(to_long)
         .collect::<Vec<_>>()
         .join("\n");
+    expect::snapshots();
     insta::assert_snapshot!("long_examples", long);
 }
 
@@ -644,7 +647,7 @@ fn unread_game(n: usize) -> String {
 
 #[test]
 fn a_syntax_error_keeps_the_rest_of_the_move_text_and_the_result() {
-    // `1. b2x z9 *` lost `z9 *`.
+    // `1. b2x z9 *` keeps `z9 *`.
     let out = export_checked(&unread_game(1)).remove(0);
     assert!(
         out.contains(&format!("1. b2x\n{{{REST_NOTE} 2: in ply `z9`: row `z`")),
@@ -998,7 +1001,7 @@ fn a_second_board_or_rules_tag_is_kept_as_written() {
             "[Board \"4x21\"]\n[Board \"4x8\"]\n",
             "[Board \"4x21\"]\n[Board \"4x8\"]\n",
         ),
-        // Alone, the default is dropped as before.
+        // Alone, the default is dropped.
         ("[Board \"4x21\"]\n", ""),
     ] {
         std::fs::write(&file, format!("[Game \"Tsoro\"]\n{tags}\n1. a5-a7 *\n")).unwrap();

@@ -9,6 +9,8 @@ use quick_xml::events::Event;
 use sow::plot::{capture_means, material_quantiles, render, GameData, PlotKind, Style};
 use sow::Side;
 
+mod expect;
+
 const BLUE: &str = "#0072B2";
 const VERMILLION: &str = "#D55E00";
 
@@ -541,12 +543,10 @@ fn generated(game: sow::Game, options: &str, games: usize, seed: u64, max_plies:
     text
 }
 
-/// Renders the example figures of docs/ from random playouts, 200 games of each game
-/// with its default board and options (`cargo test --test plot -- --ignored`).
+/// The example figures of docs/ are those of random playouts, 200 games of each game
+/// with its default board and options (`UPDATE_EXPECT=1` renders them again).
 #[test]
-#[ignore]
-fn render_docs_examples() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+fn docs_examples_are_rendered_from_random_playouts() {
     let data = |text: &str| -> Vec<GameData> {
         sow::pmn::parse_str(text)
             .iter()
@@ -568,7 +568,7 @@ fn render_docs_examples() {
     let style = Style::default();
     let write = |name: &str, svg: String| {
         parse(&svg);
-        std::fs::write(root.join("docs").join(name), svg).unwrap();
+        expect::check_file(&format!("docs/{name}"), &svg);
     };
     let material = Style {
         every: true,
