@@ -41,6 +41,8 @@ pub enum Command {
     Convert(ConvertArgs),
     /// Play complete games under any options and write them as PMN.
     Generate(GenerateArgs),
+    /// One self-contained HTML page that replays the games, every problem at its ply.
+    View(ViewArgs),
     /// Print shell completions for sow.
     Completions {
         /// The shell.
@@ -249,6 +251,22 @@ pub struct ConvertArgs {
     /// Write to this file instead of standard output.
     #[arg(long, short = 'o')]
     pub output: Option<PathBuf>,
+    /// Replace the output file if it exists.
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct ViewArgs {
+    #[command(flatten)]
+    pub corpus: CorpusArgs,
+    /// The HTML file to write (`-`: standard output).
+    #[arg(long, short = 'o')]
+    pub output: PathBuf,
+    /// Search no repairs for the games with an error (by default each is searched as
+    /// `sow validate --suggest` searches, within the same bounds).
+    #[arg(long)]
+    pub no_suggest: bool,
     /// Replace the output file if it exists.
     #[arg(long)]
     pub force: bool,
@@ -477,6 +495,15 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
             let name = output_name(args.output.as_deref());
             crate::output::stream_output(args.output.as_deref(), args.force, &[], |out| {
                 crate::generate::write_games(&options, &rules, out, &name)
+            })
+            .map_err(|e| stream_failure(e, &name))?;
+            Ok(0)
+        }
+        Command::View(args) => {
+            let (inputs, filter, replay) = corpus_inputs(&args.corpus, corpus::PMN_EXTENSIONS)?;
+            let name = output_name(Some(&args.output));
+            crate::output::stream_whole_output(Some(&args.output), args.force, &inputs, |out| {
+                crate::view::write_view(&inputs, &filter, &replay, !args.no_suggest, out, &mut say)
             })
             .map_err(|e| stream_failure(e, &name))?;
             Ok(0)

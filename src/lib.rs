@@ -28,6 +28,7 @@ pub mod rules;
 mod sowing;
 pub mod stats;
 pub mod validate;
+pub mod view;
 
 pub use geometry::{Board, Direction, Pit, Side};
 pub use moves::{Candidate, Effect, Illegal, Mode, Move};
