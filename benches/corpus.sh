@@ -29,7 +29,7 @@ while [ "$(size)" -lt $((want_mb * 1000 * 1000)) ]; do
   for k in "${!configs[@]}"; do
     IFS='|' read -r game board rules <<<"${configs[$k]}"
     # The configuration's number is in the name: two configurations of one game must
-    # not share a file (they did, and the second was never generated).
+    # not share a file, or the second would never be generated.
     out="$dir/$game-c$k-$seed.pmn"
     [ -f "$out" ] && continue
     args=(generate --game "$game" --games 200 --seed "$seed" --rules "$rules" -o "$out")

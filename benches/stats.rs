@@ -3,22 +3,9 @@
 //!
 //! `cargo bench --bench stats` (SOW_BENCH_MB sets the size, default 100;
 //! SOW_BENCH_GAMES=Tsoro,Nsolo a choice of games, default all four; SOW_BENCH_PER=game,ply,plot
-//! what to measure, default all).
-
-//!
-//! Measured 2026-11-29 (release, 2 cores shared with other jobs: load average 5-6, so
-//! these are lower bounds and the 2-thread figures say little about scaling), 105 MB in
-//! 8 files, 138k games of the four games:
-//!
-//! | what | 1 thread | 2 threads |
-//! |---|---|---|
-//! | stats --per game | 8.7 MB/s | 8.1 MB/s |
-//! | plot, read + 4 figures (before `plot` streamed its figure) | 6.0 MB/s | 5.7 MB/s |
-//! | stats --per ply (Tsoro, Nsolo, Bao only) | 2.5 MB/s | 3.2 MB/s |
+//! what to measure, default all). The numbers go into BENCHMARKS.md.
 //!
 //! Per-ply rows cost mostly the mobility column (`games::legal_moves` after every ply).
-//! Kiothi is left out of the per-ply run: its `legal_moves` took 37 s on one position
-//! met in random play (`6*,5*,0,5*,6*,5*,0,1*,2*,5*/0,1,0,1*,5*,6*,5*,0,7*,0 N S:0 N:0`).
 
 use std::io::Write;
 use std::time::Instant;

@@ -625,9 +625,8 @@ fn run_repair(args: RepairArgs) -> Result<i32, CommandError> {
 
 fn run_validate(args: ValidateArgs) -> Result<i32, CommandError> {
     if let Some(jobs) = args.jobs {
-        // More threads than a few a core only cost: each is made, and waits (found by
-        // helper-28's bug hunt: `-j 5000` took 28 s over one small file). A slip of
-        // the finger is lowered, and said so.
+        // More threads than a few a core only cost: each is made, and waits. A slip of
+        // the finger (`-j 5000`) is lowered, and said so.
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let most = 4 * cores;
         if jobs > most {

@@ -1120,9 +1120,8 @@ struct JsonPlace<'t> {
 impl JsonPlace<'_> {
     fn advance_to(&mut self, to: usize) {
         let passed = &self.text.as_bytes()[self.at..to];
-        // Characters are counted as passed, not from the line's start at each record:
-        // that was quadratic in the records of an array written on one line (found by
-        // helper-30's review: 12,000 records took 39 s).
+        // Characters are counted as passed, not from the line's start at each record,
+        // which would be quadratic in the records of an array written on one line.
         let chars = |bytes: &[u8]| bytes.iter().filter(|&&b| (b as i8) >= -0x40).count();
         if let Some(last) = memchr::memrchr(b'\n', passed) {
             self.line += memchr::memchr_iter(b'\n', passed).count();
@@ -1147,8 +1146,8 @@ impl JsonPlace<'_> {
     ) -> Result<(), E> {
         // serde_json's own bound on nesting (128) is below what PMN's variations reach
         // (two levels a variation, 256 variations deep): `sow`'s own JSON of a record
-        // nested 62 deep could not be read back (found by helper-27's bug hunt). The
-        // text's nesting was bounded before any record was read (`deepest`).
+        // nested 62 deep could not be read back with it. The text's nesting is bounded
+        // before any record is read (`deepest`).
         let mut de = serde_json::Deserializer::from_str(&self.text[self.at..]);
         de.disable_recursion_limit();
         let mut one = de.into_iter();
@@ -1183,7 +1182,7 @@ impl JsonPlace<'_> {
     /// serde's error in the text from here, placed in the whole text.
     fn serde_error(&self, e: &serde_json::Error) -> InputError {
         // serde counts the column in bytes; a column here is in characters, as the
-        // reader counts them (found by helper-31's review).
+        // reader counts them.
         let rest = &self.text[self.at..];
         let (line_start, column) = match e.line() {
             0 | 1 => (0, self.column),
@@ -1319,8 +1318,7 @@ fn explain_unnamed(
 
 /// The columns of places in a text, each counted on from the last place asked for when
 /// it is further on the same line: a record's spans come nearly in order, and a count
-/// from each one's line start was quadratic in a game written on one line (found by
-/// helper-30's review: 4 s for 578 kB).
+/// from each one's line start would be quadratic in a game written on one line.
 struct Columns<'t> {
     text: &'t str,
     at: usize,

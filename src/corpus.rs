@@ -243,8 +243,7 @@ impl Filter {
 pub const BATCH: usize = 256;
 
 /// A batch also ends once its games' text reaches this many bytes, so that memory is
-/// bounded by the text, not by the count: a syntax tree takes about twenty times its
-/// text, and 256 games of 600 plies held 100 MB across two threads.
+/// bounded by the text, not by the count: a syntax tree takes many times its text.
 pub const BATCH_BYTES: usize = 1 << 18;
 
 /// A piece of work read from the inputs, in input order.
@@ -541,7 +540,7 @@ mod tests {
         assert!(!f.accepts(&games[1].record));
         assert!(Filter::new(None, &["Site".into()]).is_err());
         // A Game tag with spaces around its name is the game the replay reads it as
-        // (found by helper-29's bug hunt: `--game` left it out).
+        // (`--game` keeps it).
         let spaced = crate::pmn::parse_str("[Game \"Tsoro \"]\n\n*\n");
         assert!(Filter::new(Some("Tsoro".into()), &[])
             .unwrap()

@@ -10,10 +10,8 @@ fn main() {
 ///
 /// A corpus is read game by game, each game's elements in one fresh block. By default
 /// glibc gives the top of the heap back to the system as soon as more than 128 KiB of it
-/// is free, that is after nearly every game, and the next game faults every page back in:
-/// `validate -j 1` over the benchmark corpus took 83,000 page faults and a tenth of its
-/// CPU time in the kernel. Kept, the pages are reused. Each thread's heap may keep its
-/// pad: with two threads the peak memory rose from 32-33 to 34-36 MB.
+/// is free, that is after nearly every game, and the next game faults every page back
+/// in. Kept, the pages are reused; each thread's heap may keep its pad.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn keep_the_heap_top() {
     // mallopt(3)'s parameters, from glibc's <malloc.h>.

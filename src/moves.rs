@@ -169,8 +169,8 @@ impl Effect {
 
     /// [`Effect::push_lap`] of a lap between two pit indices of `board`, which are
     /// turned into pits only when the lap is kept.
-    // Inlined into every sowing: with Tsoro's sowing inlined into its `apply`, it was
-    // left out of line, a call every lap.
+    // Inlined into every sowing: with Tsoro's sowing inlined into its `apply`, it would
+    // otherwise stay out of line, a call every lap.
     #[inline(always)]
     pub(crate) fn push_lap_between(&mut self, board: Board, start: usize, end: usize, stones: u32) {
         self.lap_count += 1;

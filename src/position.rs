@@ -39,8 +39,8 @@ impl Position {
         let board = rules.board();
         let n = board.cols();
         let mut pos = Position::empty(board, Side::South);
-        // Rows and boards are filled as ranges of the pit array: pit by pit, each
-        // index worked out from its pit, took some 3,000 instructions a 4x36 game.
+        // Rows and boards are filled as ranges of the pit array, not pit by pit with
+        // each index worked out from its pit: every game starts here.
         match rules.options() {
             Options::Tsoro(o) => {
                 for row in [0, 3] {
@@ -585,8 +585,8 @@ mod large_board_tests {
     use super::*;
     use crate::rules::Game;
 
-    /// Regression: nki bits were set for every pit, overflowing the shift on boards of
-    /// more than 64 pits (Nsolo 4x17 and up, Tsoro 4x18 and 4x21).
+    /// Set-ups parse on boards of more than 64 pits (Nsolo 4x17 and up, Tsoro 4x18 and
+    /// 4x21), where nki bits set for every pit would overflow the shift.
     #[test]
     fn setups_of_boards_over_64_pits_parse() {
         let rules = Rules::new(Game::Tsoro, Board::new(4, 21), "").unwrap();

@@ -163,9 +163,8 @@ fn checkpoint_after(record: &Record, after: usize) -> Option<&pmn::Command> {
 #[derive(Clone, Debug)]
 pub struct RepairOptions {
     /// How many plies before the first error an edit may touch. A slip (a dropped
-    /// Tsoro head stop, say) often shows as an error several plies later: a review
-    /// found 66 of 161 dropped `-END`s missed with 6, and 33 with 12, the time of the
-    /// search hardly changed.
+    /// Tsoro head stop, say) often shows as an error several plies later, so the
+    /// window reaches well behind the error.
     pub window: usize,
     /// Stop searching once the candidates have replayed this many plies (each candidate
     /// counting one more, for its own setting up): a bound on the work, the same on
@@ -179,11 +178,8 @@ pub struct RepairOptions {
 }
 
 impl RepairOptions {
-    /// The default of [`RepairOptions::plies`]: about 0.7 s of searching at most on the
-    /// development machine, where a search replays a ply (or sets up a candidate) in
-    /// 0.56-0.69 µs (BENCHMARKS.md, seventh session). The largest search of 420 games
-    /// with planted problems, and that of the repair benchmark (its worst case), needed
-    /// 55,128 and 60,316.
+    /// The default of [`RepairOptions::plies`]: well above what the searches of the
+    /// repair benchmark need, and well under a second of searching.
     pub const PLIES: u64 = 1_000_000;
 }
 
@@ -886,7 +882,7 @@ fn search_single(
     let error_index = (first_error as usize - 1).min(inputs.len().saturating_sub(1));
     // The text's own errors (a Result tag against the result token, a missing result,
     // a duplicate tag) stay whatever ply is edited: with one, no edit makes the record
-    // replay completely. A result edit writes the tag and the token alike.
+    // replay completely, and none is said to. A result edit writes the tag and the token alike.
     let text_errors = parsed.problems.iter().any(|p| p.is_error());
     let text_errors_but_result = parsed
         .problems
@@ -1064,7 +1060,7 @@ fn search_single(
         let mut from = at;
         // The edited plies, then the written ones from `tail` on: those are read from the
         // record's list as the replay comes to them, as most candidates fail within a
-        // few plies (a copy of the rest of the game each cost more than the replay).
+        // few plies (a copy of the rest of the game each would cost more than the replay).
         let mut head: Vec<PlyInput<'_>> = Vec::with_capacity(2);
         let corrected;
         let tail;
@@ -2027,8 +2023,8 @@ mod tests {
         assert_eq!(named, ["a1:2", "a1:1,a2", "a1:1,a3", "a2,a3"]);
         assert_eq!(stone_choices(&pits, 2, 2).len(), 2);
         assert!(stone_choices(&pits, 6, 100).is_empty());
-        // Nearly every stone left, from many pits of one: without pruning, 2^72 dead
-        // branches (found by review: the search hung); with it, a few hundred steps.
+        // Nearly every stone left, from many pits of one: the pruning keeps the search
+        // short of the 2^72 dead branches.
         let singles: Vec<(Pit, u16)> = (1..=36)
             .flat_map(|c| [(Pit::new(2, c), 1), (Pit::new(3, c), 1)])
             .collect();

@@ -279,8 +279,8 @@ fn budgeted(rules: Rules, options: &ReplayOptions) -> Rules {
 /// the games it replays): the last rule set built, with the tags and overrides it was
 /// built from, and the move and effect buffers of the last replay. The games of a
 /// corpus mostly share their tags, and building a rule set (its option text joined and
-/// parsed, its circuits laid out) cost as much as the plies of a short game; each
-/// replay grew the lists of its effect (captures, bonus, nki marks cleared).
+/// parsed, its circuits laid out) costs as much as the plies of a short game, and each
+/// replay would grow the lists of its effect (captures, bonus, nki marks cleared) anew.
 #[derive(Default)]
 pub struct Replayer {
     rules: Option<(RulesSource, Rules)>,
@@ -434,11 +434,10 @@ impl<'a> PlyInput<'a> {
 }
 
 /// The main-line plies of a record, each read when the replay comes to it (see
-/// [`PlyInput::main_line`]): a replay reads every ply once, in order, and a list of them
-/// built first cost every ply a write and a read of its input.
-// The walk of `Record::main_line`, gathering the commands in the same pass: built on
-// that iterator, which finds a ply's elements first and the commands among them after,
-// the replay cost 20 instructions a ply more (Nsolo 4x36).
+/// [`PlyInput::main_line`]): a replay reads every ply once, in order, so a list of them
+/// built first would cost every ply a write and a read of its input.
+// The walk of `Record::main_line`, gathering the commands in the same pass, not in a
+// second pass over a ply's elements: this is the replay's hot path.
 struct MainLine<'a> {
     elements: std::slice::Iter<'a, Element>,
     /// The next ply, met where the comments after the last one ended.

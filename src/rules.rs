@@ -220,8 +220,7 @@ pub struct Rules {
     board: Board,
     options: Options,
     // The circuits and heads are kept in arrays, not vectors: a replay clones its rule
-    // set for every game, and their allocations cost a short game dozens of
-    // instructions a ply.
+    // set for every game, and allocations would weigh on a short game.
     /// Each seat's circuit, as pit indices in dropping order: the first
     /// `circuit_len` entries.
     circuits: [[u8; MAX_CIRCUIT]; 2],
@@ -351,7 +350,7 @@ impl Rules {
     }
 
     /// A seat's circuit as pit indices, in dropping order.
-    // Inlined: once a ply's sowing was inlined into `apply`, this was left a call.
+    // Inlined: a ply's sowing is inlined into `apply`, and this would otherwise stay a call.
     #[inline(always)]
     pub fn circuit(&self, side: Side) -> &[u8] {
         &self.circuits[side.index()][..self.circuit_len[side.index()]]

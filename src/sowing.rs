@@ -231,7 +231,7 @@ pub(crate) fn relay_sow(
     // Brent's cycle detection, set up only when a sowing runs long: `saved` is the
     // tortoise, compared with every later state until `power` laps have passed, then
     // moved up to the hare. On the stack: Kiothi's sowings often run past
-    // `DETECT_AFTER` laps, and a box cost them an allocation each.
+    // `DETECT_AFTER` laps, and a box would cost them an allocation each.
     let mut brent: Option<Brent> = None;
 
     let mut lap: u64 = 0;

@@ -345,8 +345,8 @@ fn validate_game(
 }
 
 /// A game's diagnostics in the order of its text (the replay lists the reader's before
-/// its own: a problem of ply 3 came before the illegal ply 1 that stopped the replay),
-/// those of the result last, as PMN.md asks. Found by helper-28's bug hunt.
+/// its own, so a problem of ply 3 would come before the illegal ply 1 that stopped the
+/// replay), those of the result last, as PMN.md asks.
 fn in_text_order(diagnostics: &[Diagnostic]) -> Vec<&Diagnostic> {
     let mut sorted: Vec<&Diagnostic> = diagnostics.iter().collect();
     let of_result = |d: &Diagnostic| {
@@ -447,8 +447,8 @@ fn push_decimal(out: &mut Vec<u8>, mut n: u64) {
 /// A report's snippet of a game's text: the line its span starts on, the span cut to
 /// that line. A line is shown whole when each side of the span has at most [`WHOLE`]
 /// characters of it; a longer side is cut to its [`AROUND`] characters nearest the span,
-/// and `...` marks the cut. (A game written on one long line, with a problem a ply,
-/// was copied whole into every report of it: its text times its problems.)
+/// and `...` marks the cut, so that a game written on one long line is not copied
+/// whole into every report of it.
 struct Snippet {
     /// The text shown, one line (control characters replaced, see [`shown`]).
     text: String,

@@ -15,6 +15,8 @@ use sow::replay::ReplayOptions;
 use sow::rng::Rng;
 use sow::{Board, Game, GameState, Position, Rules};
 
+mod expect;
+
 const DATA: &str = "tests/data/convert";
 
 fn read(name: &str) -> String {
@@ -337,8 +339,8 @@ fn pmn_ludii_pmn_keeps_the_plies_tags_and_result() {
 
 #[test]
 fn a_foul_accepted_goes_to_ludii_and_back() {
-    // Found by helper-27's bug hunt: `[%foul]` was dropped with the comments, and the
-    // ply played under it did not replay when the list was read back.
+    // `[%foul]` is kept though the comments go, so the ply played under it replays
+    // when the list is read back.
     let options = ReplayOptions::full();
     let text = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("records/examples/tsoro.pmn"),
@@ -437,6 +439,7 @@ fn the_long_form_spells_out_every_effect() {
         .map(to_long)
         .collect::<Vec<_>>()
         .join("\n");
+    expect::snapshots();
     insta::assert_snapshot!("long_examples", long);
 }
 
@@ -510,9 +513,8 @@ fn the_command_line_reads_relative_records_back() {
 
 #[test]
 fn a_ludii_list_is_reported_at_its_own_lines_and_columns() {
-    // Found in the eighth session: the PMN text made of each game was read as a text of
-    // its own, so every game's lines were counted from its first tag, and a ply's
-    // column was that of its pits, not of the sites written.
+    // Lines count from the file's start, not each game's first tag, and a ply's column
+    // is that of the sites written, not of the pits they become.
     let game = "// Ludii move list: Tsoro on 4x12\n// [Game \"Tsoro\"]\n// [Board \"4x12\"]\n";
     let text = format!("{game}2\n37\n  14\n// end *\n\n{game}2\n   37\n   9q9\n// end *\n");
     let games = read_ludii(&text, &ReplayOptions::full());
@@ -528,7 +530,7 @@ fn a_ludii_list_is_reported_at_its_own_lines_and_columns() {
     let problem = &games[1].problems[0];
     assert_eq!((problem.span.line, problem.span.column), (14, 4));
     assert!(problem.message.contains("9q9"), "{}", problem.message);
-    // Said as what it is, not as a token the reader did not expect (helper-27's hunt).
+    // Said as what it is, not as a token the reader did not expect.
     let expected = "in ply `9q9`: `9q9` is no site of the 4x12 board (0-47)";
     assert_eq!(problem.message, expected);
 
@@ -537,11 +539,9 @@ fn a_ludii_list_is_reported_at_its_own_lines_and_columns() {
 
 #[test]
 fn a_ludii_list_loses_no_game_to_a_missing_header_or_separator() {
-    // Found by helper-27's bug hunt: a game after `// end` or a blank line, with no
-    // header of its own, was merged into the game before (its result overwriting the
-    // first); a line beginning with `[` (a tag written without `//`) began a game of
-    // the PMN text that was then dropped, with every game after it up to the next
-    // header, silently.
+    // A game after `// end` or a blank line, with no header of its own, is not merged
+    // into the game before; a line beginning with `[` (a tag written without `//`) loses
+    // neither its game nor those after it up to the next header.
     let header = "// [Game \"Tsoro\"]\n// [Board \"4x8\"]\n";
     let text = format!(
         "{header}4-6\n// end 1-0\n27-25\n// end 0-1\n\n{header}4-6\n\n27-25\n\n[Game \"Tsoro\"]\n4-6\n// end *\n"
@@ -573,8 +573,7 @@ fn a_ludii_list_loses_no_game_to_a_missing_header_or_separator() {
             (14, String::new(), None),
         ]
     );
-    // `// end` may be followed by any space (found by helper-30's review: a tab was
-    // not read).
+    // `// end` may be followed by any space, a tab too.
     let tabbed = format!("{header}4-6\n//\tend\t1-0\n");
     let result = read_ludii(&tabbed, &ReplayOptions::full())[0].record.result;
     assert_eq!(result.map(|r| r.result.as_str()), Some("1-0"));
@@ -621,7 +620,7 @@ fn a_ludii_list_in_latin1_keeps_its_bytes_and_is_warned_of() {
     );
 }
 
-// Games the reader could not read whole (review of `sow convert`): every byte of a game
+// Games the reader could not read whole: every byte of a game
 // that its record does not hold ends up verbatim in comments, the output reads back to
 // itself, and every output form carries the kept text.
 
@@ -648,7 +647,7 @@ fn unread_game(n: usize) -> String {
 
 #[test]
 fn a_syntax_error_keeps_the_rest_of_the_move_text_and_the_result() {
-    // `1. b2x z9 *` lost `z9 *`.
+    // `1. b2x z9 *` keeps `z9 *`.
     let out = export_checked(&unread_game(1)).remove(0);
     assert!(
         out.contains(&format!("1. b2x\n{{{REST_NOTE} 2: in ply `z9`: row `z`")),
@@ -911,9 +910,8 @@ fn an_input_that_is_not_json_fails_and_nothing_is_written() {
 
 #[test]
 fn json_games_are_reported_at_their_records_and_numbered_as_records() {
-    // Found in the eighth session's bug hunt: a game's line and column were those of
-    // the PMN text made of its record (line 4 of a file of three lines), and after an
-    // empty record the games were numbered from the next one.
+    // A game's line and column are those of its record in the file, not of the PMN
+    // text made of it, and an empty record is counted as a game.
     let record = |third: &str| {
         format!(
             r#"{{"tags":[{{"name":"Game","value":"Tsoro"}},{{"name":"Board","value":"4x12"}}],"moves":[{{"type":"ply","syntax":{{"form":"sowing","from":"a3"}}}},{{"type":"ply","syntax":{{"form":"sowing","from":"d3"}}}},{{"type":"ply","syntax":{{"form":"sowing","from":"{third}"}}}}],"result":{{"result":"*"}}}}"#
@@ -965,8 +963,8 @@ fn json_games_are_reported_at_their_records_and_numbered_as_records() {
 
 #[test]
 fn what_reading_changed_of_the_text_is_warned_of() {
-    // Found by helper-27's bug hunt: a Latin-1 file, or a NUL byte, was converted
-    // without the warning PMN.md asks for (validate gave it, convert did not).
+    // A Latin-1 file, or a NUL byte, is converted with the warning PMN.md asks for, as
+    // validate gives it.
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("changed.pmn");
     std::fs::write(
@@ -990,8 +988,7 @@ fn what_reading_changed_of_the_text_is_warned_of() {
 
 #[test]
 fn a_second_board_or_rules_tag_is_kept_as_written() {
-    // Found by helper-27's bug hunt: every Board and Rules tag was given the first
-    // one's value, or all dropped when it was the default; the other value was lost.
+    // A second Board or Rules tag keeps its own value, whatever the first one's is.
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("dup.pmn");
     for (tags, kept) in [
@@ -1004,7 +1001,7 @@ fn a_second_board_or_rules_tag_is_kept_as_written() {
             "[Board \"4x21\"]\n[Board \"4x8\"]\n",
             "[Board \"4x21\"]\n[Board \"4x8\"]\n",
         ),
-        // Alone, the default is dropped as before.
+        // Alone, the default is dropped.
         ("[Board \"4x21\"]\n", ""),
     ] {
         std::fs::write(&file, format!("[Game \"Tsoro\"]\n{tags}\n1. a5-a7 *\n")).unwrap();
@@ -1017,8 +1014,8 @@ fn a_second_board_or_rules_tag_is_kept_as_written() {
 
 #[test]
 fn json_of_variations_nested_as_deep_as_pmn_allows_reads_back() {
-    // Found by helper-27's bug hunt: serde_json's bound on nesting (128 levels) refused
-    // sow's own JSON of a record with variations nested 62 deep (PMN allows 256).
+    // serde_json's own bound on nesting (128 levels) would refuse sow's own JSON of a
+    // record with variations nested 62 deep (PMN allows 256).
     let n = sow::pmn::parse::MAX_NESTING;
     let text = format!(
         "[Game \"Tsoro\"]\n[Board \"4x8\"]\n\n1. a5-a7 {}{} *\n",
@@ -1259,8 +1256,8 @@ fn mutated_records_lose_no_text_in_conversion() {
 
 #[test]
 fn json_that_pmn_cannot_express_is_refused_not_cut_short() {
-    // Found by review: a tag value with a line break, or a comment with a closing brace,
-    // lost the tags, plies and result after it, with exit status 0.
+    // A tag value with a line break, or a comment with a closing brace, is refused:
+    // written, it would lose the tags, plies and result after it.
     let dir = tempfile::tempdir().unwrap();
     let json = sow(&[
         "convert",
@@ -1392,9 +1389,9 @@ fn standard_output_needs_no_temporary_folder() {
 
 #[test]
 fn a_stray_closing_brace_in_relative_numbering_is_read_not_looped_on() {
-    // Found by review: `}` outside a comment was a token of no characters, read again
-    // forever. The rewrite now runs on a thread with a deadline, so that a regression
-    // fails here rather than hangs the test run.
+    // `}` outside a comment is read once, not as a token of no characters read again
+    // forever. The rewrite runs on a thread with a deadline, so that a loop fails here
+    // rather than hangs the test run.
     let text = "[Game \"Tsoro\"]\n[Numbering \"relative\"]\n\n1. 5-7 } 1... 5-7 *\n";
     let (sent, received) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
@@ -1414,9 +1411,8 @@ fn a_stray_closing_brace_in_relative_numbering_is_read_not_looped_on() {
 
 #[test]
 fn relative_numbering_is_reported_at_the_line_and_column_written() {
-    // Found in the eighth session: a problem's column was the rewritten text's, whose
-    // pits are longer than the numbers (`3` is `a3`), and every game's lines were
-    // counted from its own first line, not the file's.
+    // A problem's column is the text's as written, not the rewritten text's, whose
+    // pits are longer than the numbers (`3` is `a3`); lines count from the file's start.
     let game = "[Game \"Tsoro\"]\n[Board \"4x12\"]\n[Numbering \"relative\"]\n\n";
     let text = format!("{game}1. 3 10 2. 15 10 *\n\n{game}1. 3 10 2. 1q5 10 *\n");
     let games = read_relative(text.as_bytes(), &ReplayOptions::full());
@@ -1430,7 +1426,7 @@ fn relative_numbering_is_reported_at_the_line_and_column_written() {
     assert_eq!(problem.code, pmn::ProblemCode::Syntax);
     assert_eq!((problem.span.line, problem.span.column), (11, 12));
     assert!(problem.message.contains("1q5"), "{}", problem.message);
-    // Said as what it is, not as a token the reader did not expect (helper-27's hunt).
+    // Said as what it is, not as a token the reader did not expect.
     let expected = "in ply `1q5`: `1q5` names no pit: numbers here are 1-24 (the player's own pits) and 25-48 (the opponent's)";
     assert_eq!(problem.message, expected);
 
@@ -1439,8 +1435,8 @@ fn relative_numbering_is_reported_at_the_line_and_column_written() {
 
 #[test]
 fn relative_numbering_keeps_the_decodings_warnings() {
-    // The rewritten text is read again as UTF-8: the Latin-1 warning of the text read
-    // was lost with it.
+    // The rewritten text is read again as UTF-8, and the Latin-1 warning of the text
+    // read stays.
     let text = b"[Game \"Tsoro\"]\n[Numbering \"relative\"]\n[Site \"Mutoko \xe9\"]\n\n1. 3 *\n";
     let games = read_relative(text, &ReplayOptions::full());
     let codes: Vec<_> = games[0].problems.iter().map(|p| p.code).collect();
@@ -1458,8 +1454,7 @@ fn convert_ok(args: &[&str]) -> (String, String) {
 
 #[test]
 fn a_folder_is_walked_for_the_files_of_the_from_form() {
-    // Found by the h34 review: a folder was walked for `*.pmn` whatever `--from` said,
-    // so a folder of JSON or Ludii files converted nothing, and said nothing.
+    // A folder is walked for the files of `--from`'s form, not `*.pmn` whatever it says.
     let dir = tempfile::tempdir().unwrap();
     let (json, ludii, pmn) = (
         dir.path().join("json"),
@@ -1532,9 +1527,8 @@ fn a_folder_without_a_file_of_the_from_form_is_warned_of() {
 
 #[test]
 fn a_numbering_tag_of_the_transcribers_survives_relative_numbering() {
-    // Found by the h34 review: `--to relative` wrote its `[Numbering "relative"]` in the
-    // place of any Numbering tag, and `--from relative` dropped every Numbering tag, so
-    // a transcriber's note of how the source numbered its holes was lost, unsaid.
+    // A transcriber's Numbering tag (how the source numbered its holes) survives: `--to
+    // relative` adds its own mark beside it, and `--from relative` drops only the mark.
     let dir = tempfile::tempdir().unwrap();
     let (pmn, rel) = (dir.path().join("a.pmn"), dir.path().join("a.rel.pmn"));
     let note = "[Numbering \"holes 1-32 from the north-west corner, as in the notebook\"]\n";

@@ -9,6 +9,8 @@ use sow::pmn::Span;
 use sow::replay::PlyTrace;
 use sow::{Board, Game, Pit, Position, Rules, Side};
 
+mod expect;
+
 fn pit(s: &str) -> Pit {
     s.parse().unwrap()
 }
@@ -202,6 +204,7 @@ fn elements(svg: &str) -> Vec<(String, String, String)> {
 }
 
 fn check(case: &Case) -> String {
+    expect::snapshots();
     let svg = svg_board(&case.rules, &case.pos, case.last.as_ref(), None);
     let els = elements(&svg);
     assert_eq!(els[0].0, "svg");
@@ -261,12 +264,14 @@ fn tsoro_heads_captures_and_bonus() {
     // The head a12 holds 2 stones and is drawn with a second ring.
     assert!(svg.contains(r#"<g class="pit head" id="a12">"#), "{svg}");
     insta::assert_snapshot!("tsoro", svg);
+    expect::check_file("docs/diagram-tsoro.svg", &svg);
 }
 
 #[test]
 fn nsolo_capture_and_bonus() {
     let svg = check(&nsolo());
     insta::assert_snapshot!("nsolo", svg);
+    expect::check_file("docs/diagram-nsolo.svg", &svg);
 }
 
 #[test]
@@ -277,6 +282,7 @@ fn kiothi_prisons_and_nki() {
         "South's prison holds 9: {svg}"
     );
     insta::assert_snapshot!("kiothi", svg);
+    expect::check_file("docs/diagram-kiothi.svg", &svg);
 }
 
 #[test]
@@ -290,6 +296,7 @@ fn kiothi_opening_text_is_escaped() {
 fn bao_start_position() {
     let svg = check(&bao());
     insta::assert_snapshot!("bao", svg);
+    expect::check_file("docs/diagram-bao.svg", &svg);
 }
 
 #[test]

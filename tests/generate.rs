@@ -79,9 +79,8 @@ fn generated_games_of_every_option_set_validate() {
 
 #[test]
 fn rules_written_over_lines_give_games_that_validate() {
-    // Found in the eighth session's bug hunt: the Source tag repeated `--rules` as
-    // given, its line break too, and the tag line broke in two.
-    // And --board (found by helper-30's review).
+    // The Source tag repeats `--rules` and `--board` as read, not as given: a line
+    // break in them would break the tag line in two.
     let text = sow::generate::run(&args(
         "Tsoro",
         Some("4x12\n"),
@@ -259,8 +258,8 @@ fn an_interrupted_run_leaves_no_temporary_file() {
 #[cfg(unix)]
 #[test]
 fn a_signal_the_run_was_started_to_ignore_stays_ignored() {
-    // Found by helper-31's review: catching the signals undid `nohup`'s ignoring of a
-    // hang-up (and a background job's of Ctrl-C), which then ended the run.
+    // Catching the signals keeps `nohup`'s ignoring of a hang-up (and a background
+    // job's of Ctrl-C): neither ends the run.
     let dir = tempfile::tempdir().unwrap();
     let output = dir.path().join("games.pmn");
     let mut child = std::process::Command::new("sh")

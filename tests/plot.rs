@@ -9,6 +9,8 @@ use quick_xml::events::Event;
 use sow::plot::{capture_means, material_quantiles, render, GameData, PlotKind, Style};
 use sow::Side;
 
+mod expect;
+
 const BLUE: &str = "#0072B2";
 const VERMILLION: &str = "#D55E00";
 
@@ -471,8 +473,8 @@ fn the_command_writes_an_svg_and_refuses_an_empty_corpus() {
 
 #[test]
 fn games_that_cannot_be_replayed_are_said_not_drawn() {
-    // Found by helper-29's bug hunt: such games were left out of the figure silently,
-    // and with no other game the message blamed the filters or the input.
+    // Such games are left out of the figure and said so, and with no other game the
+    // message does not blame the filters or the input.
     let dir = tempfile::tempdir().unwrap();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let bad = root.join("records/flawed/bad-board.pmn");
@@ -541,12 +543,10 @@ fn generated(game: sow::Game, options: &str, games: usize, seed: u64, max_plies:
     text
 }
 
-/// Renders the example figures of docs/ from random playouts, 200 games of each game
-/// with its default board and options (`cargo test --test plot -- --ignored`).
+/// The example figures of docs/ are those of random playouts, 200 games of each game
+/// with its default board and options (`UPDATE_EXPECT=1` renders them again).
 #[test]
-#[ignore]
-fn render_docs_examples() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+fn docs_examples_are_rendered_from_random_playouts() {
     let data = |text: &str| -> Vec<GameData> {
         sow::pmn::parse_str(text)
             .iter()
@@ -568,7 +568,7 @@ fn render_docs_examples() {
     let style = Style::default();
     let write = |name: &str, svg: String| {
         parse(&svg);
-        std::fs::write(root.join("docs").join(name), svg).unwrap();
+        expect::check_file(&format!("docs/{name}"), &svg);
     };
     let material = Style {
         every: true,
@@ -678,10 +678,10 @@ fn each_figure_needs_only_the_series_it_keeps() {
 
 #[test]
 fn control_characters_of_a_tag_do_not_reach_the_svg() {
-    // Found by review: an Event tag with a bell and an escape made the SVG ill-formed
-    // (XML 1.0 allows no control characters but tab, line feed and carriage return).
+    // An Event tag with a bell and an escape would make the SVG ill-formed (XML 1.0
+    // allows no control characters but tab, line feed and carriage return).
     let mut g = one_game();
-    // Nor U+FFFE or U+FFFF (found in the eighth session's bug hunt).
+    // Nor U+FFFE or U+FFFF.
     g.name = "bell\u{7} esc\u{1b}[31m \u{fffe}\u{ffff}".into();
     let svg = render(PlotKind::Material, &[g], &Style::default()).unwrap();
     let bad: Vec<char> = svg
@@ -698,8 +698,8 @@ fn control_characters_of_a_tag_do_not_reach_the_svg() {
 
 #[test]
 fn material_of_kiothi_and_another_game_is_refused() {
-    // Found by review: prisons and stones on the board were merged into one median
-    // labelled "stones on own rows".
+    // Prisons and stones on the board are not merged into one median labelled "stones
+    // on own rows".
     let mut kiothi = one_game();
     kiothi.kind = "Kiothi 2x10".into();
     kiothi.prisons = true;

@@ -39,7 +39,7 @@ fn relative_reads_as_absolute(text: &str) {
 
 #[test]
 fn a_nag_glued_to_a_relative_ply_is_a_nag() {
-    // `1. a3$1 d10 *` read, and the same game numbered relatively did not.
+    // `1. a3$1 d10 *` reads, and so must the same game numbered relatively.
     let absolute = "[Game \"Tsoro\"]\n[Board \"4x12\"]\n\n1. a3$1 d10 *\n";
     relative_reads_as_absolute(absolute);
     let relative = "[Game \"Tsoro\"]\n[Board \"4x12\"]\n[Numbering \"relative\"]\n\n1. 3$1 3 *\n";

@@ -1,5 +1,5 @@
 //! The messages and columns of bad plies, tags and commands are part of the interface:
-//! these were written by the hand-written parser and must survive its port to nom.
+//! they must stay as they are whichever parser reads the plies.
 
 use sow::pmn::{parse_str, Element};
 

@@ -353,7 +353,7 @@ fn writer_breaks_lines_at_80_characters() {
     );
 }
 
-/// Found by cargo-fuzz: a line comment ending in several `\r` lost one per round trip.
+/// A line comment ending in several `\r` loses none of them in a round trip.
 #[test]
 fn line_comment_ending_in_carriage_returns_round_trips() {
     let text = "[Game \"Tsoro\"]\n\n1. a3 ;note\r\r\r\n d10 *\n";
@@ -366,8 +366,8 @@ fn line_comment_ending_in_carriage_returns_round_trips() {
     assert_eq!(write_game(&parse_str(&written)[0].record), written);
 }
 
-/// Found by the mutation test once brace comments took LF breaks: `\r\r\n` inside a
-/// comment became `\r\n`, which read back as `\n`.
+/// `\r\r\n` inside a brace comment is one line break, so that it does not read back
+/// as `\r\n`, then `\n`.
 #[test]
 fn brace_comment_with_carriage_returns_before_a_break_round_trips() {
     let text = "[Game \"Tsoro\"]\n\n1. a3 {one\r\r\ntwo\rthree} d10 *\n";

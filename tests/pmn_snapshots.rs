@@ -5,6 +5,8 @@ use std::fmt::Write as _;
 
 use sow::pmn::{parse_bytes, write_game, Element, ParsedGame};
 
+mod expect;
+
 /// A compact, readable rendering of what the reader gave back.
 fn render(games: &[ParsedGame]) -> String {
     let mut out = String::new();
@@ -84,6 +86,7 @@ fn render_elements(elements: &[Element], out: &mut String) {
 
 fn check(name: &str, input: &[u8]) {
     let games = parse_bytes(input);
+    expect::snapshots();
     insta::assert_snapshot!(name, render(&games));
 }
 
@@ -95,6 +98,7 @@ fn tsoro(moves: &str) -> String {
 fn well_formed_sample_file() {
     let input = std::fs::read("tests/data/pmn/sample.pmn").unwrap();
     let games = parse_bytes(&input);
+    expect::snapshots();
     insta::assert_snapshot!("sample", render(&games));
     let exported: Vec<String> = games.iter().map(|g| write_game(&g.record)).collect();
     insta::assert_snapshot!("sample_export", exported.join("\n"));

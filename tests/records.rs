@@ -12,6 +12,8 @@ use sow::pmn::{parse_str, ParsedGame};
 use sow::replay::{replay, ReplayOptions, Trace};
 use sow::{Outcome, Pit, Side};
 
+mod expect;
+
 fn records() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("records")
 }
@@ -362,11 +364,7 @@ fn generated_files_are_what_their_commands_write() {
             panic!("{file}: not a generate command")
         };
         let expected = sow::generate::run(&generate.options()).unwrap();
-        let written = read(&records().join("generated").join(&file));
-        assert!(
-            written == expected,
-            "{file} differs from its command's output"
-        );
+        expect::check_file(&format!("records/generated/{file}"), &expected);
         files += 1;
     }
     let on_disk = fs::read_dir(records().join("generated"))

@@ -272,8 +272,8 @@ fn flawed(name: &str) -> ParsedGame {
 
 #[test]
 fn a_repair_said_to_replay_completely_leaves_no_error_result_included() {
-    // Found by review: candidates were replayed without the declared result, so edits
-    // that left a wrong result were said to replay completely.
+    // Candidates are replayed with the declared result, so an edit that leaves a wrong
+    // result is not said to replay completely.
     let lean = ReplayOptions::validate();
     for name in [
         "result-mismatch",
@@ -299,8 +299,8 @@ fn a_repair_said_to_replay_completely_leaves_no_error_result_included() {
 
 #[test]
 fn an_inserted_ply_after_which_the_written_one_still_fails_is_no_repair() {
-    // Found by review: the inserted ply counted as a ply replayed, so an insertion that
-    // left the erroneous ply failing at once was offered as getting further.
+    // The inserted ply does not count as a ply replayed, so an insertion that leaves the
+    // erroneous ply failing at once does not get further.
     let lean = ReplayOptions::validate();
     for name in ["illegal-move", "stones-mismatch", "end-mismatch", "command"] {
         let game = flawed(name);
@@ -314,8 +314,8 @@ fn an_inserted_ply_after_which_the_written_one_still_fails_is_no_repair() {
 
 #[test]
 fn an_unreadable_ply_is_mended_in_the_text() {
-    // Found by review: a ply the reader could not read (`z9` for `a9`) got suggestions
-    // that changed correct plies before it and replayed no further. Its row letter or
+    // A ply the reader cannot read (`z9` for `a9`) is mended itself, not by changing the
+    // correct plies before it. Its row letter or
     // its first digit is misread as something no pit has; the true ply must be among
     // the suggestions, and each must replay as claimed.
     let lean = ReplayOptions::validate();
@@ -368,8 +368,8 @@ fn an_unreadable_ply_is_mended_in_the_text() {
 
 #[test]
 fn a_swap_keeps_the_checkpoints_in_place() {
-    // Found by review: a swap moved the comments after each ply with it, so a record
-    // with a [%stones] checkpoint after every ply could never be mended by a swap.
+    // A swap leaves the comments after each ply in place, so a record with a [%stones]
+    // checkpoint after every ply can be mended by a swap.
     let lean = ReplayOptions::validate();
     let mut full = ReplayOptions::full();
     full.keep_positions = true;
@@ -415,8 +415,8 @@ fn a_swap_keeps_the_checkpoints_in_place() {
 
 #[test]
 fn a_misread_count_or_pit_of_kiothis_opening_is_mended() {
-    // Found by review: the opening redistribution had no one-part variants, so a count
-    // misread (`b8:2` for `b8:1`) was never found.
+    // The opening redistribution has one-part variants, so a count misread (`b8:2` for
+    // `b8:1`) is found.
     let lean = ReplayOptions::validate();
     let rules = Rules::new(Game::Kiothi, None, "").unwrap();
     let (mut total, mut found) = (0, 0);
@@ -553,8 +553,7 @@ fn the_command_line_sets_the_window_and_the_bounds_of_the_search() {
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("no stop reported: {short}"));
     assert!(replayed >= 50, "{short}");
-    // The stop is said apart from the suggestions, which it is not one of (it was a
-    // suggestion of 0 plies: found by helper-28's bug hunt).
+    // The stop is said apart from the suggestions: it is not a suggestion of 0 plies.
     assert!(short.contains("\"suggestions_stopped\":\"the search stopped after "));
     assert!(!short.contains("\"edit\":\"(search"), "{short}");
     assert_eq!(
@@ -575,10 +574,9 @@ fn the_command_line_sets_the_window_and_the_bounds_of_the_search() {
 
 #[test]
 fn no_edit_is_suggested_that_leaves_the_texts_own_error() {
-    // Found by helper-28's bug hunt: with a Result tag against the result token (an
-    // error of the text, at the last ply), edits of the last ply were said to replay
-    // completely, and an unterminated comment got an edit that replays no further
-    // than the record as written.
+    // With a Result tag against the result token (an error of the text, at the last
+    // ply), no edit of the last ply is said to replay completely, and an unterminated
+    // comment gets no edit that replays no further than the record as written.
     let mismatch = "[Game \"Tsoro\"]\n[Board \"4x6\"]\n[Result \"1-0\"]\n\n1. a2 d2 2. a6 d6-d1 3. a1 d5-d2 4. b4 d2xb5,a4 5. a5 d1xa2,b2 6. a6xc4,d4\nc2xb6,b5 0-1\n";
     let unterminated = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR"))

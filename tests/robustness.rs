@@ -114,7 +114,7 @@ fn mutated_records_never_panic_anywhere() {
                 }
             }
         }
-        // The mutated text read as relative numbering (a stray `}` used to hang it).
+        // The mutated text read as relative numbering (a stray `}` must not hang it).
         let _ = read_relative(text.as_bytes(), &full);
         let path = dir.path().join(format!("m{round}.pmn"));
         std::fs::write(&path, &text).unwrap();

@@ -7,6 +7,8 @@ use std::path::Path;
 use assert_cmd::Command;
 use serde_json::Value;
 
+mod expect;
+
 fn sow() -> Command {
     let mut cmd = Command::cargo_bin("sow").unwrap();
     cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
@@ -139,11 +141,7 @@ fn every_flawed_record_gives_its_expected_human_report() {
         let path = format!("records/flawed/{name}.pmn");
         let out = sow().args(["validate", &path]).output().unwrap();
         let text = String::from_utf8(out.stdout).unwrap();
-        let expected = fs::read_to_string(
-            Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("records/flawed/{name}.expected")),
-        )
-        .unwrap();
-        assert_eq!(text, expected, "{name}");
+        expect::check_file(&format!("records/flawed/{name}.expected"), &text);
         assert!(text.contains(&format!("[{code}]")), "{name}");
         if ![
             "bad-board",
@@ -548,8 +546,8 @@ fn json_of_text(text: &str) -> (Vec<Value>, i32) {
 
 #[test]
 fn text_that_is_no_record_counts_as_one_game_with_errors() {
-    // Found by review: the summary said `0 games, 0 valid, 2 with errors`, counting
-    // error messages as games, and a record after such text was called game 2 of 1.
+    // Unreadable text is one game with errors, not one game a message, and the record
+    // after it is game 2 of 2.
     let (lines, status) = json_of_text("a heading\n\n[Game \"BaoLaKimasai\"]\n\n1. b2x c11x *\n");
     assert_eq!(status, 1);
     let summary = lines.last().unwrap();
@@ -584,8 +582,8 @@ fn a_result_problem_comes_after_the_problems_of_the_plies() {
     );
     let codes: Vec<&Value> = diagnostics(&lines).iter().map(|d| &d["code"]).collect();
     assert_eq!(codes, ["illegal-move", "result-mismatch"]);
-    // At the last ply written, which the result token follows. It was the last ply
-    // replayed (4), which made it, not the illegal ply 5, the game's first error.
+    // At the last ply written, which the result token follows, not the last ply
+    // replayed (4): the illegal ply 5 stays the game's first error.
     let last = diagnostics(&lines)[1];
     assert_eq!(last["ply"], 5);
     let game = lines.iter().find(|v| v["kind"] == "game").unwrap();
@@ -616,8 +614,7 @@ fn an_indented_tag_line_does_not_split_its_game() {
 
 #[test]
 fn an_override_no_game_has_is_a_usage_error() {
-    // Found by review: `--rules foo=1` failed every game with exit status 1, each report
-    // pointing into a record that has no `foo`.
+    // An option no game has is the command line's error, not every game's.
     for (rules, says) in [("foo=1", "no game has the option"), ("heads=7", "heads")] {
         let out = sow()
             .args(["validate", "--rules", rules, "records/examples/tsoro.pmn"])
@@ -641,7 +638,7 @@ fn an_override_no_game_has_is_a_usage_error() {
 
 #[test]
 fn commands_before_the_first_ply_are_not_ignored() {
-    // Found by review: a checkpoint before ply 1 was never checked.
+    // A checkpoint before ply 1 is checked against the start.
     let (lines, status) =
         json_of_text("[Game \"BaoLaKimasai\"]\n\n{[%stones 99 99]} 1. b2x c11x *\n");
     assert_eq!(status, 1);
@@ -663,8 +660,7 @@ fn commands_before_the_first_ply_are_not_ignored() {
 
 #[test]
 fn show_says_where_a_game_breaks() {
-    // Found by review: the default position of a broken game came without a word, and
-    // errors named no place in the file.
+    // The position shown of a broken game says so, and errors name their place in the file.
     let out = sow()
         .args(["show", "records/flawed/illegal-move.pmn"])
         .output()
@@ -692,8 +688,8 @@ fn show_says_where_a_game_breaks() {
 
 #[test]
 fn control_characters_of_a_record_do_not_reach_the_terminal() {
-    // Found by review: escape sequences in a record were printed raw (they can clear
-    // the screen or set the window title), and the caret moved.
+    // Escape sequences of a record are not printed raw (they can clear the screen or
+    // set the window title), and the caret stays under its place.
     let text = "[Game \"Bao\u{1b}[31m\"]\n\n1. b2x {\u{1b}[2J\u{9b}1m} c11x *\n";
     let out = sow()
         .args(["validate", "-"])
@@ -718,7 +714,7 @@ fn control_characters_of_a_record_do_not_reach_the_terminal() {
 
 #[test]
 fn a_position_without_set_up_is_a_warning() {
-    // Found by review: a Position tag without SetUp "1" was ignored without a word.
+    // A Position tag without SetUp "1" is ignored, and said so.
     let (lines, status) =
         json_of_text("[Game \"BaoLaKimasai\"]\n[Position \"nonsense\"]\n\n1. b2x c11x *\n");
     assert_eq!(status, 0);
@@ -733,8 +729,7 @@ fn a_position_without_set_up_is_a_warning() {
 
 #[test]
 fn a_missing_path_is_reported_in_the_order_of_the_paths() {
-    // Found by review: the error for a missing path came before the reports of the
-    // paths given before it.
+    // The error for a missing path comes after the reports of the paths before it.
     let dir = tempfile::tempdir().unwrap();
     let empty = dir.path().join("empty.pmn");
     fs::write(&empty, "").unwrap();
@@ -756,8 +751,8 @@ fn a_missing_path_is_reported_in_the_order_of_the_paths() {
 
 #[test]
 fn rules_inference_keeps_an_override_fixed() {
-    // Found by review: with --rules bonus=1 every bonus value was called consistent,
-    // the override replacing the value under test while the label named it.
+    // With --rules bonus=1 the override stays fixed: it does not replace the value
+    // under test while the label names that value.
     let out = sow()
         .args([
             "validate",
@@ -791,8 +786,8 @@ fn rules_inference_keeps_an_override_fixed() {
 
 #[test]
 fn an_arrival_count_that_never_came_is_an_end_mismatch() {
-    // Found by review: `a3-a6#50` was accepted though the sowing reaches a6 occupied
-    // only twice (PMN.md: "`-END#k`: at the k-th such arrival at that head").
+    // `a3-a6#50` is refused: the sowing reaches a6 occupied only twice (PMN.md:
+    // "`-END#k`: at the k-th such arrival at that head").
     let text = shipped("records/examples/tsoro.pmn");
     for (written, valid) in [("a3-a6#2", true), ("a3-a6#3", false), ("a3-a6#50", false)] {
         let (lines, _) = json_of_text(&text.replace("a3-a6#2", written));
@@ -809,8 +804,8 @@ fn an_arrival_count_that_never_came_is_an_end_mismatch() {
 
 #[test]
 fn suggestions_go_with_the_earliest_error() {
-    // Found by review: with an illegal ply 5 and an unreadable ply 6, the suggestions
-    // went with the reader's problem (listed first) and first_error_ply was 6.
+    // With an illegal ply 5 and an unreadable ply 6, the suggestions go with ply 5,
+    // and first_error_ply is 5, though the reader's problem is listed first.
     let out = sow()
         .args(["validate", "--suggest", "--format", "json", "-"])
         .write_stdin("[Game \"BaoLaKimasai\"]\n\n1. b2x c11x 2. b3x c10x 3. a3 z4 4. b4 *\n")
@@ -830,10 +825,9 @@ fn suggestions_go_with_the_earliest_error() {
 
 #[test]
 fn a_report_on_a_long_line_shows_the_part_around_its_ply() {
-    // Found in the eighth session's bug hunt: each report copied the whole line of its
-    // span, so a game on one line with a problem at every move (here a wrong move
-    // number) gave reports of its text times its problems: 3.6 GB for 180 kB, which
-    // `validate` took minutes to write.
+    // A report shows only the part of its line around its span, so a game on one line
+    // with a problem at every move (here a wrong move number) is not copied whole into
+    // each report.
     let moves: Vec<String> = (0..2_000).map(|_| "1. a2 d6".to_string()).collect();
     let text = format!("[Game \"Tsoro\"]\n\n{} *\n", moves.join(" "));
     let out = sow()
@@ -867,13 +861,12 @@ fn a_report_on_a_long_line_shows_the_part_around_its_ply() {
 
 #[test]
 fn a_problem_at_the_first_ply_is_ply_1() {
-    // Found by helper-28's bug hunt: a first ply that could not be read, or a wrong
-    // move number before it, was given no ply (and no suggestion), where the same at
-    // ply 2 was numbered and mended.
+    // A first ply that cannot be read, or a wrong move number before it, is ply 1 and
+    // gets suggestions, as the same at ply 2 does.
     for (text, code, ply) in [
         ("1. e4 d4-d2 *", "syntax", 1),
         ("1... a5-a7 d4-d2 *", "move-number", 1),
-        // A tag line the reader could not read is no ply (found by helper-30's review).
+        // A tag line the reader could not read is no ply.
         ("[Bad tag here\n\n1. a5-a7 *", "syntax", 0),
     ] {
         let text = format!("[Game \"Tsoro\"]\n[Board \"4x8\"]\n[Result \"*\"]\n\n{text}\n");
@@ -887,7 +880,7 @@ fn a_problem_at_the_first_ply_is_ply_1() {
 
 #[test]
 fn too_many_threads_are_lowered_and_said_so() {
-    // Found by helper-28's bug hunt: `-j 5000` made 5000 threads (28 s for one file).
+    // A thread count far above the cores is lowered, and said so.
     let out = sow()
         .args(["validate", "-j", "100000", "records/examples/tsoro.pmn"])
         .output()
@@ -899,8 +892,8 @@ fn too_many_threads_are_lowered_and_said_so() {
 
 #[test]
 fn a_game_over_before_its_last_ply_has_its_outcome() {
-    // Found by helper-28's bug hunt: the after-end error says the result, but the game
-    // line's outcome was null, as for a game not over.
+    // The game line's outcome is the result the after-end error says, not null as for
+    // a game not over.
     let (lines, status) = json_lines(&["records/flawed/after-end.pmn"]);
     assert_eq!(status, 1);
     let game = lines.iter().find(|v| v["kind"] == "game").unwrap();
@@ -910,9 +903,9 @@ fn a_game_over_before_its_last_ply_has_its_outcome() {
 
 #[test]
 fn a_games_reports_follow_its_text() {
-    // Found by helper-28's bug hunt: the reader's problems were all listed before the
-    // replay's, so a problem of ply 5 came before the illegal ply 2 that stopped the
-    // replay. The result's problems come last (PMN.md), with the last ply written.
+    // The reader's and the replay's problems are listed in the order of the text: a
+    // problem of ply 5 after the illegal ply 2 that stopped the replay. The result's
+    // problems come last (PMN.md), with the last ply written.
     let text =
         "[Game \"Tsoro\"]\n[Board \"4x8\"]\n[Result \"1-0\"]\n\n1. a5-a7 b8 2. a1 d1 4. a2 *\n";
     let lines = json_lines_of_stdin(text);
@@ -929,7 +922,7 @@ fn a_games_reports_follow_its_text() {
 
 #[test]
 fn show_says_how_many_games_a_file_has() {
-    // Found by helper-28's bug hunt: it said only "fewer than 7 games".
+    // The error says how many games the file has.
     let out = sow()
         .args(["show", "records/examples/tsoro.pmn", "--game", "70"])
         .output()

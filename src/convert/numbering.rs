@@ -194,7 +194,7 @@ fn rewrite_ply_into(
 
 /// Why a ply of another numbering could not be rewritten, when one of its pits names
 /// none: said in the place of the reader's "expected a move number", which is all it
-/// can say of `99` (found by helper-27's bug hunt). `None` when every pit is named (the
+/// can say of `99`. `None` when every pit is named (the
 /// ply is then broken otherwise, and the reader says how).
 pub fn unnamed_pit(rules: &Rules, token: &str, from: Numbering) -> Option<String> {
     // The ply of a token: after a move number glued to it, before its suffix.
@@ -367,7 +367,7 @@ pub fn rewrite_game_text_mapped(
                 chars.next();
             }
             // A stray `}` (no comment is open): copied, as any text the reader will
-            // report. (It used to be a token of no characters, read again forever.)
+            // report (as a token of no characters it would be read again forever).
             '}' => {
                 out.push(c);
                 chars.next();

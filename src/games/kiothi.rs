@@ -229,7 +229,7 @@ fn sow(
     };
     lift_from(origin, &mut nki);
     // The pit of a first-lap foul, its rule made only when there is one: an `Illegal`
-    // kept across the sowing cost a check of its drop every ply.
+    // kept across the sowing would cost a check of its drop every ply.
     let mut first_lap_foul: Option<usize> = None;
     let end = relay_sow(
         &mut pits,
@@ -444,7 +444,7 @@ pub(crate) fn has_legal_move(rules: &Rules, pos: &Position) -> bool {
 /// shorter move is legal.
 const LAP_BUDGET: u64 = 10_000;
 
-/// Laps a candidate sowing may take while legal moves are listed (about 20 ms).
+/// Laps a candidate sowing may take while legal moves are listed.
 const LISTING_LAP_BUDGET: u64 = 1_000_000;
 
 /// Attempts at a random (pit, lift) before trying every one in turn.

@@ -61,12 +61,12 @@ pub(crate) fn apply(
     let place = check_start(rules, pos, from, mode, effect)?;
     // Sown in place; a ply that fails half-way (an endless sowing, a wrong bonus) is
     // undone: the sowing by the lifts of its laps (`SowUndo`), where a copy of the
-    // mover's rows before every ply cost more than the few plies that fail need; the
+    // mover's rows before every ply costs more than the few plies that fail need; the
     // opponent's pits by what the effect lists as captured and taken.
     let mut undo = SowUndo::new(place);
     let pits = &mut pos.pits;
-    // Matched in place, not chained through a closure: the closure was compiled into a
-    // call every ply, its captures gathered into a frame. A quiet ply (no capture, no
+    // Matched in place, not chained through a closure, which compiles into a call every
+    // ply with its captures gathered into a frame. A quiet ply (no capture, no
     // bonus written) owes no bonus and writes none: it skips the bonus's rules.
     let played = match sow(rules, pits, side, place, effect, Some(&mut undo)) {
         Ok(end) => {
@@ -292,7 +292,7 @@ fn sow(
 
 /// Capture: a move ending in the mover's inner row takes the stones of the opposite
 /// opponent inner pit (the outer pit behind it is safe). Returns the stones captured.
-// Inlined into `apply`: most plies end outside the inner row, and the call cost more.
+// Inlined into `apply`: most plies end outside the inner row, and a call costs more.
 #[inline(always)]
 fn capture(rules: &Rules, pits: &mut Pits, side: Side, end: Pit, effect: &mut Effect) -> u16 {
     let board = rules.board();

@@ -188,8 +188,8 @@ pub(crate) fn apply(
 
 /// The sowing of a checked move, its capture and its bonus, in place: [`apply`] undoes
 /// them if they fail.
-// Inlined into `apply`: as a closure called on the spot it was compiled into a call every
-// ply, its captures gathered into a frame.
+// Inlined into `apply`, not a closure called on the spot, which compiles into a call
+// every ply with its captures gathered into a frame.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn play(
@@ -286,8 +286,8 @@ fn sow_with_stop(
 /// lap D is on it, so if the cycle passes the occupied head at all, the k-th arrival
 /// comes within D * (k + 1) laps; and if no arrival comes in the D laps after lap D, the
 /// cycle never passes it. Re-run without detection, bounded so.
-// Out of line: a stop at a head of an endless sowing is rare, and with this second
-// sowing inlined the first was not.
+// Out of line: a stop at a head of an endless sowing is rare, and inlining this second
+// sowing would keep the first out of line.
 #[allow(clippy::too_many_arguments)]
 #[cold]
 #[inline(never)]

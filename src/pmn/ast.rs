@@ -107,7 +107,7 @@ impl Tag {
 
 /// Whether two names are the same, told apart by their length and first byte before
 /// their bytes are compared: names of the same length (`Event`, `Board`, `Round`) are
-/// the rule, and each comparison of them was a call.
+/// the rule, and this comparison stays inline.
 #[inline]
 pub(crate) fn same_name(a: &str, b: &str) -> bool {
     a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
@@ -238,7 +238,7 @@ impl BonusPits {
 
     /// Appends a pit.
     // Inlined: the reader pushes every bonus pit it reads, nearly always into the room
-    // kept inline, and the call cost more than the push.
+    // kept inline, and a call would cost more than the push.
     #[inline]
     pub fn push(&mut self, pit: PitCount) {
         match &mut self.0 {
@@ -588,7 +588,7 @@ impl Command {
 /// The arguments of a command: words, none empty and none holding whitespace (PMN
 /// splits a command at whitespace, so no other word can be written).
 // Kept as one string, the words joined by single spaces: a command then costs one
-// allocation, not one for its list and one for each word (comments with commands were
+// allocation, not one for its list and one for each word (comments with commands are
 // the most costly elements to read). The words cannot hold a space, so nothing is lost.
 #[derive(Clone, Default, PartialEq, Eq)]
 pub struct Args(CompactString);
@@ -877,9 +877,8 @@ impl Record {
             f(&mut tag.value_span);
         }
         // The lists being walked, innermost last, not recursion: variations nest as deep
-        // as the reader allows. (In the order of the text, as a caller counting columns
-        // on from the last span asks: a variation left for after its list was a jump
-        // back, found by helper-31's review.)
+        // as the reader allows. In the order of the text, as a caller counting columns
+        // on from the last span asks.
         let mut lists = vec![self.moves.iter_mut()];
         while let Some(list) = lists.last_mut() {
             let Some(element) = list.next() else {

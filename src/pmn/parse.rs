@@ -559,8 +559,8 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
                 Cow::Owned(name.to_string())
             }
         };
-        // Built in its slot, as elements are (see `push_element`): its spans were
-        // written field by field, and a copy of them stalled.
+        // Built in its slot, as elements are (see `push_element`): its spans are
+        // written field by field, and a copy of them would stall.
         push_element(&mut self.record.tags, || Tag {
             name,
             value,
@@ -697,8 +697,8 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
             _ => 0,
         };
         let main = Frame::new(first, Span::default());
-        // Room for a few open variations at once: grown from one, the first `(` of
-        // most games cost an allocation.
+        // Room for a few open variations at once, so the first `(` of a game does not
+        // allocate.
         let mut stack: Vec<Frame> = Vec::with_capacity(4);
         stack.push(main);
         let mut stopped = false;
@@ -888,7 +888,7 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
         let mut end = self.line_end(open);
         let span_end = end;
         // Every `\r` before the line break belongs to the line ending: keeping one would
-        // not survive writing (found by fuzzing).
+        // not survive writing.
         while end > open + 1 && self.bytes[end - 1] == b'\r' {
             end -= 1;
         }
@@ -904,7 +904,7 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
         let mut commands = Vec::new();
         let mut from = 0;
         // `[` found by memchr and `%` checked after it: a substring search would set up
-        // its searcher at every call, which cost more than the rest of the comment.
+        // its searcher at every call, dearer than the rest of the comment.
         while let Some(i) = find_byte(b'[', &text.as_bytes()[from..]) {
             let at = from + i;
             if text.as_bytes().get(at + 1) != Some(&b'%') {
@@ -935,8 +935,7 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
                     column,
                 };
                 if commands.capacity() == 0 {
-                    // Most comments with a command hold one: room for four was more
-                    // than it needed, and growing to it cost more than the allocation.
+                    // Most comments with a command hold one.
                     commands.reserve_exact(1);
                 }
                 commands.push(Command {
@@ -1125,8 +1124,8 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
     /// anything malformed), which the general loop reads. The elements and problems are
     /// those the general loop would make, token for token. The line must be ASCII so far
     /// (`line_wide` false): a column is then a byte count.
-    // Not inlined: in a function of its own its loop keeps its values in registers (1.7%
-    // fewer instructions), and a change to the general loop no longer moves its code.
+    // Not inlined: in a function of its own its loop keeps its values in registers, and
+    // a change to the general loop does not move its code.
     #[inline(never)]
     fn read_usual_tokens(&mut self, stack: &mut [Frame], content_end: &mut usize) {
         let bytes = self.bytes;
@@ -1176,8 +1175,7 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
                 };
                 // A pit alone (the most usual ply), or the rest of a longer ply read
                 // into it. The ply is built whole where it is handed on, after the
-                // count: built first and moved after a call, it was copied with wide
-                // loads over its narrow stores, which stalled.
+                // count, so that it is not copied with wide loads over its narrow stores.
                 let after = pos + len;
                 if bytes.get(after).is_none_or(|&b| is_delimiter(b)) {
                     frame.count_ply(visitor);
@@ -1541,8 +1539,8 @@ struct UsualTag {
 /// The usual tag line at the start of `text`, `[Name "value"]` with one space, no escape
 /// and nothing after the `]` but spaces: where its name and value are, as [`tag_line`]
 /// reads them, found in one pass over its bytes: the name and what follows the value
-/// byte by byte, the value by one search for its closing quote (a search for each part,
-/// as before, cost more on lines this short). `None` for anything else, which
+/// byte by byte, the value by one search for its closing quote (a search for each part
+/// costs more on lines this short). `None` for anything else, which
 /// [`tag_line`] reads or reports.
 #[inline]
 fn usual_tag_line(text: &[u8]) -> Option<UsualTag> {
@@ -1625,7 +1623,7 @@ fn command(text: &str) -> Option<(usize, Option<CommandWords<'_>>)> {
 }
 
 /// The first `byte` in `hay`: by a plain loop in the short texts of comments and
-/// commands, where setting up memchr's vector search cost more than the search.
+/// commands, where setting up memchr's vector search costs more than the search.
 #[inline]
 fn find_byte(byte: u8, hay: &[u8]) -> Option<usize> {
     if hay.len() < 32 {
@@ -1808,7 +1806,7 @@ fn column(at: &[u8]) -> PlyResult<'_, u8> {
 ///
 /// Inlined: the usual `a3` / `c17` (most of the text) is read here, and its result stays
 /// in registers (returned through memory, a `PitRef` written as two bytes and read back
-/// as one `u16` stalled the reader's hot loop); anything else goes to `pit_slow`.
+/// as one `u16` would stall the reader's hot loop); anything else goes to `pit_slow`.
 #[inline(always)]
 fn pit(at: &[u8]) -> PlyResult<'_, PitRef> {
     match usual_pit(at) {
@@ -2377,8 +2375,8 @@ mod tests {
         let crlf = comment("[Game \"Tsoro\"]\r\n\r\n1. a3 {two\r\nlines [%stones 1 2]} *\r\n");
         assert_eq!(crlf, lf);
         assert_eq!(lf.0, "two\nlines [%stones 1 2]");
-        // Every CR before a line feed goes (found by the mutation test: `\r\r\n` became
-        // `\r\n`, which read back as `\n`); a CR elsewhere stays.
+        // Every CR before a line feed goes (`\r\r\n` too, which would otherwise read
+        // back as `\n`); a CR elsewhere stays.
         assert_eq!(lf_breaks("a\r\r\nb\rc\r"), "a\nb\rc\r");
     }
 

@@ -608,7 +608,7 @@ impl<R: Read> Reader<R> {
 /// One game's text as the [`Reader`] cut and decoded it, with the problems of its
 /// bytes, before it is parsed.
 ///
-/// Parsing is most of reading, and a syntax tree takes about twenty times its text: a
+/// Parsing is most of reading, and a syntax tree takes many times its text: a
 /// command that replays a batch of games parses each where it replays it, on that
 /// thread, and drops the tree at once, rather than holding the batch's trees (some
 /// megabytes, past the caches) from the reading thread to the replays.
@@ -761,7 +761,7 @@ mod tests {
 
     #[test]
     fn a_nul_byte_is_read_as_a_space_everywhere() {
-        // Found by review: in a comment it was kept, and written into the export.
+        // In a comment too: a NUL is never kept, so no export writes one.
         let input = "[Game \"Tsoro\"]\n\n1. a3 {a\0b\0} *\n";
         let games: Vec<ParsedGame> = Reader::new(input.as_bytes()).collect();
         let comment = games[0].record.moves.iter().find_map(|e| match e {
@@ -781,7 +781,7 @@ mod tests {
 
     #[test]
     fn broken_utf16_is_reported() {
-        // Found by review: a lone surrogate became U+FFFD without a word.
+        // A lone surrogate is reported where it is replaced by U+FFFD.
         let text = "[Game \"Tsoro\"]\n\n{x} 1. a3 *\n";
         let mut units: Vec<u16> = text.encode_utf16().collect();
         let brace = units.iter().position(|&u| u == u16::from(b'x')).unwrap();

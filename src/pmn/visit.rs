@@ -177,7 +177,7 @@ impl Visitor for RecordBuilder {
     }
 
     fn begin_variation(&mut self, open: Span) -> Skip {
-        // Room for a short line at once: grown from nothing, most took two allocations.
+        // Room for a short line at once: grown from nothing, most would take two allocations.
         let outer = std::mem::replace(&mut self.line, Vec::with_capacity(8));
         self.outer.push((outer, open));
         Skip::No
