@@ -1049,19 +1049,16 @@ fn play_random_does_not_wait_for_a_billion_lap_endless_sowing() {
 }
 
 /// Listing the legal moves of this position (met in random play) does not prove its
-/// billion-lap endless sowings: each candidate has a lap budget.
+/// billion-lap endless sowings: each candidate stops at the lap budget, so the listing
+/// ends (without the budget this test would run for hours).
 #[test]
 fn listing_legal_moves_does_not_wait_for_billion_lap_sowings() {
-    let rules = Rules::new(Game::Kiothi, None, "").unwrap();
+    let rules = Rules::new(Game::Kiothi, None, "").unwrap().with_max_laps(100_000);
     let pos = Position::parse(
         &rules,
         "6*,5*,0,5*,6*,5*,0,1*,2*,5*/0,1,0,1*,5*,6*,5*,0,7*,0 N S:0 N:0",
     )
     .unwrap();
-    let started = std::time::Instant::now();
     let moves = sow::games::legal_moves(&rules, &pos);
     assert!(!moves.is_empty());
-    // Generous even for a debug build on a loaded machine; without the lap budget the
-    // listing runs for minutes.
-    assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
 }
