@@ -41,6 +41,8 @@ pub enum Command {
     Convert(ConvertArgs),
     /// Play complete games under any options and write them as PMN.
     Generate(GenerateArgs),
+    /// One self-contained HTML page that replays the games, every problem at its ply.
+    View(ViewArgs),
     /// Print shell completions for sow.
     Completions {
         /// The shell.
@@ -74,6 +76,9 @@ pub struct CorpusArgs {
     /// Override a rule option of every record, e.g. --rules bonus=1 (repeatable).
     #[arg(long = "rules", value_name = "KEY=VALUE")]
     pub rules: Vec<String>,
+    /// Laps one sowing may take before its ply is reported undecided (default 10000000).
+    #[arg(long = "max-laps", value_name = "N")]
+    pub max_laps: Option<u64>,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -251,6 +256,22 @@ pub struct ConvertArgs {
     pub force: bool,
 }
 
+#[derive(Args, Debug)]
+pub struct ViewArgs {
+    #[command(flatten)]
+    pub corpus: CorpusArgs,
+    /// The HTML file to write (`-`: standard output).
+    #[arg(long, short = 'o')]
+    pub output: PathBuf,
+    /// Search no repairs for the games with an error (by default each is searched as
+    /// `sow validate --suggest` searches, within the same bounds).
+    #[arg(long)]
+    pub no_suggest: bool,
+    /// Replace the output file if it exists.
+    #[arg(long)]
+    pub force: bool,
+}
+
 value_enum!(Player => crate::generate::Player { Random, Greedy });
 
 #[derive(Args, Debug)]
@@ -409,6 +430,7 @@ pub fn corpus_inputs(
     let filter = Filter::new(args.game_name.clone(), &args.wheres).map_err(CommandError::Usage)?;
     let mut replay = ReplayOptions::full();
     replay.overrides = overrides(&args.rules)?;
+    replay.max_laps = args.max_laps;
     Ok((inputs, filter, replay))
 }
 
@@ -473,6 +495,15 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
             let name = output_name(args.output.as_deref());
             crate::output::stream_output(args.output.as_deref(), args.force, &[], |out| {
                 crate::generate::write_games(&options, &rules, out, &name)
+            })
+            .map_err(|e| stream_failure(e, &name))?;
+            Ok(0)
+        }
+        Command::View(args) => {
+            let (inputs, filter, replay) = corpus_inputs(&args.corpus, corpus::PMN_EXTENSIONS)?;
+            let name = output_name(Some(&args.output));
+            crate::output::stream_whole_output(Some(&args.output), args.force, &inputs, |out| {
+                crate::view::write_view(&inputs, &filter, &replay, !args.no_suggest, out, &mut say)
             })
             .map_err(|e| stream_failure(e, &name))?;
             Ok(0)
@@ -547,6 +578,7 @@ fn run_validate(args: ValidateArgs) -> Result<i32, CommandError> {
         .map_err(CommandError::Usage)?;
     let mut replay = ReplayOptions::validate();
     replay.overrides = overrides(&args.corpus.rules)?;
+    replay.max_laps = args.corpus.max_laps;
     let settings = validate::Settings {
         replay,
         filter,

@@ -21,12 +21,14 @@ pub mod plot;
 pub mod pmn;
 pub mod position;
 pub mod repair;
+pub mod repetition;
 pub mod replay;
 pub mod rng;
 pub mod rules;
 mod sowing;
 pub mod stats;
 pub mod validate;
+pub mod view;
 
 pub use geometry::{Board, Direction, Pit, Side};
 pub use moves::{Candidate, Effect, Illegal, Mode, Move};

@@ -11,7 +11,7 @@
 use crate::diagnostic::{code, Diagnostic};
 use crate::games;
 use crate::geometry::{Pit, Side};
-use crate::moves::{Effect, Illegal, Mode, Move, Sowing};
+use crate::moves::{Candidate, Effect, Illegal, Mode, Move, Sowing};
 use crate::notation::{read_move, PlyError};
 use crate::play::{GameState, Outcome};
 use std::ops::ControlFlow;
@@ -37,6 +37,9 @@ pub struct ReplayOptions {
     pub max_legal_listed: usize,
     /// Keep no per-ply trace at all, only diagnostics and counts (validation, repairs).
     pub diagnostics_only: bool,
+    /// `--max-laps`: the lap budget of one sowing ([`Rules::max_laps`]); `None` keeps
+    /// the rules' default.
+    pub max_laps: Option<u64>,
 }
 
 impl ReplayOptions {
@@ -264,6 +267,14 @@ impl RulesSource {
     }
 }
 
+/// The rule set with the options' lap budget, if they set one.
+fn budgeted(rules: Rules, options: &ReplayOptions) -> Rules {
+    match options.max_laps {
+        Some(laps) => rules.with_max_laps(laps),
+        None => rules,
+    }
+}
+
 /// What replays reuse from game to game, held by the caller (a worker keeps one for
 /// the games it replays): the last rule set built, with the tags and overrides it was
 /// built from, and the move and effect buffers of the last replay. The games of a
@@ -356,6 +367,7 @@ fn trace_setup_total(record: &Record, rules: &Rules, start: &Position) -> Option
 fn code_of(e: &Illegal, has_x: bool) -> &'static str {
     match e {
         Illegal::EndlessSowing { .. } => code::ENDLESS_SOWING,
+        Illegal::UndecidedSowing { .. } => code::UNDECIDED_SOWING,
         Illegal::GameOver => code::AFTER_END,
         Illegal::BonusMissing | Illegal::BonusNotDue if !has_x => code::CAPTURE_MARK,
         Illegal::BonusNotDue => code::CAPTURE_MARK,
@@ -874,7 +886,7 @@ impl<'o> Replaying<'o> {
         };
         replayer.buffers.effect.lap_counts_only = !options.keep_laps;
         let rules = match replayer.rules_of(record, &options.overrides) {
-            Ok(r) => r,
+            Ok(r) => budgeted(r, options),
             Err(d) => {
                 game.no_rules = Some(d);
                 return game;
@@ -1382,14 +1394,15 @@ fn illegal(
     if code != code::AFTER_END && options.max_legal_listed > 0 {
         d.position = Some(pos.to_string());
         let legal = games::legal_moves(state.rules(), pos);
-        d.legal = legal
-            .iter()
+        // A head's stops are one candidate: each arrival is listed in turn.
+        d.legal = (legal.iter().flat_map(Candidate::each))
             .take(options.max_legal_listed)
-            .map(crate::notation::candidate_text)
+            .map(|c| crate::notation::candidate_text(&c))
             .collect();
-        if legal.len() > d.legal.len() {
+        let plies: u64 = legal.iter().map(Candidate::plies).sum();
+        if plies > d.legal.len() as u64 {
             d.legal
-                .push(format!("... and {} more", legal.len() - d.legal.len()));
+                .push(format!("... and {} more", plies - d.legal.len() as u64));
         }
     }
     d

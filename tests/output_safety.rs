@@ -85,6 +85,7 @@ fn a_link_planted_at_any_temporary_name_changes_no_file_outside_the_outputs_fold
         ("stats.csv", vec!["stats", input]),
         ("plot.svg", vec!["plot", input]),
         ("convert.json", vec!["convert", "--to", "json", input]),
+        ("view.html", vec!["view", input]),
         ("show.txt", vec!["show", input]),
         ("generate.pmn", vec!["generate", "--game", "Nsolo"]),
         ("man", vec!["man"]),
@@ -167,7 +168,7 @@ fn a_link_planted_at_any_temporary_name_changes_no_file_outside_the_outputs_fold
                 .filter(|p| p.extension().is_some_and(|e| e == "1"))
                 .filter(|p| fs::symlink_metadata(p).unwrap().is_file())
                 .collect();
-            assert_eq!(expected.len(), 9);
+            assert_eq!(expected.len(), 10);
         }
         outputs.sort();
         expected.sort();
@@ -209,12 +210,13 @@ fn an_input_is_never_the_output_even_with_force() {
     let hard = dir.path().join("hard.pmn");
     fs::hard_link(&input, &hard).unwrap();
     let name = input.to_str().unwrap();
-    let commands: [&[&str]; 5] = [
+    let commands: [&[&str]; 6] = [
         &["stats", name],
         &["stats", "--per", "ply", name],
         &["plot", name],
         &["convert", "--to", "pmn", name],
         &["show", name],
+        &["view", name],
     ];
     // Given by the same path, a `./` path, a link and a hard link, as a file among the
     // inputs and as the folder holding it.
@@ -366,7 +368,7 @@ fn man_pages_are_outputs_as_any_other() {
     assert!(man(true).status.success());
     assert_eq!(fs::read_to_string(&page).unwrap(), text);
     // No temporary file left beside them.
-    assert_eq!(fs::read_dir(&pages).unwrap().count(), 9);
+    assert_eq!(fs::read_dir(&pages).unwrap().count(), 10);
     // `-o -`: every page on standard output, and no folder named `-`.
     let out = sow()
         .current_dir(dir.path())
@@ -375,7 +377,7 @@ fn man_pages_are_outputs_as_any_other() {
         .unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(text.matches("\n.TH ").count(), 9);
+    assert_eq!(text.matches("\n.TH ").count(), 10);
     assert!(text.contains(".TH sow-validate 1"), "{text}");
     assert!(!dir.path().join("-").exists());
 }

@@ -1,0 +1,815 @@
+//! `sow view`: one self-contained HTML page that replays the games of its inputs, ply by
+//! ply, with every diagnostic shown at its ply.
+//!
+//! The page's data is made here from the one replay (a [`Trace`]): the PMN `Position`
+//! string after every ply, what each ply did (laps, end, captures, bonus), the move text
+//! as written, and every diagnostic. The board is the SVG of [`crate::diagram::svg_board`],
+//! drawn once for each rule set; the page's script (`view/view.js`) only writes the
+//! counts of a position into it and marks the sowing. No rule is written in the script:
+//! it never works out a position. The script and style are embedded at build time, and
+//! the page asks for nothing over the network (its Content-Security-Policy forbids it).
+//!
+//! A variation that branches from the main line is replayed, by [`replay`] as every
+//! line is, as the line it makes: the main line before the ply it replaces, then its
+//! plies.
+//!
+//! Must not replay but through [`replay`], or hold the games' syntax trees longer than
+//! a batch (the page holds what it shows of each game).
+
+use std::collections::HashMap;
+use std::io::Write;
+
+use serde::Serialize;
+
+use crate::corpus::{Batches, Filter, Input, Work};
+use crate::diagnostic::Diagnostic;
+use crate::error::CommandError;
+use crate::geometry::{Pit, Side};
+use crate::moves::Move;
+use crate::pmn::{Element, ParsedGame, Record};
+use crate::position::Position;
+use crate::repair::RepairOptions;
+use crate::replay::{replay, ReplayOptions, Trace};
+use crate::rules::Game;
+
+const SCRIPT: &str = include_str!("view/view.js");
+const STYLE: &str = include_str!("view/view.css");
+
+/// Laps of one ply listed in the page, at most; the page says how many there were.
+pub const MAX_LAPS_SHOWN: usize = 200;
+
+/// One game of the page: everything the page shows of it.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameView {
+    /// Its number in the page, from 1 (the `g` of a deep link).
+    pub number: usize,
+    /// The file it comes from.
+    pub input: String,
+    /// Its number in that file, from 1.
+    pub index: usize,
+    /// The tags as written, in order.
+    pub tags: Vec<(String, String)>,
+    /// The rule set it was replayed under, as `Game Board (options)`.
+    pub rules: Option<String>,
+    /// The index of its board drawing among the page's boards.
+    pub board: Option<usize>,
+    /// The PMN `Position` string at the start (`positions[0]`) and after each ply
+    /// replayed. In the page, a position is written as its changes from the one before
+    /// when that is shorter (see [`position_changes`]).
+    #[serde(serialize_with = "positions_as_changes")]
+    pub positions: Vec<String>,
+    /// What each ply replayed did: `plies[i]` is ply `i + 1`.
+    pub plies: Vec<PlyView>,
+    /// When the replay stopped at a ply it could not play: that ply's number (one past
+    /// the plies replayed), shown with the board as it stood.
+    pub stop: Option<u32>,
+    /// The plies written in the main line.
+    pub plies_written: usize,
+    /// The move text as written.
+    pub moves: Vec<Item>,
+    /// The variations that branch from the main line, replayed, in the order written.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub variations: Vec<VariationView>,
+    /// `[%stones]` checkpoints written before the first ply (of the start).
+    pub start_stones: Vec<Checkpoint>,
+    /// Every diagnostic, in the order of the replay.
+    pub diagnostics: Vec<DiagnosticView>,
+    /// The result the record declares.
+    pub declared: Option<String>,
+    /// How and why the game ended, when it is over after the last ply replayed, as
+    /// `sow show` says it.
+    pub ending: Option<String>,
+    pub errors: usize,
+    pub warnings: usize,
+    /// The ply of the first error (0: before the first ply), where the game list leads.
+    pub first_error: Option<u32>,
+    /// The board drawing, shared in the page by the games of the same rule set.
+    #[serde(skip)]
+    pub svg: Option<String>,
+}
+
+/// What one ply did.
+#[derive(Clone, Debug, Serialize)]
+pub struct PlyView {
+    pub number: u32,
+    /// `S` or `N`.
+    pub side: char,
+    /// The ply as written (without its suffix).
+    pub text: String,
+    /// The pits it lifted from (two for Kiothi's opening).
+    pub from: Vec<String>,
+    /// Kiothi's opening: the pits filled and the stones put in each.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub placed: Vec<(String, u16)>,
+    /// The laps in order, each as its start and end pit, `a3-b5` (at most
+    /// [`MAX_LAPS_SHOWN`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub laps: Vec<String>,
+    /// The laps in all.
+    pub lap_count: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end: Option<String>,
+    /// Captured pits and the stones taken from each.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub captured: Vec<(String, u16)>,
+    /// Bonus pits and the stones taken from each.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub bonus: Vec<(String, u16)>,
+    /// Kiothi: stones that went into the mover's prison.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub prison_gain: u16,
+    /// Kiothi: the opening ended with this ply and every occupied pit became nki.
+    #[serde(skip_serializing_if = "is_false")]
+    pub nki_marked: bool,
+    /// Played under `[%foul]`.
+    #[serde(skip_serializing_if = "is_false")]
+    pub foul: bool,
+    /// `[%stones]` checkpoints written after it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stones: Vec<Checkpoint>,
+}
+
+// A page of a thousand games holds some hundred thousand plies: what a ply did not do
+// is left out of its data.
+fn is_zero(n: &u16) -> bool {
+    *n == 0
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// A `[%stones S N]` checkpoint beside the true counts.
+#[derive(Clone, Debug, Serialize)]
+pub struct Checkpoint {
+    /// The arguments as written.
+    pub written: String,
+    /// South's and North's stones on the board (Kiothi: in prison), when the position
+    /// is known.
+    pub actual: Option<[u32; 2]>,
+    /// "on the board" or "in prison".
+    pub what: &'static str,
+    pub agrees: bool,
+}
+
+/// One piece of move text as written.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "k")]
+pub enum Item {
+    /// A move number, `12.` or `12...`.
+    #[serde(rename = "n")]
+    Number { t: String },
+    /// A ply; `p` is its number when it is in the main line.
+    #[serde(rename = "p")]
+    Ply {
+        t: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        p: Option<u32>,
+    },
+    /// A comment's text.
+    #[serde(rename = "c")]
+    Comment { t: String },
+    /// `$n`.
+    #[serde(rename = "g")]
+    Nag { t: String },
+    /// A variation begins (after the ply it could have replaced); `v` is its index
+    /// among the game's replayed variations, for one that branches from the main line.
+    #[serde(rename = "(")]
+    Open {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        v: Option<usize>,
+    },
+    /// A variation ends.
+    #[serde(rename = ")")]
+    Close,
+    /// The result token.
+    #[serde(rename = "r")]
+    Result { t: String },
+}
+
+/// A diagnostic as the page shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct DiagnosticView {
+    /// `error` or `warning`.
+    pub severity: &'static str,
+    pub code: &'static str,
+    pub ply: Option<u32>,
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+    /// The legal plies there.
+    pub legal: Vec<String>,
+    /// The position the ply was played in.
+    pub position: Option<String>,
+    /// Repairs found, each as what it does and the edited text.
+    pub suggestions: Vec<String>,
+    pub suggestions_stopped: Option<String>,
+}
+
+impl DiagnosticView {
+    fn of(d: &Diagnostic) -> DiagnosticView {
+        DiagnosticView {
+            severity: if d.is_error() { "error" } else { "warning" },
+            code: d.code,
+            ply: d.ply,
+            line: d.span.line,
+            column: d.span.column,
+            message: d.message.clone(),
+            legal: d.legal.clone(),
+            position: d.position.clone(),
+            suggestions: (d.suggestions.iter())
+                .map(|s| {
+                    let how = if s.complete {
+                        "replays completely".to_string()
+                    } else {
+                        format!("replays {} plies", s.replays)
+                    };
+                    format!("{} ({how}): {}", s.edit, s.text)
+                })
+                .collect(),
+            suggestions_stopped: d.suggestions_stopped.clone(),
+        }
+    }
+}
+
+/// South's and North's stones a `[%stones]` checkpoint counts: on the board, or in
+/// prison for Kiothi (PMN.md).
+fn stones_counted(game: Game, pos: &Position) -> ([u32; 2], &'static str) {
+    if game == Game::Kiothi {
+        ([pos.prisons[0] as u32, pos.prisons[1] as u32], "in prison")
+    } else {
+        (
+            [pos.stones_of(Side::South), pos.stones_of(Side::North)],
+            "on the board",
+        )
+    }
+}
+
+fn checkpoint(written: &str, game: Option<Game>, pos: Option<&Position>) -> Checkpoint {
+    let counted = game.zip(pos).map(|(g, p)| stones_counted(g, p));
+    let said: Option<Vec<u32>> = written.split(' ').map(|w| w.parse().ok()).collect();
+    Checkpoint {
+        written: written.to_string(),
+        actual: counted.map(|c| c.0),
+        what: counted.map_or("on the board", |c| c.1),
+        agrees: matches!((counted, said.as_deref()), (Some((a, _)), Some(s)) if a[..] == *s),
+    }
+}
+
+/// A PMN `Position` string written as its changes from the one before, when that is
+/// shorter: `~I:CELL,I:CELL|TAIL`, where `I` counts the cells of the rows from 0 (top
+/// row first, as the string lists them), `CELL` is the cell as the string writes it
+/// (`3`, `0*`), and `TAIL` is what follows the rows (` S`, ` N S:18 N:29`). The page
+/// rebuilds the string from the one before; the rows keep their lengths.
+pub fn position_changes(before: &str, after: &str) -> Option<String> {
+    let (was, _) = cells(before);
+    let (is, tail) = cells(after);
+    if was.len() != is.len() {
+        return None;
+    }
+    let mut out = String::from("~");
+    for (i, (a, b)) in was.iter().zip(&is).enumerate() {
+        if a != b {
+            if out.len() > 1 {
+                out.push(',');
+            }
+            out.push_str(&format!("{i}:{b}"));
+        }
+    }
+    out.push('|');
+    out.push_str(tail);
+    (out.len() < after.len()).then_some(out)
+}
+
+/// The cells of a PMN `Position` string's rows, in order, and what follows the rows.
+fn cells(position: &str) -> (Vec<&str>, &str) {
+    let (rows, tail) = position.split_at(position.find(' ').unwrap_or(position.len()));
+    (rows.split(['/', ',']).collect(), tail)
+}
+
+fn positions_as_changes<S: serde::Serializer>(
+    positions: &[String],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = serializer.serialize_seq(Some(positions.len()))?;
+    for (k, p) in positions.iter().enumerate() {
+        let changes = k
+            .checked_sub(1)
+            .and_then(|j| position_changes(&positions[j], p));
+        match changes {
+            Some(c) => seq.serialize_element(&c)?,
+            None => seq.serialize_element(p)?,
+        }
+    }
+    seq.end()
+}
+
+/// The move text of a record as the page lists it, main-line plies numbered, and the
+/// `[%stones]` arguments written after each main-line ply (index 0: before the first).
+/// A variation that branches from the main line: it replaces main-line ply `at`, whose
+/// element is `record.moves[element]`.
+struct Branch<'a> {
+    at: u32,
+    element: usize,
+    elements: &'a [Element],
+}
+
+fn move_text(record: &Record) -> (Vec<Item>, Vec<Vec<String>>, Vec<Branch<'_>>) {
+    let mut items = Vec::new();
+    let mut stones: Vec<Vec<String>> = vec![Vec::new()];
+    let mut branches = Vec::new();
+    let mut main = 0u32;
+    // The element of the last main-line ply, and how many main-line elements were read.
+    let (mut last_ply, mut read) = (None, 0usize);
+    // Variations nest; an explicit stack of the element lists still to walk.
+    let mut stack: Vec<std::slice::Iter<'_, Element>> = vec![record.moves.iter()];
+    while let Some(top) = stack.last_mut() {
+        let Some(element) = top.next() else {
+            stack.pop();
+            if !stack.is_empty() {
+                items.push(Item::Close);
+            }
+            continue;
+        };
+        let in_main = stack.len() == 1;
+        if in_main {
+            read += 1;
+        }
+        match element {
+            Element::MoveNumber(m) => items.push(Item::Number {
+                t: format!(
+                    "{}{}",
+                    m.number,
+                    match m.dots {
+                        crate::pmn::Dots::One => ".",
+                        crate::pmn::Dots::Three => "...",
+                    }
+                ),
+            }),
+            Element::Ply(ply) => {
+                let mut t = ply.syntax.to_string();
+                if let Some(s) = ply.suffix {
+                    t.push_str(s.as_str());
+                }
+                let p = in_main.then(|| {
+                    last_ply = Some(read - 1);
+                    main += 1;
+                    stones.push(Vec::new());
+                    main
+                });
+                items.push(Item::Ply { t, p });
+            }
+            Element::Comment(c) => {
+                let t = c.text.trim().to_string();
+                if in_main {
+                    for cmd in c.commands.iter().filter(|c| c.name == "stones") {
+                        stones[main as usize].push(cmd.args.as_str().to_string());
+                    }
+                }
+                items.push(Item::Comment { t });
+            }
+            Element::Nag(n) => items.push(Item::Nag {
+                t: format!("${}", n.code),
+            }),
+            Element::Variation(v) => {
+                let branch = last_ply.filter(|_| in_main).map(|element| {
+                    branches.push(Branch {
+                        at: main,
+                        element,
+                        elements: &v.elements,
+                    });
+                    branches.len() - 1
+                });
+                items.push(Item::Open { v: branch });
+                stack.push(v.elements.iter());
+            }
+        }
+    }
+    if let Some(r) = record.result {
+        items.push(Item::Result {
+            t: r.result.as_str().to_string(),
+        });
+    }
+    (items, stones, branches)
+}
+
+fn pits(list: &[(Pit, u16)]) -> Vec<(String, u16)> {
+    list.iter().map(|(p, n)| (p.to_string(), *n)).collect()
+}
+
+fn ply_view(ply: &crate::replay::PlyTrace, stones: Vec<Checkpoint>) -> PlyView {
+    let e = &ply.effect;
+    let (from, placed) = match &ply.mv {
+        Move::Sow(s) => (s.from.iter().map(Pit::to_string).collect(), Vec::new()),
+        Move::Redistribute(r) => (
+            r.emptied.iter().map(Pit::to_string).collect(),
+            pits(&r.placed),
+        ),
+    };
+    PlyView {
+        number: ply.number,
+        side: ply.side.letter(),
+        text: ply.text.clone(),
+        from,
+        placed,
+        laps: (e.laps.iter().take(MAX_LAPS_SHOWN))
+            .map(|l| format!("{}-{}", l.start, l.end))
+            .collect(),
+        lap_count: e.lap_count,
+        end: e.end.map(|p| p.to_string()),
+        captured: pits(&e.captured),
+        bonus: pits(&e.bonus),
+        prison_gain: e.prison_gain,
+        nki_marked: e.nki_marked,
+        foul: ply.foul,
+        stones,
+    }
+}
+
+/// A variation that branches from the main line, replayed as the line it makes: the
+/// main line before the ply it replaces, then its own plies (those of variations inside
+/// it are not played).
+#[derive(Clone, Debug, Serialize)]
+pub struct VariationView {
+    /// The main-line ply it replaces: its first ply is numbered so.
+    pub at: u32,
+    /// The position before its first ply, then after each of its plies replayed.
+    #[serde(serialize_with = "positions_as_changes")]
+    pub positions: Vec<String>,
+    pub plies: Vec<PlyView>,
+    /// When its replay stopped at a ply it could not play: that ply's number.
+    pub stop: Option<u32>,
+    /// The diagnostics of its plies.
+    pub diagnostics: Vec<DiagnosticView>,
+}
+
+fn variation_view(
+    parsed: &ParsedGame,
+    branch: &Branch<'_>,
+    options: &ReplayOptions,
+) -> VariationView {
+    let record = &parsed.record;
+    let moves = (record.moves[..branch.element].iter())
+        .chain(
+            branch
+                .elements
+                .iter()
+                .filter(|e| !matches!(e, Element::Variation(_))),
+        )
+        .cloned()
+        .collect();
+    // Without the result: the variation is not the game.
+    let tags = (record.tags.iter())
+        .filter(|t| t.name != "Result")
+        .cloned()
+        .collect();
+    let line = ParsedGame {
+        record: Record {
+            tags,
+            moves,
+            result: None,
+        },
+        problems: Vec::new(),
+        text: String::new(),
+        offset: 0,
+        line: 1,
+    };
+    let trace = replay(&line, options);
+    let from = branch.at as usize;
+    let plies: Vec<PlyView> = (trace.plies.iter().skip(from - 1))
+        .map(|p| ply_view(p, Vec::new()))
+        .collect();
+    let positions = (from - 1..=trace.plies.len())
+        .filter_map(|k| trace.position_after(k).map(Position::to_string))
+        .collect();
+    let replayed = trace.plies.len() as u32;
+    let stop = (trace.first_error_ply())
+        .filter(|&p| p == replayed + 1 && p >= branch.at && !trace.complete);
+    VariationView {
+        at: branch.at,
+        positions,
+        plies,
+        stop,
+        diagnostics: (trace.diagnostics.iter())
+            .filter(|d| d.ply.is_some_and(|p| p >= branch.at))
+            .map(DiagnosticView::of)
+            .collect(),
+    }
+}
+
+/// The page's view of one game, from its replay (`options` replay its variations).
+pub fn game_view(
+    number: usize,
+    input: &str,
+    index: usize,
+    parsed: &ParsedGame,
+    trace: &Trace,
+    options: &ReplayOptions,
+) -> GameView {
+    let record = &parsed.record;
+    let (moves, written_stones, branches) = move_text(record);
+    let game = trace.rules.as_ref().map(|r| r.game());
+    let stones_at = |n: usize, pos: Option<&Position>| -> Vec<Checkpoint> {
+        (written_stones.get(n).into_iter().flatten())
+            .map(|w| checkpoint(w, game, pos))
+            .collect()
+    };
+    let mut positions = Vec::with_capacity(trace.plies.len() + 1);
+    positions.extend(trace.start.as_ref().map(Position::to_string));
+    let mut plies = Vec::with_capacity(trace.plies.len());
+    for ply in &trace.plies {
+        plies.push(ply_view(
+            ply,
+            stones_at(ply.number as usize, ply.after.as_ref()),
+        ));
+        if let Some(after) = &ply.after {
+            positions.push(after.to_string());
+        }
+    }
+    let replayed = trace.plies.len() as u32;
+    let first_error = trace.first_error().map(|d| d.ply.unwrap_or(0));
+    let stop = first_error
+        .filter(|&p| p == replayed + 1 && trace.start.is_some())
+        .filter(|_| !trace.complete);
+    let rules = trace.rules.as_ref().map(|r| {
+        format!(
+            "{} {}{}",
+            r.game(),
+            r.board(),
+            match r.options_tag().as_str() {
+                "" => String::new(),
+                o => format!(" ({o})"),
+            }
+        )
+    });
+    let svg = trace
+        .rules
+        .as_ref()
+        .filter(|_| trace.start.is_some())
+        .map(|r| {
+            // Drawn with no stone: the page writes every position's counts into it.
+            crate::diagram::svg_board(r, &Position::empty(r.board(), Side::South), None, None)
+        });
+    let ending = match (&trace.rules, &trace.last, &trace.outcome) {
+        (Some(rules), Some(last), Some(outcome)) => {
+            Some(crate::diagram::game_over_lines(rules, last, outcome).join(" "))
+        }
+        _ => None,
+    };
+    GameView {
+        number,
+        input: input.to_string(),
+        index,
+        tags: (record.tags.iter())
+            .map(|t| (t.name.to_string(), t.value.to_string()))
+            .collect(),
+        rules,
+        board: None,
+        positions,
+        plies,
+        stop,
+        plies_written: trace.plies_written,
+        variations: (branches.iter())
+            .filter(|_| trace.start.is_some())
+            .map(|b| variation_view(parsed, b, options))
+            .collect(),
+        moves,
+        start_stones: stones_at(0, trace.start.as_ref()),
+        diagnostics: trace.diagnostics.iter().map(DiagnosticView::of).collect(),
+        declared: trace.declared.map(|r| r.as_str().to_string()),
+        ending,
+        errors: trace.errors(),
+        warnings: trace.warnings(),
+        first_error,
+        svg,
+    }
+}
+
+/// Replays a parsed game as the page does (positions and laps kept, and repairs
+/// searched for a game with an error, as `sow validate --suggest` would) and makes its
+/// view.
+pub fn view_of(
+    number: usize,
+    input: &str,
+    index: usize,
+    parsed: &ParsedGame,
+    options: &ReplayOptions,
+) -> GameView {
+    let mut trace = replay(parsed, options);
+    if !trace.is_valid() {
+        crate::repair::attach_suggestions(parsed, &mut trace, options, &RepairOptions::default());
+    }
+    game_view(number, input, index, parsed, &trace, options)
+}
+
+/// Writes JSON for a `<script type="application/json">` element: no `<` in it, so no
+/// text in a record (`</script>` in a comment) can end the element.
+fn json_in_script(value: &impl Serialize, out: &mut String) {
+    let json = serde_json::to_string(value).expect("the page's data serializes");
+    // `<` only occurs inside JSON strings, where `\u003c` means the same.
+    out.push_str(&json.replace('<', "\\u003c"));
+}
+
+/// Escapes text for HTML content.
+fn html_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The summary of a game in the page's list of games.
+#[derive(Serialize)]
+struct Entry<'a> {
+    title: String,
+    input: &'a str,
+    index: usize,
+    errors: usize,
+    warnings: usize,
+    first_error: Option<u32>,
+}
+
+/// Text without spaces, in lower case: `Bao la Kimasai` names `BaoLaKimasai`.
+fn squeezed(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_whitespace())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+fn title_of(view: &GameView) -> String {
+    let tag = |name: &str| {
+        (view.tags.iter())
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+            .filter(|v| !v.trim().is_empty() && *v != "?")
+    };
+    let players = match (tag("South"), tag("North")) {
+        (Some(s), Some(n)) => Some(format!("{s} – {n}")),
+        _ => None,
+    };
+    let game = tag("Game").unwrap_or("?");
+    match (tag("Event"), players) {
+        // An event names its game more often than not.
+        (Some(event), _) if squeezed(event).contains(&squeezed(game)) => event.to_string(),
+        (Some(name), _) => format!("{game}: {name}"),
+        (None, Some(players)) => format!("{game}: {players}"),
+        (None, None) => format!("{game}, {} game {}", view.input, view.index),
+    }
+}
+
+/// The whole page for the games, in order (their `number`s 1, 2, ...).
+pub fn page(games: &mut [GameView], title: &str) -> String {
+    // One board drawing for each rule set.
+    let mut boards: Vec<&str> = Vec::new();
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for view in games.iter_mut() {
+        if let Some(svg) = view.svg.take() {
+            let next = seen.len();
+            let i = *seen.entry(svg.clone()).or_insert(next);
+            view.board = Some(i);
+            if i == next {
+                view.svg = Some(svg);
+            }
+        }
+    }
+    boards.extend(games.iter().filter_map(|g| g.svg.as_deref()));
+    let entries: Vec<Entry> = (games.iter())
+        .map(|g| Entry {
+            title: title_of(g),
+            input: &g.input,
+            index: g.index,
+            errors: g.errors,
+            warnings: g.warnings,
+            first_error: g.first_error,
+        })
+        .collect();
+    let mut out = String::new();
+    out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    // Nothing is loaded from anywhere: the page works from file:// for years.
+    out.push_str(
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">\n",
+    );
+    out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
+    out.push_str("<meta name=\"generator\" content=\"sow view\">\n");
+    out.push_str(&format!("<title>{}</title>\n", html_escape(title)));
+    out.push_str("<style>\n");
+    out.push_str(STYLE);
+    out.push_str("</style>\n</head>\n<body>\n");
+    out.push_str(BODY);
+    out.push_str("<script type=\"application/json\" id=\"sow-index\">");
+    json_in_script(
+        &serde_json::json!({ "title": title, "boards": boards, "games": entries }),
+        &mut out,
+    );
+    out.push_str("</script>\n");
+    for g in games.iter() {
+        out.push_str(&format!(
+            "<script type=\"application/json\" id=\"sow-game-{}\">",
+            g.number
+        ));
+        json_in_script(g, &mut out);
+        out.push_str("</script>\n");
+    }
+    out.push_str("<script>\n");
+    out.push_str(SCRIPT);
+    out.push_str("</script>\n</body>\n</html>\n");
+    out
+}
+
+/// The page's markup; the script fills it in.
+const BODY: &str = include_str!("view/body.html");
+
+/// `sow view`: the games of the inputs kept by the filter, replayed, as one page. The
+/// games are replayed a batch at a time by the corpus driver. An input that cannot be
+/// read is reported to `notes` (`NAME: why`), and the others are still read (to report
+/// every one); then the command fails: a page that silently left an input out would
+/// mislead. With `suggest`, the repairs of each game with an error are searched for, as
+/// `sow validate --suggest` does.
+pub fn write_view(
+    inputs: &[Input],
+    filter: &Filter,
+    options: &ReplayOptions,
+    suggest: bool,
+    out: &mut dyn Write,
+    notes: &mut dyn FnMut(String),
+) -> Result<(), CommandError> {
+    let names: Vec<String> = inputs.iter().map(Input::name).collect();
+    let mut games: Vec<GameView> = Vec::new();
+    let mut unreadable = 0;
+    let view = |work: Work| -> Result<Option<GameView>, String> {
+        let name = &names[work.input()];
+        let game = work.parse_game(&names, filter)?;
+        Ok(game.map(|(index, game)| match suggest {
+            true => view_of(0, name, index, &game, options),
+            false => game_view(0, name, index, &game, &replay(&game, options), options),
+        }))
+    };
+    let keep = |_, view: Result<Option<GameView>, String>| -> Result<(), CommandError> {
+        match view {
+            Ok(Some(mut view)) => {
+                view.number = games.len() + 1;
+                games.push(view);
+            }
+            Ok(None) => {}
+            Err(report) => {
+                notes(report);
+                unreadable += 1;
+            }
+        }
+        Ok(())
+    };
+    crate::corpus::drive(Batches::new(inputs), view, keep, |_| {})?;
+    if unreadable > 0 {
+        return Err(CommandError::Unreadable(unreadable));
+    }
+    if games.is_empty() {
+        return Err(CommandError::Usage("no game to show".into()));
+    }
+    let title = match &names[..] {
+        [one] => format!("{one}: sow view"),
+        _ => format!("{} files: sow view", names.len()),
+    };
+    let html = page(&mut games, &title);
+    out.write_all(html.as_bytes())
+        .map_err(|e| CommandError::io("<output>", e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_position_is_written_as_its_changes_when_they_are_shorter() {
+        let before = "2,2,2,2,2,2/0,0,0,0,0,0/0,0,0,0,0,0/2,2,2,2,2,2 S";
+        let after = "2,2,2,2,2,2/0,0,0,0,0,0/0,0,0,0,0,0/2,0,3,3,2,2 N";
+        assert_eq!(
+            position_changes(before, after).unwrap(),
+            "~19:0,20:3,21:3| N"
+        );
+        let kiothi = "0,3*,0,0,0,0,0,0,0,0/1,1,0,1,0,0,0,0,0,0 N S:18 N:29";
+        let next = "0,3*,0,0,0,0,0,0,0,0/1,1,0,1,0,0,0,0,0,0 S S:18 N:30";
+        assert_eq!(position_changes(kiothi, next).unwrap(), "~| S S:18 N:30");
+        // Rows of another length are not changes.
+        assert_eq!(position_changes("1,1/1,1 S", "1,1,1/1,1,1 S"), None);
+    }
+
+    #[test]
+    fn json_in_a_script_cannot_end_it() {
+        let mut out = String::new();
+        json_in_script(&"a </script><b> & c", &mut out);
+        assert!(!out.contains('<'), "{out}");
+        assert_eq!(
+            serde_json::from_str::<String>(&out).unwrap(),
+            "a </script><b> & c"
+        );
+    }
+}

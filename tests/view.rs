@@ -1,0 +1,283 @@
+//! `sow view`: the page's data, read back from the page, against the replay (no
+//! browser): every position is the trace's, every diagnostic is there, and no text of a
+//! record can end the page's data early.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+use sow::pmn::parse_str;
+use sow::replay::{replay, ReplayOptions};
+use sow::view::{page, view_of};
+
+/// The files of a folder of records/, sorted.
+fn records(folder: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("records")
+        .join(folder);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pmn"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The JSON of each `<script type="application/json" id="ID">` of a page.
+fn page_data(html: &str) -> Vec<(String, Value)> {
+    let open = "<script type=\"application/json\" id=\"";
+    let mut out = Vec::new();
+    let mut rest = html;
+    while let Some(at) = rest.find(open) {
+        rest = &rest[at + open.len()..];
+        let (id, after) = rest.split_once("\">").unwrap();
+        let (json, after) = after.split_once("</script>").unwrap();
+        out.push((id.to_string(), serde_json::from_str(json).unwrap()));
+        rest = after;
+    }
+    out
+}
+
+/// The PMN `Position` strings of a game's data, those written as changes rebuilt as the
+/// page rebuilds them.
+fn positions_of(game: &Value) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for p in game["positions"].as_array().unwrap() {
+        let p = p.as_str().unwrap();
+        let Some(changes) = p.strip_prefix('~') else {
+            out.push(p.to_string());
+            continue;
+        };
+        let before = out.last().unwrap();
+        let rows = before.split(' ').next().unwrap();
+        let lengths: Vec<usize> = rows.split('/').map(|r| r.split(',').count()).collect();
+        let mut cells: Vec<String> = rows.split(['/', ',']).map(str::to_string).collect();
+        let (list, tail) = changes.split_once('|').unwrap();
+        for change in list.split(',').filter(|c| !c.is_empty()) {
+            let (i, cell) = change.split_once(':').unwrap();
+            cells[i.parse::<usize>().unwrap()] = cell.to_string();
+        }
+        let mut rows = Vec::new();
+        let mut at = 0;
+        for n in lengths {
+            rows.push(cells[at..at + n].join(","));
+            at += n;
+        }
+        out.push(format!("{}{tail}", rows.join("/")));
+    }
+    out
+}
+
+/// Every game of the records' files, as the page shows it and as the replay has it.
+#[test]
+fn every_position_and_diagnostic_of_the_page_is_the_replays() {
+    let options = ReplayOptions::full();
+    let mut games = Vec::new();
+    let mut traces = Vec::new();
+    for file in records("examples").into_iter().chain(records("flawed")) {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (i, parsed) in parse_str(&text).iter().enumerate() {
+            let name = file.display().to_string();
+            games.push(view_of(games.len() + 1, &name, i + 1, parsed, &options));
+            traces.push(replay(parsed, &options));
+        }
+    }
+    assert!(games.len() > 30, "{} games", games.len());
+    let html = page(&mut games, "records");
+    let data = page_data(&html);
+    assert_eq!(
+        data.len(),
+        traces.len() + 1,
+        "the index and one script a game"
+    );
+    assert_eq!(data[0].0, "sow-index");
+    assert_eq!(data[0].1["games"].as_array().unwrap().len(), traces.len());
+    for (n, (trace, (id, game))) in traces.iter().zip(&data[1..]).enumerate() {
+        assert_eq!(*id, format!("sow-game-{}", n + 1));
+        let positions = positions_of(game);
+        let expected: Vec<String> = (0..=trace.plies.len())
+            .filter_map(|k| trace.position_after(k).map(|p| p.to_string()))
+            .collect();
+        assert_eq!(positions, expected, "game {}", n + 1);
+        let plies = game["plies"].as_array().unwrap();
+        assert_eq!(plies.len(), trace.plies.len());
+        for (shown, ply) in plies.iter().zip(&trace.plies) {
+            assert_eq!(shown["text"], ply.text.as_str());
+            assert_eq!(shown["lap_count"], ply.effect.lap_count);
+            assert_eq!(shown["foul"].as_bool().unwrap_or(false), ply.foul);
+            let laps: Vec<String> = (ply.effect.laps.iter().take(sow::view::MAX_LAPS_SHOWN))
+                .map(|l| format!("{}-{}", l.start, l.end))
+                .collect();
+            let shown_laps: Vec<&str> = (shown["laps"].as_array().into_iter().flatten())
+                .map(|l| l.as_str().unwrap())
+                .collect();
+            assert_eq!(shown_laps, laps);
+            let end = ply.effect.end.map(|p| p.to_string());
+            assert_eq!(shown["end"].as_str(), end.as_deref());
+        }
+        let messages: Vec<(&str, Option<u64>)> = (game["diagnostics"].as_array().unwrap().iter())
+            .map(|d| (d["message"].as_str().unwrap(), d["ply"].as_u64()))
+            .collect();
+        let expected: Vec<(&str, Option<u64>)> = (trace.diagnostics.iter())
+            .map(|d| (d.message.as_str(), d.ply.map(u64::from)))
+            .collect();
+        assert_eq!(messages, expected, "game {}", n + 1);
+        // A game that stops at a ply it cannot play shows that ply, one past the last
+        // position.
+        if let Some(stop) = game["stop"].as_u64() {
+            assert_eq!(stop as usize, positions.len());
+            assert_eq!(trace.first_error_ply(), Some(stop as u32));
+        }
+    }
+}
+
+/// The illegal ply of records/flawed/illegal-move.pmn, with its legal plies and a
+/// repair, at the ply the page steps to.
+#[test]
+fn an_illegal_ply_is_shown_with_its_legal_plies_and_repairs() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("records/flawed/illegal-move.pmn");
+    let text = std::fs::read_to_string(file).unwrap();
+    let parsed = &parse_str(&text)[0];
+    let view = view_of(1, "illegal-move.pmn", 1, parsed, &ReplayOptions::full());
+    assert_eq!(view.stop, Some(5));
+    assert_eq!(view.positions.len(), 5, "the start and four plies");
+    assert_eq!(view.first_error, Some(5));
+    let d = &view.diagnostics[0];
+    assert_eq!(d.ply, Some(5));
+    assert_eq!(d.legal, ["a10", "b4x"]);
+    assert!(!d.suggestions.is_empty(), "{d:?}");
+}
+
+#[test]
+fn a_comment_cannot_end_the_pages_data() {
+    let text = "[Game \"Tsoro\"]\n[Event \"</script><script>alert(1)</script>\"]\n\n1. a1 {</script> <!-- } *\n";
+    let parsed = &parse_str(text)[0];
+    let mut games = vec![view_of(1, "x.pmn", 1, parsed, &ReplayOptions::full())];
+    let html = page(&mut games, "</title><b>");
+    assert!(!html.contains("<b>"));
+    assert!(!html.contains("<script>alert"));
+    assert!(!html.contains("<!--"));
+    let data = page_data(&html);
+    assert_eq!(data.len(), 2);
+    let tags = &data[1].1["tags"];
+    assert_eq!(tags[1][1], "</script><script>alert(1)</script>");
+}
+
+/// `[%stones]` checkpoints beside the true counts, agreeing or not.
+#[test]
+fn checkpoints_are_shown_against_the_true_counts() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("records/flawed/stones-mismatch.pmn");
+    let text = std::fs::read_to_string(file).unwrap();
+    let parsed = &parse_str(&text)[0];
+    let view = view_of(1, "s.pmn", 1, parsed, &ReplayOptions::full());
+    let all: Vec<_> = (view.plies.iter())
+        .flat_map(|p| &p.stones)
+        .chain(&view.start_stones)
+        .collect();
+    assert!(all.iter().any(|c| !c.agrees), "{all:?}");
+    for c in all {
+        let said: Vec<u32> = c.written.split(' ').map(|w| w.parse().unwrap()).collect();
+        assert_eq!(
+            c.agrees,
+            c.actual.as_ref().map(|a| &a[..]) == Some(&said[..])
+        );
+    }
+}
+
+#[test]
+fn the_command_writes_one_page_and_never_over_a_file_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("games.html");
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("records/examples");
+    Command::cargo_bin("sow")
+        .unwrap()
+        .args(["view", "--game", "Kiothi"])
+        .arg(&examples)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(&out).unwrap();
+    let data = page_data(&html);
+    assert_eq!(data.len(), 1 + 3, "the three Kiothi games");
+    assert!(html.contains("default-src 'none'"));
+    Command::cargo_bin("sow")
+        .unwrap()
+        .arg("view")
+        .arg(&examples)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .code(2);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), html);
+    let input = examples.join("tsoro.pmn");
+    Command::cargo_bin("sow")
+        .unwrap()
+        .arg("view")
+        .arg(&input)
+        .arg("-o")
+        .arg(&input)
+        .arg("--force")
+        .assert()
+        .code(2);
+}
+
+/// A variation is listed where it branches, its plies not numbered in the main line.
+#[test]
+fn a_variation_is_listed_where_it_branches() {
+    let text =
+        "[Game \"Tsoro\"]\n[Board \"4x8\"]\n\n1. a5-a7 $1 (1. a4 {or this} (1. a3)) d4-d2 *\n";
+    let parsed = &parse_str(text)[0];
+    let view = view_of(1, "v.pmn", 1, parsed, &ReplayOptions::full());
+    let items = serde_json::to_value(&view.moves).unwrap();
+    let kinds: Vec<String> = (items.as_array().unwrap().iter())
+        .map(|i| {
+            let t = i["t"].as_str().unwrap_or("");
+            let p = i["p"].as_u64().map(|p| format!("#{p}")).unwrap_or_default();
+            format!("{}{t}{p}", i["k"].as_str().unwrap())
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "n1.", "pa5-a7#1", "g$1", "(", "n1.", "pa4", "cor this", "(", "n1.", "pa3", ")", ")",
+            "pd4-d2#2", "r*"
+        ]
+    );
+    assert_eq!(view.positions.len(), 3);
+    // The variation that branches from the main line is replayed as the line it makes:
+    // from the position before ply 1, its own plies (not those of the one inside it).
+    assert_eq!(view.variations.len(), 1);
+    let v = &view.variations[0];
+    assert_eq!(v.at, 1);
+    assert_eq!(v.positions[0], view.positions[0]);
+    let texts: Vec<&str> = v.plies.iter().map(|p| p.text.as_str()).collect();
+    assert_eq!(texts, ["a4"]);
+    assert_eq!(v.plies[0].number, 1);
+}
+
+#[test]
+fn repairs_are_searched_unless_told_not_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("records/flawed/illegal-move.pmn");
+    let suggestions = |extra: &[&str]| {
+        let out = dir.path().join(format!("{}.html", extra.len()));
+        Command::cargo_bin("sow")
+            .unwrap()
+            .arg("view")
+            .arg(&input)
+            .args(extra)
+            .arg("-o")
+            .arg(&out)
+            .assert()
+            .success();
+        let data = page_data(&std::fs::read_to_string(&out).unwrap());
+        data[1].1["diagnostics"][0]["suggestions"]
+            .as_array()
+            .unwrap()
+            .len()
+    };
+    assert!(suggestions(&[]) > 0);
+    assert_eq!(suggestions(&["--no-suggest"]), 0);
+}
