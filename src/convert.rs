@@ -68,7 +68,7 @@ use serde::Serialize;
 use crate::corpus::{self, Batches, Filter, Input, WholeInputs, Work};
 use crate::diagnostic::Diagnostic;
 use crate::error::CommandError;
-use crate::geometry::{Pit, Side};
+use crate::geometry::Pit;
 use crate::moves::Move;
 use crate::pmn::{
     self, decode, Comment, CommentKind, Element, GameText, ParsedGame, Problem, ProblemCode,
@@ -1209,67 +1209,14 @@ pub fn read_relative(bytes: &[u8], options: &ReplayOptions) -> Vec<ParsedGame> {
         .collect()
 }
 
-/// One game of [`read_relative`]: its plies rewritten in absolute pits, and the
-/// rewritten text parsed in the place of the text read.
-///
-/// The game holds the text as written, and its spans point there: what is reported of
-/// it is at the file's lines and at the columns of the numbers written (not of the
-/// pits, often longer, that they became), and what its record does not hold is kept
-/// as written, numbers and all. The problems of the decoding are the text's.
+/// One game of [`read_relative`]: its plies' numbers read as the pits they name.
 fn from_relative(text: GameText, options: &ReplayOptions) -> ParsedGame {
     let decoding = text.problems().to_vec();
     let parsed = text.parse();
     let Ok(rules) = rules_of(&parsed.record, &options.overrides) else {
         return parsed;
     };
-    let first = first_index(&parsed.record);
-    let (rewritten, map) = numbering::rewrite_game_text_mapped(
-        &rules,
-        first,
-        &parsed.text,
-        Numbering::Relative,
-        Numbering::Absolute,
-    );
-    let (mut record, mut problems) = pmn::parse::parse_game(&rewritten, parsed.offset, parsed.line);
-    // A span of the rewritten text made a span of the text read: the same pieces, in
-    // the same order, between the same spaces, so that what the record does not hold
-    // is cut from the text as written and kept verbatim (a line is the same line in
-    // both).
-    let mut columns = Columns {
-        text: &parsed.text,
-        at: 0,
-        column: 1,
-    };
-    let mut read = |span: &mut Span| {
-        let (Some(start), Some(end)) = (
-            span.start.checked_sub(parsed.offset),
-            span.end.checked_sub(parsed.offset),
-        ) else {
-            return;
-        };
-        let (start, end) = (map.read_offset(start), map.read_offset(end));
-        let start = floor_char_boundary(&parsed.text, start);
-        span.column = columns.of(start);
-        span.start = parsed.offset + start;
-        span.end = parsed.offset + end.max(start);
-    };
-    record.for_each_span_mut(&mut read);
-    problems.iter_mut().for_each(|p| read(&mut p.span));
-    explain_unnamed(
-        &mut problems,
-        (&parsed.text, parsed.offset),
-        &rules,
-        Numbering::Relative,
-    );
-    problems.extend(decoding);
-    problems.sort_by_key(|p| p.span.start);
-    let mut game = ParsedGame {
-        record,
-        problems,
-        text: parsed.text,
-        offset: parsed.offset,
-        line: parsed.line,
-    };
+    let mut game = read_numbered(parsed, decoding, &rules, Numbering::Relative);
     // The mark no longer says how the record is numbered: it goes, from the text too
     // (blanked, so that spans stay in place), or the text would hold a tag the record
     // does not. A Numbering tag of another value is the transcriber's, and stays.
@@ -1284,60 +1231,30 @@ fn from_relative(text: GameText, options: &ReplayOptions) -> ParsedGame {
     game
 }
 
-/// Says why a ply of another numbering was left as written, where a pit of it names
-/// none, in the place of the reader's syntax error at it ("expected a move number ...,
-/// found `99`"). `text` is the game's text and its offset, which the problems' spans
-/// point into.
-fn explain_unnamed(
-    problems: &mut [Problem],
-    (text, offset): (&str, usize),
+/// A game whose plies name pits by numbers `from` (relative or Ludii), `parsed` as
+/// PMN (for its tags, which gave `rules`), read again with its plies' numbers read as
+/// the pits they name under `rules`.
+///
+/// The game holds the text as written, and its spans point there: what is reported of
+/// it is at the numbers written, and what its record does not hold is kept as
+/// written, numbers and all. `decoding` are the problems of the text's decoding.
+fn read_numbered(
+    parsed: ParsedGame,
+    decoding: Vec<Problem>,
     rules: &Rules,
     from: Numbering,
-) {
-    for p in problems
-        .iter_mut()
-        .filter(|p| p.code == ProblemCode::Syntax)
-    {
-        let Some(rest) = p
-            .span
-            .start
-            .checked_sub(offset)
-            .and_then(|at| text.get(at..))
-        else {
-            continue;
-        };
-        let end = rest
-            .find(|c: char| c.is_whitespace() || "{}();[".contains(c))
-            .unwrap_or(rest.len());
-        let token = &rest[..end];
-        if let Some(why) = numbering::unnamed_pit(rules, token, from) {
-            p.message = format!("in ply `{token}`: {why}");
-        }
-    }
-}
-
-/// The columns of places in a text, each counted on from the last place asked for when
-/// it is further on the same line: a record's spans come nearly in order, and a count
-/// from each one's line start would be quadratic in a game written on one line.
-struct Columns<'t> {
-    text: &'t str,
-    at: usize,
-    column: u32,
-}
-
-impl Columns<'_> {
-    /// The column of `at` (a character boundary of the text), in characters from 1.
-    fn of(&mut self, at: usize) -> u32 {
-        let (from, column) = match self.text.get(self.at..at) {
-            Some(between) if !between.contains('\n') => (self.at, self.column),
-            _ => {
-                let line_start = self.text[..at].rfind('\n').map_or(0, |i| i + 1);
-                (line_start, 1)
-            }
-        };
-        self.column = column + self.text[from..at].chars().count() as u32;
-        self.at = at;
-        self.column
+) -> ParsedGame {
+    let numbers = numbering::PitNumbers::new(rules, from);
+    let (record, mut problems) =
+        pmn::parse::parse_numbered_game(&parsed.text, parsed.offset, parsed.line, Some(&numbers));
+    problems.extend(decoding);
+    problems.sort_by_key(|p| p.span.start);
+    ParsedGame {
+        record,
+        problems,
+        text: parsed.text,
+        offset: parsed.offset,
+        line: parsed.line,
     }
 }
 
@@ -1397,8 +1314,6 @@ struct LudiiOrigin {
     start: usize,
     /// The line's text as the file has it, and where it starts there.
     read: LudiiText,
-    /// How the line was rewritten (sites to pits), for a ply.
-    map: numbering::TextMap,
 }
 
 impl LudiiGame {
@@ -1410,32 +1325,25 @@ impl LudiiGame {
         !self.plies.is_empty() || !self.comments.is_empty() || self.end.is_some()
     }
 
-    /// The game as PMN text, its sites turned into pits, with where each of its lines
-    /// was in the file.
-    fn to_pmn(&self, options: &ReplayOptions) -> (String, Vec<LudiiOrigin>) {
-        let tags: String = self.tags.iter().map(|t| format!("{}\n", t.text)).collect();
-        let head = pmn::parse_str(&format!("{tags}\n*\n"));
-        let record = head.first().map(|g| g.record.clone()).unwrap_or_default();
-        let rules = rules_of(&record, &options.overrides).ok();
-        let first = first_index(&record);
+    /// The game as PMN text whose plies name pits by Ludii's sites, with where each of
+    /// its lines was in the file.
+    fn to_pmn(&self) -> (String, Vec<LudiiOrigin>) {
         let mut text = String::new();
         let mut origins = Vec::new();
         for tag in &self.tags {
             origins.push(LudiiOrigin {
                 start: text.len(),
                 read: tag.clone(),
-                map: Default::default(),
             });
             text.push_str(&tag.text);
             text.push('\n');
         }
         // The blank line after the tags holds nothing to place.
         text.push('\n');
-        let mut push = |line: &str, read: &LudiiText, map: numbering::TextMap| {
+        let mut push = |line: &str, read: &LudiiText| {
             origins.push(LudiiOrigin {
                 start: text.len(),
                 read: read.clone(),
-                map,
             });
             text.push_str(line);
             text.push('\n');
@@ -1443,36 +1351,19 @@ impl LudiiGame {
         let mut comments = self.comments.iter().peekable();
         for (i, ply) in self.plies.iter().enumerate() {
             while let Some((_, c)) = comments.next_if(|(at, _)| *at <= i) {
-                push(&c.text, c, Default::default());
+                push(&c.text, c);
             }
-            let side = if (first + i as u64).is_multiple_of(2) {
-                Side::South
-            } else {
-                Side::North
-            };
-            let rewritten = rules.as_ref().and_then(|r| {
-                numbering::rewrite_ply_mapped(
-                    r,
-                    side,
-                    &ply.text,
-                    Numbering::Ludii,
-                    Numbering::Absolute,
-                )
-            });
-            match rewritten {
-                Some((pit_ply, map)) => push(&pit_ply, ply, map),
-                None => push(&ply.text, ply, Default::default()),
-            }
+            push(&ply.text, ply);
         }
         for (_, c) in comments {
-            push(&c.text, c, Default::default());
+            push(&c.text, c);
         }
         let end = self.end.clone().unwrap_or_else(|| LudiiText {
             text: "*".into(),
             line: self.last.0,
             column: 1 + self.last.1,
         });
-        push(&end.text, &end, Default::default());
+        push(&end.text, &end);
         (text, origins)
     }
 
@@ -1483,7 +1374,7 @@ impl LudiiGame {
     /// written without `//`): the PMN reader begins a game there, and each game it reads
     /// is given, so that nothing of the list is passed over unsaid.
     fn read(&self, options: &ReplayOptions) -> Vec<ParsedGame> {
-        let (text, origins) = self.to_pmn(options);
+        let (text, origins) = self.to_pmn();
         let place = |span: &mut Span| {
             let Some(o) = (origins.partition_point(|o| o.start <= span.start))
                 .checked_sub(1)
@@ -1491,18 +1382,30 @@ impl LudiiGame {
             else {
                 return;
             };
-            let within = o.map.read_offset(span.start - o.start);
+            let within = span.start - o.start;
             let read = &o.read;
             let before = read.text.get(..within.min(read.text.len()));
             span.line = read.line;
             span.column = read.column + before.map_or(0, |b| b.chars().count() as u32);
         };
-        let mut games = pmn::parse_str(&text);
+        // The sites are read by the rules of the list's own header, in every game of
+        // the PMN text.
+        let tags: String = self.tags.iter().map(|t| format!("{}\n", t.text)).collect();
+        let head = pmn::parse_str(&format!("{tags}\n*\n"));
+        let record = head.first().map(|g| g.record.clone()).unwrap_or_default();
+        let rules = rules_of(&record, &options.overrides).ok();
+        let mut reader = pmn::Reader::new(text.as_bytes());
+        let mut games: Vec<ParsedGame> = std::iter::from_fn(|| reader.next_text())
+            .map(|game| {
+                let decoding = game.problems().to_vec();
+                let parsed = game.parse();
+                match &rules {
+                    Some(rules) => read_numbered(parsed, decoding, rules, Numbering::Ludii),
+                    None => parsed,
+                }
+            })
+            .collect();
         for game in &mut games {
-            if let Ok(rules) = rules_of(&game.record, &options.overrides) {
-                let text = (game.text.as_str(), game.offset);
-                explain_unnamed(&mut game.problems, text, &rules, Numbering::Ludii);
-            }
             game.record.for_each_span_mut(place);
             game.problems.iter_mut().for_each(|p| place(&mut p.span));
             let mut first = Span {

@@ -1,7 +1,7 @@
 //! Records in seat-relative numbering read like the same records in absolute pits:
 //! NAGs, comments, suffixes and variations around the plies change nothing.
 
-use sow::convert::{convert_game, read_relative, to_pmn, to_relative};
+use sow::convert::{convert_game, read_ludii, read_relative, to_pmn, to_relative};
 use sow::pmn::parse_str;
 use sow::replay::{replay, ReplayOptions};
 
@@ -63,4 +63,43 @@ fn relative_records_with_nags_comments_and_variations_read_as_absolute_ones() {
     for text in cases {
         relative_reads_as_absolute(text);
     }
+}
+
+#[test]
+fn a_broken_relative_ply_is_reported_as_written_not_as_the_pits_it_names() {
+    // The syntax error of `3:` quoted `a3:`, a ply the file does not hold.
+    let relative =
+        "[Game \"Tsoro\"]\n[Board \"4x8\"]\n[Numbering \"relative\"]\n\n1. 3 3 2. 3: *\n";
+    let read = read_relative(relative.as_bytes(), &ReplayOptions::full());
+    let problems: Vec<(u32, u32, &str)> = (read[0].problems.iter())
+        .map(|p| (p.span.line, p.span.column, p.message.as_str()))
+        .collect();
+    assert_eq!(
+        problems,
+        [(
+            5,
+            13,
+            "in ply `3:`: expected a number of stones lifted (digits)"
+        )]
+    );
+}
+
+#[test]
+fn a_ludii_game_keeps_its_unread_plies_in_sites_as_written() {
+    let list = "// [Game \"Tsoro\"]\n// [Board \"4x8\"]\n2\n3:\n// end *\n";
+    let read = read_ludii(list, &ReplayOptions::full());
+    let problems: Vec<(u32, u32, &str)> = (read[0].problems.iter())
+        .map(|p| (p.span.line, p.span.column, p.message.as_str()))
+        .collect();
+    assert_eq!(
+        problems,
+        [(
+            4,
+            3,
+            "in ply `3:`: expected a number of stones lifted (digits)"
+        )]
+    );
+    let conversion = convert_game("test.ludii", 1, &read[0], &ReplayOptions::full());
+    let pmn = to_pmn(&conversion);
+    assert!(pmn.contains("\n;3:\n"), "{pmn}");
 }

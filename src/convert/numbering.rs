@@ -1,11 +1,10 @@
-//! Other numberings of the pits: seat-relative numbers and Ludii's sites, and the
-//! rewriting of move text between them and PMN's absolute pits.
+//! Other numberings of the pits: seat-relative numbers and Ludii's sites, the map
+//! that lets the one PMN reader read plies written in them ([`PitNumbers`]), and the
+//! writing of plies and move text in them.
 //!
 //! A numbering is a pure function of the rule set's geometry and the seat that plays
 //! the ply; nothing here replays a move. Both numberings are defined in
 //! `docs/relative.md` and `docs/ludii.md`.
-
-use std::ops::Range;
 
 use crate::geometry::{Pit, Side};
 use crate::rules::Rules;
@@ -120,39 +119,22 @@ pub fn rewrite_ply(
     to: Numbering,
 ) -> Option<String> {
     let mut out = String::with_capacity(ply.len() + 4);
-    let mut map = TextMap::default();
-    rewrite_ply_into(rules, side, (ply, 0), from, to, &mut out, &mut map).then_some(out)
+    rewrite_ply_into(rules, side, ply, from, to, &mut out).then_some(out)
 }
 
-/// [`rewrite_ply`], with the map from the rewritten ply back to `ply`.
-pub fn rewrite_ply_mapped(
+/// [`rewrite_ply`] appending to `out`. On `false` (a pit with no name), `out` may hold
+/// part of the ply: the caller cuts it back.
+fn rewrite_ply_into(
     rules: &Rules,
     side: Side,
     ply: &str,
     from: Numbering,
     to: Numbering,
-) -> Option<(String, TextMap)> {
-    let mut out = String::with_capacity(ply.len() + 4);
-    let mut map = TextMap::default();
-    rewrite_ply_into(rules, side, (ply, 0), from, to, &mut out, &mut map).then_some((out, map))
-}
-
-/// [`rewrite_ply`] appending to `out`, the renamed pits noted in `map`; `ply.1` is the
-/// ply's byte offset in the text read. On `false` (a pit with no name), `out` and `map`
-/// may hold part of the ply: the caller cuts them back.
-fn rewrite_ply_into(
-    rules: &Rules,
-    side: Side,
-    (ply, at): (&str, usize),
-    from: Numbering,
-    to: Numbering,
     out: &mut String,
-    map: &mut TextMap,
 ) -> bool {
     let mut rest = ply;
     let mut count_next = false;
     while !rest.is_empty() {
-        let read_at = at + (ply.len() - rest.len());
         // An atom is a run of letters and digits; `x` always separates.
         let atom_len = rest
             .find(|c: char| !c.is_ascii_alphanumeric() || c == 'x')
@@ -181,10 +163,6 @@ fn rewrite_ply_into(
             else {
                 return false;
             };
-            map.renamed(
-                read_at..read_at + atom.len(),
-                out.len()..out.len() + name.len(),
-            );
             out.push_str(&name);
         }
         rest = after;
@@ -192,80 +170,66 @@ fn rewrite_ply_into(
     true
 }
 
-/// Why a ply of another numbering could not be rewritten, when one of its pits names
-/// none: said in the place of the reader's "expected a move number", which is all it
-/// can say of `99`. `None` when every pit is named (the
-/// ply is then broken otherwise, and the reader says how).
-pub fn unnamed_pit(rules: &Rules, token: &str, from: Numbering) -> Option<String> {
-    // The ply of a token: after a move number glued to it, before its suffix.
-    let digits = token.bytes().take_while(u8::is_ascii_digit).count();
-    let dots = token[digits..].bytes().take_while(|&b| b == b'.').count();
-    let ply = if digits > 0 && dots > 0 {
-        &token[digits + dots..]
-    } else {
-        token
-    };
-    let (ply, _) = split_suffix(ply);
-    let mut count_next = false;
-    for atom in ply.split_inclusive(|c: char| !c.is_ascii_alphanumeric() || c == 'x') {
-        let (name, separator) = match atom.char_indices().last() {
-            Some((i, c)) if !c.is_ascii_alphanumeric() || c == 'x' => atom.split_at(i),
-            _ => (atom, ""),
+/// The reader's map of a numbering's pits (see [`crate::pmn::PitNumbers`]): the numbers
+/// of the plies of a relative record or a Ludii move list, read by the one PMN reader,
+/// as the pits they name for the seat that plays.
+pub struct PitNumbers<'r> {
+    rules: &'r Rules,
+    from: Numbering,
+    /// Each seat's own pits in the order of its relative numbers (South's, North's).
+    orders: [Vec<Pit>; 2],
+}
+
+impl<'r> PitNumbers<'r> {
+    /// The pits named by numbers `from` (relative or Ludii) under `rules`.
+    pub fn new(rules: &'r Rules, from: Numbering) -> PitNumbers<'r> {
+        PitNumbers {
+            rules,
+            from,
+            orders: Side::BOTH.map(|side| seat_order(rules, side)),
+        }
+    }
+}
+
+impl crate::pmn::PitNumbers for PitNumbers<'_> {
+    fn pit(&self, side: crate::pmn::Side, number: u32) -> Option<crate::pmn::PitRef> {
+        let (own, theirs) = match side {
+            crate::pmn::Side::South => (&self.orders[0], &self.orders[1]),
+            crate::pmn::Side::North => (&self.orders[1], &self.orders[0]),
         };
-        if !name.is_empty() && !count_next && pit_of(rules, Side::South, name, from).is_none() {
-            let board = rules.board();
-            return Some(match from {
-                Numbering::Ludii => format!(
-                    "`{name}` is no site of the {board} board (0-{})",
-                    board.len() - 1
-                ),
-                _ => {
-                    let half = seat_order(rules, Side::South).len();
-                    format!(
-                        "`{name}` names no pit: numbers here are 1-{half} (the player's own pits) and {}-{} (the opponent's)",
-                        half + 1,
-                        2 * half
-                    )
+        let pit = match self.from {
+            Numbering::Absolute => None,
+            Numbering::Ludii => ludii_pit(self.rules, number),
+            Numbering::Relative => {
+                let half = own.len() as u32;
+                match number {
+                    0 => None,
+                    n if n <= half => own.get(n as usize - 1).copied(),
+                    n => theirs.get((n - half) as usize - 1).copied(),
                 }
-            });
-        }
-        count_next = matches!(separator, ":" | "#");
-    }
-    None
-}
-
-/// Where each byte of a rewritten text came from in the text read: the two differ only
-/// in the pits renamed, whose names may be longer or shorter (`3` for `a3`). Positions
-/// the reader finds in the rewritten text are turned back into places in the text read
-/// with it, so that what is reported points at what the user wrote.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct TextMap {
-    /// Each renamed pit whose name changed length: its bytes in the text read, then in
-    /// the text written, in the order of the text.
-    renamed: Vec<(Range<usize>, Range<usize>)>,
-}
-
-impl TextMap {
-    fn renamed(&mut self, read: Range<usize>, written: Range<usize>) {
-        if read.len() != written.len() {
-            self.renamed.push((read, written));
-        }
+            }
+        }?;
+        Some(crate::pmn::PitRef {
+            row: pit.row,
+            col: pit.col,
+        })
     }
 
-    /// The byte of the text read that byte `at` of the rewritten text stands for: the
-    /// same place, shifted by the renamings before it; inside a renamed pit, the same
-    /// place in the name read (its last byte at most).
-    pub fn read_offset(&self, at: usize) -> usize {
-        let before = self
-            .renamed
-            .partition_point(|(_, written)| written.start <= at);
-        let Some((read, written)) = before.checked_sub(1).map(|i| &self.renamed[i]) else {
-            return at;
-        };
-        if at < written.end {
-            read.start + (at - written.start).min(read.len().saturating_sub(1))
-        } else {
-            read.end + (at - written.end)
+    fn no_pit(&self, written: &str) -> String {
+        let board = self.rules.board();
+        match self.from {
+            Numbering::Ludii => format!(
+                "`{written}` is no site of the {board} board (0-{})",
+                board.len() - 1
+            ),
+            _ => {
+                let half = self.orders[0].len();
+                format!(
+                    "`{written}` names no pit: numbers here are 1-{half} (the player's own pits) and {}-{} (the opponent's)",
+                    half + 1,
+                    2 * half
+                )
+            }
         }
     }
 }
@@ -288,10 +252,10 @@ struct Line {
     last: Option<u64>,
 }
 
-/// Rewrites the plies of one game's PMN-like text (tags, move text, comments,
-/// variations kept byte for byte) from one numbering to another. `first` is the index
-/// parity of the first ply (0: South plays first, 1: North). A ply that cannot be
-/// rewritten is left as written, so that the reader reports it.
+/// Rewrites the plies of one game's PMN text (tags, move text, comments, variations
+/// kept byte for byte) from one numbering to another. `first` is the index parity of
+/// the first ply (0: South plays first, 1: North). A ply that cannot be rewritten is
+/// left as written.
 pub fn rewrite_game_text(
     rules: &Rules,
     first: u64,
@@ -299,19 +263,6 @@ pub fn rewrite_game_text(
     from: Numbering,
     to: Numbering,
 ) -> String {
-    rewrite_game_text_mapped(rules, first, text, from, to).0
-}
-
-/// [`rewrite_game_text`], with the map from the rewritten text back to `text`. Line
-/// breaks are all kept, so a line of the one is the same line of the other.
-pub fn rewrite_game_text_mapped(
-    rules: &Rules,
-    first: u64,
-    text: &str,
-    from: Numbering,
-    to: Numbering,
-) -> (String, TextMap) {
-    let mut map = TextMap::default();
     let mut out = String::with_capacity(text.len() + text.len() / 4);
     let mut lines = vec![Line {
         next: first,
@@ -382,14 +333,12 @@ pub fn rewrite_game_text_mapped(
                 let end = text[start..]
                     .find(|c: char| c.is_whitespace() || "{};()[$".contains(c))
                     .map_or(text.len(), |e| start + e);
-                let token = &text[i..end];
-                let token = (token, i);
-                rewrite_token(rules, token, &mut lines, from, to, (&mut out, &mut map));
+                rewrite_token(rules, &text[i..end], &mut lines, from, to, &mut out);
                 skip_to(&mut chars, end);
             }
         }
     }
-    (out, map)
+    out
 }
 
 fn skip_to(chars: &mut std::iter::Peekable<std::str::CharIndices<'_>>, end: usize) {
@@ -398,14 +347,14 @@ fn skip_to(chars: &mut std::iter::Peekable<std::str::CharIndices<'_>>, end: usiz
     }
 }
 
-/// Rewrites one token (`token.1` is its byte offset in the text read).
+/// Rewrites one token.
 fn rewrite_token(
     rules: &Rules,
-    (token, at): (&str, usize),
+    token: &str,
     lines: &mut [Line],
     from: Numbering,
     to: Numbering,
-    (out, map): (&mut String, &mut TextMap),
+    out: &mut String,
 ) {
     if is_result(token) || token.starts_with('$') {
         out.push_str(token);
@@ -423,7 +372,6 @@ fn rewrite_token(
     if ply.is_empty() {
         return;
     }
-    let ply_at = at + (token.len() - ply.len());
     let line = lines.last_mut().expect("the main line is never popped");
     let side = if line.next.is_multiple_of(2) {
         Side::South
@@ -433,12 +381,11 @@ fn rewrite_token(
     line.last = Some(line.next);
     line.next += 1;
     let (body, suffix) = split_suffix(ply);
-    let (written, renamed) = (out.len(), map.renamed.len());
-    if rewrite_ply_into(rules, side, (body, ply_at), from, to, out, map) {
+    let written = out.len();
+    if rewrite_ply_into(rules, side, body, from, to, out) {
         out.push_str(suffix);
     } else {
         out.truncate(written);
-        map.renamed.truncate(renamed);
         out.push_str(ply);
     }
 }
@@ -599,55 +546,105 @@ mod tests {
         );
     }
 
+    /// The plies and problems of a game's move text whose pits are numbers `from`.
+    fn read(r: &Rules, from: Numbering, moves: &str) -> (Vec<(String, usize)>, Vec<String>) {
+        let text = format!("[Game \"Tsoro\"]\n\n{moves}");
+        let numbers = PitNumbers::new(r, from);
+        let (record, problems) =
+            crate::pmn::parse::parse_numbered_game(&text, 0, 1, Some(&numbers));
+        let at = text.find(moves).unwrap();
+        // The plies in the order of the text, variations' included.
+        fn plies(elements: &[crate::pmn::Element], at: usize, out: &mut Vec<(String, usize)>) {
+            for e in elements {
+                match e {
+                    crate::pmn::Element::Ply(p) => {
+                        out.push((p.syntax.to_string(), p.span.start - at))
+                    }
+                    crate::pmn::Element::Variation(v) => plies(&v.elements, at, out),
+                    _ => {}
+                }
+            }
+        }
+        let mut found = Vec::new();
+        plies(&record.moves, at, &mut found);
+        let problems = (problems.iter())
+            .map(|p| format!("{}: {}", p.span.start - at, p.message))
+            .collect();
+        (found, problems)
+    }
+
     #[test]
-    fn the_map_leads_back_from_each_pit_written_to_the_number_read() {
+    fn the_reader_reads_numbers_as_pits_and_places_them_where_written() {
         let r = rules(Game::Tsoro, Board::new(4, 12), "");
-        // North's `10x35,39` is `d3xa11,b10`: each pit one byte longer or shorter.
-        let text = "1. 3 10x35,39 {x} 2. 4q *";
-        let (abs, map) =
-            rewrite_game_text_mapped(&r, 0, text, Numbering::Relative, Numbering::Absolute);
-        assert_eq!(abs, "1. a3 d3xa11,b10 {x} 2. 4q *");
-        let read = |written: &str| text[map.read_offset(abs.find(written).unwrap())..].to_string();
-        assert_eq!(read("a3"), "3 10x35,39 {x} 2. 4q *");
-        assert_eq!(read("d3x"), "10x35,39 {x} 2. 4q *");
-        assert_eq!(read("xa11"), "x35,39 {x} 2. 4q *");
-        assert_eq!(read("a11"), "35,39 {x} 2. 4q *");
-        assert_eq!(read("b10"), "39 {x} 2. 4q *");
-        assert_eq!(read("{x}"), "{x} 2. 4q *");
-        // A ply that cannot be rewritten is copied as it is, and maps to itself.
-        assert_eq!(read("4q"), "4q *");
-        // Inside a pit, the same place in the number, its last byte at most.
+        // North's `10x35,39` is `d3xa11,b10`; a variation starts on the side of the ply
+        // it replaces.
+        let moves = "1. 3 10x35,39 {x} (1... 12 $1) 2. 4!? *";
+        let (plies, problems) = read(&r, Numbering::Relative, moves);
+        assert_eq!(problems, Vec::<String>::new());
+        let at = |s: &str| moves.find(s).unwrap();
         assert_eq!(
-            map.read_offset(abs.find("a3").unwrap() + 1),
-            text.find('3').unwrap()
+            plies,
+            [
+                ("a3".to_string(), at("3 ")),
+                ("d3xa11,b10".to_string(), at("10x")),
+                ("d1".to_string(), at("12 ")),
+                ("a4".to_string(), at("4!?")),
+            ]
         );
-        assert_eq!(
-            map.read_offset(abs.find("a11").unwrap() + 2),
-            text.find("35").unwrap() + 1
-        );
+        let (plies, _) = read(&r, Numbering::Ludii, "0 47 *");
+        assert_eq!(plies, [("a1".to_string(), 0), ("d12".to_string(), 2)]);
     }
 
     #[test]
     fn a_pit_named_by_no_number_is_said_so() {
         let r = rules(Game::Tsoro, Board::new(4, 8), "");
-        let relative = |t| unnamed_pit(&r, t, Numbering::Relative);
         let own_and_theirs =
             "numbers here are 1-16 (the player's own pits) and 17-32 (the opponent's)";
+        let (_, problems) = read(&r, Numbering::Relative, "12. 99! *");
         assert_eq!(
-            relative("12.99!"),
-            Some(format!("`99` names no pit: {own_and_theirs}"))
+            problems,
+            [format!(
+                "4: in ply `99!`: `99` names no pit: {own_and_theirs}"
+            )]
         );
+        let (_, problems) = read(&r, Numbering::Relative, "1. 3 10x35:2,0 *");
         assert_eq!(
-            relative("10x35:2,0"),
-            Some(format!("`35` names no pit: {own_and_theirs}"))
+            problems,
+            [format!(
+                "5: in ply `10x35:2,0`: `35` names no pit: {own_and_theirs}"
+            )]
         );
-        // Counts are no pits; a ply broken otherwise is the reader's to say.
-        assert_eq!(relative("10x31:99"), None);
-        assert_eq!(relative("5-7?"), None);
-        let ludii = unnamed_pit(&r, "19x10,32", Numbering::Ludii);
+        // The ply ends where the reader ends it: `$1` is its NAG.
+        let (_, problems) = read(&r, Numbering::Relative, "12. 99$1 *");
         assert_eq!(
-            ludii.as_deref(),
-            Some("`32` is no site of the 4x8 board (0-31)")
+            problems,
+            [format!(
+                "4: in ply `99`: `99` names no pit: {own_and_theirs}"
+            )]
+        );
+        // Counts are no pits.
+        let (plies, problems) = read(&r, Numbering::Relative, "1. 3 10x31:99 *");
+        assert_eq!((plies.len(), problems.len()), (2, 0));
+        let (_, problems) = read(&r, Numbering::Ludii, "19x10,32 *");
+        assert_eq!(
+            problems,
+            ["0: in ply `19x10,32`: `32` is no site of the 4x8 board (0-31)"]
+        );
+    }
+
+    #[test]
+    fn a_broken_numbered_ply_is_quoted_as_written() {
+        // Its syntax error quotes the numbers written, not the pits they name (`a3:`).
+        let r = rules(Game::Tsoro, Board::new(4, 8), "");
+        let (_, problems) = read(&r, Numbering::Relative, "1. 3 3 2. 3: *");
+        assert_eq!(
+            problems,
+            ["12: in ply `3:`: expected a number of stones lifted (digits)"]
+        );
+        let (_, problems) = read(&r, Numbering::Ludii, "2 3-x *");
+        assert_eq!(
+            problems,
+            ["4: in ply `3-x`: expected a pit number, found `x`"]
         );
     }
 

@@ -23,6 +23,7 @@ pub use ast::{
     MainLinePly, MoveNumber, Nag, NotAWord, PitCount, PitRef, PitStones, Ply, PlySyntax, Record,
     Redistribution, ResultToken, Side, Sowing, Span, Suffix, Tag, Variation,
 };
+pub use parse::PitNumbers;
 pub use problem::{Problem, ProblemCode, Severity};
 pub use reader::{parse_bytes, parse_str, GameText, ParsedGame, Reader};
 pub use visit::{RecordBuilder, Skip, Visitor};

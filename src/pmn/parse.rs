@@ -60,18 +60,58 @@ pub const MAX_NESTING: usize = 256;
 /// Parses the text of one game. `offset` and `line` say where the text starts in the
 /// file (it must start at the beginning of a line), so that spans are absolute.
 pub fn parse_game(text: &str, offset: usize, line: u32) -> (Record, Vec<Problem>) {
+    parse_numbered_game(text, offset, line, None)
+}
+
+/// [`parse_game`], the plies' pits written as `numbers` says (PMN's `a3` when `None`).
+pub fn parse_numbered_game(
+    text: &str,
+    offset: usize,
+    line: u32,
+    numbers: Option<&dyn PitNumbers>,
+) -> (Record, Vec<Problem>) {
     let mut builder = RecordBuilder::new(text.len());
-    let tags = read_game(text, offset, line, &mut builder);
+    let tags = read_numbered_game(text, offset, line, numbers, &mut builder);
     builder.finish(tags)
 }
 
 /// Reads the text of one game, handing its events to `visitor` (see [`Visitor`]);
 /// returns its tags. `offset` and `line` are as for [`parse_game`].
 pub fn read_game<V: Visitor>(text: &str, offset: usize, line: u32, visitor: &mut V) -> Vec<Tag> {
+    read_numbered_game(text, offset, line, None, visitor)
+}
+
+/// [`read_game`], the plies' pits written as `numbers` says (PMN's `a3` when `None`).
+pub fn read_numbered_game<V: Visitor>(
+    text: &str,
+    offset: usize,
+    line: u32,
+    numbers: Option<&dyn PitNumbers>,
+    visitor: &mut V,
+) -> Vec<Tag> {
     let mut p = Scanner::new(text, offset, line, visitor);
+    p.numbers = numbers;
     p.run();
     p.record.tags
 }
+
+/// Pits written as numbers rather than PMN's `a3`: seat-relative numbers or Ludii's
+/// sites, which a caller who knows the board maps to pits (this layer knows no board).
+///
+/// In such move text a ply's every pit is a number, and a number right after `:` or
+/// `#` is a count, as in PMN; a number followed by a dot is a move number, any other
+/// token of digits a ply.
+pub trait PitNumbers {
+    /// The pit that `number` names in a ply that `side` plays, if any.
+    fn pit(&self, side: Side, number: u32) -> Option<PitRef>;
+
+    /// Why `written`, read where a pit belongs (a run of letters and digits up to an
+    /// `x`), names no pit.
+    fn no_pit(&self, written: &str) -> String;
+}
+
+/// The widest number read as a pit: a longer one names none.
+const PIT_NUMBER_DIGITS: usize = 4;
 
 /// Where the token at `from` ends: at a delimiter or the end of the text.
 fn token_end(bytes: &[u8], from: usize) -> usize {
@@ -134,6 +174,12 @@ struct Frame {
     /// tells a missing or extra ply (that number fits the count moved by one ply) from
     /// a slip of the pen (it fits the count as it was).
     off_by_one: Option<OffByOne>,
+    /// The place of the next ply in the line (its first ply's index, plus the plies
+    /// read since), and of the last one: who plays a ply of numbered pits (see
+    /// [`PitNumbers`]) follows from its place alone, whatever the move numbers say.
+    /// Kept only for numbered pits.
+    place: u64,
+    last_place: Option<u64>,
 }
 
 /// A move number written one ply off the count (see `Frame::off_by_one`).
@@ -225,14 +271,28 @@ impl Frame {
         }
     }
 
-    fn new(next_ply: u64, open: Span) -> Frame {
+    fn new(next_ply: u64, place: u64, open: Span) -> Frame {
         Frame {
             open,
             next_ply,
             last_ply: None,
             wrong_number: None,
             off_by_one: None,
+            place,
+            last_place: None,
         }
+    }
+
+    /// The side that plays the next ply of numbered pits, and its place taken.
+    fn take_place(&mut self) -> Side {
+        let side = if self.place.is_multiple_of(2) {
+            Side::South
+        } else {
+            Side::North
+        };
+        self.last_place = Some(self.place);
+        self.place += 1;
+        side
     }
 }
 
@@ -260,6 +320,8 @@ struct Scanner<'a, 'v, V: Visitor> {
     skipping: usize,
     /// Whether the visitor stopped the reading.
     halted: bool,
+    /// How the plies' pits are written: numbers mapped by the caller, or PMN's pits.
+    numbers: Option<&'v dyn PitNumbers>,
     /// Whether the move text has held an element (a variation is one of its line).
     any_element: bool,
     /// The tags (the rest of the record is the visitor's).
@@ -345,6 +407,7 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
             visitor,
             skipping: 0,
             halted: false,
+            numbers: None,
             any_element: false,
             record: Record::default(),
             known_tags: 0,
@@ -696,15 +759,17 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
             Some(Side::North) => 1,
             _ => 0,
         };
-        let main = Frame::new(first, Span::default());
+        let main = Frame::new(first, first, Span::default());
         // Room for a few open variations at once, so the first `(` of a game does not
         // allocate.
         let mut stack: Vec<Frame> = Vec::with_capacity(4);
         stack.push(main);
         let mut stopped = false;
         let mut content_end = self.pos;
+        // The fast lane reads PMN's pits only.
+        let usual = self.numbers.is_none();
         while self.pos < self.bytes.len() {
-            if !self.line_wide {
+            if usual && !self.line_wide {
                 self.read_usual_tokens(&mut stack, &mut content_end);
                 if self.halted {
                     return;
@@ -740,7 +805,13 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
                         self.finish_with_result(&mut stack, result, len);
                         return;
                     }
-                    self.read_move_number(&mut stack)
+                    if self.numbers.is_some()
+                        && self.bytes.get(self.digits_end(start)) != Some(&b'.')
+                    {
+                        self.read_ply(&mut stack)
+                    } else {
+                        self.read_move_number(&mut stack)
+                    }
                 }
                 b if b.is_ascii_alphabetic() => self.read_ply(&mut stack),
                 _ => {
@@ -976,7 +1047,8 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
         let parent = stack.last().expect("a line");
         // A variation replaces the ply before it, so it starts on that ply's side.
         let next_ply = parent.last_ply.unwrap_or(parent.next_ply);
-        stack.push(Frame::new(next_ply, span));
+        let place = parent.last_place.unwrap_or(parent.place);
+        stack.push(Frame::new(next_ply, place, span));
         self.pos += 1;
         self.any_element = true;
         if self.skipping == 0 && self.visitor.begin_variation(span) == Skip::Yes {
@@ -1229,7 +1301,8 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
         // The usual ply, a pit alone (`a3`, `c17`) before a delimiter, is told by its
         // first bytes, without scanning the token, and built right in its slot (see
         // `push_element`).
-        if let Some((from, end)) = lone_pit_at(self.bytes, start) {
+        if let Some((from, end)) = lone_pit_at(self.bytes, start).filter(|_| self.numbers.is_none())
+        {
             let span = self.span(start, end);
             self.pos = end;
             let ply = || Ply {
@@ -1268,8 +1341,32 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
             }
         };
         let core = &self.bytes[start..core_end];
-        let syntax = match parse_ply(core) {
+        let parsed = match self.numbers {
+            None => parse_ply(core, pit),
+            Some(numbers) => {
+                let side = stack.last_mut().expect("a line").take_place();
+                parse_ply(core, move |at| numbered_pit(at, numbers, side))
+            }
+        };
+        let syntax = match parsed {
             Ok(s) => s,
+            Err(PlyError {
+                rest_len,
+                kind: PlyErrorKind::NoPit,
+            }) => {
+                // Said of the whole ply, as written.
+                let at = start + core.len() - rest_len;
+                let name = &self.text[at..at + pit_name_len(&self.bytes[at..core_end])];
+                let why = self.numbers.map(|n| n.no_pit(name)).unwrap_or_default();
+                let token = &self.text[start..end];
+                self.error(
+                    ProblemCode::Syntax,
+                    start,
+                    end,
+                    format!("in ply `{token}`: {why}"),
+                );
+                return false;
+            }
             Err(e) => {
                 let problem = ply_problem(core, e, &self.text[start..end]);
                 let at = start + problem.at;
@@ -1666,6 +1763,8 @@ enum PlyErrorKind {
     NoSuchRow(u8),
     ColumnZero,
     ColumnTooLarge,
+    /// A number that names no pit (see [`PitNumbers`]).
+    NoPit,
 }
 
 /// The numbers of a ply, for messages.
@@ -1858,6 +1957,31 @@ fn matched_pit(at: &[u8]) -> Option<(PitRef, usize)> {
     }
 }
 
+/// A pit written as a number (see [`PitNumbers`]), for a ply that `side` plays: the
+/// name is the run of letters and digits up to the next `x` (which always begins a
+/// capture), and names a pit only when it is a number the caller maps to one.
+fn numbered_pit<'a>(at: &'a [u8], numbers: &dyn PitNumbers, side: Side) -> PlyResult<'a, PitRef> {
+    let len = pit_name_len(at);
+    if len == 0 {
+        return fail(at, PlyErrorKind::Unexpected("a pit number"));
+    }
+    let name = &at[..len];
+    let number = (len <= PIT_NUMBER_DIGITS && name.iter().all(u8::is_ascii_digit))
+        .then(|| name.iter().fold(0u32, |v, d| v * 10 + u32::from(d - b'0')));
+    match number.and_then(|n| numbers.pit(side, n)) {
+        Some(pit) => Ok((&at[len..], pit)),
+        None => fail(at, PlyErrorKind::NoPit),
+    }
+}
+
+/// The length of the pit name at the start of `at` in numbered plies (see
+/// [`numbered_pit`]).
+fn pit_name_len(at: &[u8]) -> usize {
+    (at.iter())
+        .take_while(|&&b| b.is_ascii_alphanumeric() && b != b'x')
+        .count()
+}
+
 /// A pit the fast path of [`pit`] does not read (or a malformed one), in combinators.
 #[inline(never)]
 fn pit_slow(at: &[u8]) -> PlyResult<'_, PitRef> {
@@ -1872,7 +1996,10 @@ fn stones<'a>(number: Number) -> impl Parser<&'a [u8], Output = u16, Error = Ply
 }
 
 /// Kiothi's redistribution after its first pit: `,P,...>Q:n,Q:n,...`.
-fn redistribution<'a>(from: PitRef) -> impl Parser<&'a [u8], Output = PlySyntax, Error = PlyError> {
+fn redistribution<'a>(
+    from: PitRef,
+    pit: impl Fn(&'a [u8]) -> PlyResult<'a, PitRef> + Copy,
+) -> impl Parser<&'a [u8], Output = PlySyntax, Error = PlyError> {
     let emptied = fold_many0(
         preceded(char(','), pit),
         move || vec![from],
@@ -1897,7 +2024,10 @@ fn redistribution<'a>(from: PitRef) -> impl Parser<&'a [u8], Output = PlySyntax,
 }
 
 /// The sowing after its first pit: `[:n][-END[#k]][x[P[:n],P[:n],...]]`.
-fn sowing<'a>(from: PitRef) -> impl Parser<&'a [u8], Output = PlySyntax, Error = PlyError> {
+fn sowing<'a>(
+    from: PitRef,
+    pit: impl Fn(&'a [u8]) -> PlyResult<'a, PitRef> + Copy,
+) -> impl Parser<&'a [u8], Output = PlySyntax, Error = PlyError> {
     let lift = opt(stones(Number::Lifted));
     let end = opt(preceded(
         char('-'),
@@ -1905,7 +2035,9 @@ fn sowing<'a>(from: PitRef) -> impl Parser<&'a [u8], Output = PlySyntax, Error =
     ));
     let capture = opt(preceded(
         char('x'),
-        alt((map(eof, |_| BonusPits::new()), bonus_list)),
+        alt((map(eof, |_| BonusPits::new()), move |at| {
+            bonus_list(at, pit)
+        })),
     ));
     (lift, end, capture).map(move |(lift, end, capture)| {
         PlySyntax::Sowing(Sowing {
@@ -1919,7 +2051,10 @@ fn sowing<'a>(from: PitRef) -> impl Parser<&'a [u8], Output = PlySyntax, Error =
 }
 
 /// A bonus pit `P[:n]`.
-fn bonus_pit(at: &[u8]) -> PlyResult<'_, PitCount> {
+fn bonus_pit<'a>(
+    at: &'a [u8],
+    pit: impl Fn(&'a [u8]) -> PlyResult<'a, PitRef> + Copy,
+) -> PlyResult<'a, PitCount> {
     (pit, opt(stones(Number::Taken)))
         .map(|(pit, count)| PitCount { pit, count })
         .parse(at)
@@ -1927,9 +2062,12 @@ fn bonus_pit(at: &[u8]) -> PlyResult<'_, PitCount> {
 
 /// Bonus pits `P[:n],P[:n],...`, read as `separated_list1` reads a list, into a
 /// [`BonusPits`] (no allocation for one or two).
-fn bonus_list(at: &[u8]) -> PlyResult<'_, BonusPits> {
-    let (rest, first) = bonus_pit(at)?;
-    let more = preceded(char(','), bonus_pit);
+fn bonus_list<'a>(
+    at: &'a [u8],
+    pit: impl Fn(&'a [u8]) -> PlyResult<'a, PitRef> + Copy,
+) -> PlyResult<'a, BonusPits> {
+    let (rest, first) = bonus_pit(at, pit)?;
+    let more = preceded(char(','), move |at| bonus_pit(at, pit));
     let start = move || BonusPits::from_iter([first]);
     fold_many0(more, start, |mut pits, pit| {
         pits.push(pit);
@@ -2104,14 +2242,17 @@ fn lone_pit_at(bytes: &[u8], at: usize) -> Option<(PitRef, usize)> {
         .then_some((pit, end))
 }
 
-/// Reads a whole ply (without its suffix annotation).
-fn ply(at: &[u8]) -> PlyResult<'_, PlySyntax> {
+/// Reads a whole ply (without its suffix annotation), its pits read by `pit`.
+fn ply<'a>(
+    at: &'a [u8],
+    pit: impl Fn(&'a [u8]) -> PlyResult<'a, PitRef> + Copy,
+) -> PlyResult<'a, PlySyntax> {
     let (rest, from) = pit(at)?;
     if rest.is_empty() {
         // A pit alone: what `sowing` would give, without its work.
         return Ok((rest, lone_pit_ply(from)));
     }
-    let (rest, ply) = alt((redistribution(from), sowing(from))).parse(rest)?;
+    let (rest, ply) = alt((redistribution(from, pit), sowing(from, pit))).parse(rest)?;
     if !rest.is_empty() {
         return fail(rest, PlyErrorKind::Unexpected(expected_after(&ply)));
     }
@@ -2125,9 +2266,12 @@ struct PlyProblem {
     message: String,
 }
 
-/// Parses the text of a ply (without its suffix annotation).
-fn parse_ply(b: &[u8]) -> Result<PlySyntax, PlyError> {
-    match ply(b) {
+/// Parses the text of a ply (without its suffix annotation), its pits read by `pit`.
+fn parse_ply<'a>(
+    b: &'a [u8],
+    pit: impl Fn(&'a [u8]) -> PlyResult<'a, PitRef> + Copy,
+) -> Result<PlySyntax, PlyError> {
+    match ply(b, pit) {
         Ok((_, syntax)) => Ok(syntax),
         Err(nom::Err::Failure(e) | nom::Err::Error(e)) => Err(e),
         // Complete parsers never ask for more; were one to, it is no ply, not a panic.
@@ -2177,6 +2321,11 @@ fn ply_problem(b: &[u8], e: PlyError, token: &str) -> PlyProblem {
             "column {} is too large; columns go up to {}",
             digits(),
             PitRef::MAX_COL
+        ),
+        // Told by the scanner, which knows the numbering.
+        PlyErrorKind::NoPit => format!(
+            "`{}` names no pit",
+            String::from_utf8_lossy(&rest[..pit_name_len(rest)])
         ),
     };
     PlyProblem {
