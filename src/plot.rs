@@ -19,7 +19,7 @@ use crate::geometry::Side;
 use crate::pmn::Record;
 use crate::replay::{ReplayOptions, Trace};
 use crate::rules::Game;
-use crate::stats::game_name;
+use crate::stats::{game_name, set_of};
 
 /// Okabe-Ito: blue (South), vermillion (North), then the others for further series.
 pub const PALETTE: [RGBColor; 7] = [
@@ -99,10 +99,8 @@ impl GameData {
                 .map(|p| (p.side, p.effect.stones_taken()))
                 .collect();
         }
-        let options = rules.options_tag();
-        let space = if options.is_empty() { "" } else { " " };
         Some(GameData {
-            kind: format!("{} {}{space}{options}", rules.game(), rules.board()),
+            kind: set_of(rules),
             stopped: trace.plies.len() < trace.plies_written || !trace.complete,
             name: game_name(record),
             prisons,
