@@ -74,6 +74,9 @@ pub struct CorpusArgs {
     /// Override a rule option of every record, e.g. --rules bonus=1 (repeatable).
     #[arg(long = "rules", value_name = "KEY=VALUE")]
     pub rules: Vec<String>,
+    /// Laps one sowing may take before its ply is reported undecided (default 10000000).
+    #[arg(long = "max-laps", value_name = "N")]
+    pub max_laps: Option<u64>,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -421,6 +424,7 @@ pub fn corpus_inputs(
     let filter = Filter::new(args.game_name.clone(), &args.wheres).map_err(CommandError::Usage)?;
     let mut replay = ReplayOptions::full();
     replay.overrides = overrides(&args.rules)?;
+    replay.max_laps = args.max_laps;
     Ok((inputs, filter, replay))
 }
 
@@ -577,6 +581,7 @@ fn run_validate(args: ValidateArgs) -> Result<i32, CommandError> {
         .map_err(CommandError::Usage)?;
     let mut replay = ReplayOptions::validate();
     replay.overrides = overrides(&args.corpus.rules)?;
+    replay.max_laps = args.corpus.max_laps;
     let settings = validate::Settings {
         replay,
         filter,

@@ -559,17 +559,31 @@ impl Source for WholeInputs {
 /// With one thread (`-j 1`) a batch is worked on this thread, then the next read: handed
 /// to a pool of one worker, each batch would cost a wake-up and a wait.
 pub fn drive<S: Source, T: Send, E>(
-    mut source: S,
+    source: S,
     work: impl Fn(S::Piece) -> T + Sync,
+    sink: impl FnMut(usize, T) -> Result<(), E>,
+    done: impl FnMut(usize),
+) -> Result<(), E> {
+    drive_with(source, || (), |_, piece| work(piece), sink, done)
+}
+
+/// [`drive`], each worker doing its work with a context of its own that `init` makes
+/// (reusable buffers, a cache), kept from piece to piece: one for the whole walk with
+/// one thread, one for each of rayon's splits of a batch with more.
+pub fn drive_with<S: Source, W: Send, T: Send, E>(
+    mut source: S,
+    init: impl Fn() -> W + Sync,
+    work: impl Fn(&mut W, S::Piece) -> T + Sync,
     mut sink: impl FnMut(usize, T) -> Result<(), E>,
     mut done: impl FnMut(usize),
 ) -> Result<(), E> {
     let one_thread = rayon::current_num_threads() <= 1;
-    let render = |batch: Vec<S::Piece>| -> Vec<(usize, T)> {
-        let one = |piece: S::Piece| (S::input_of(&piece), work(piece));
-        match one_thread {
-            true => batch.into_iter().map(one).collect(),
-            false => batch.into_par_iter().map(one).collect(),
+    let mut context = one_thread.then(&init);
+    let mut render = |batch: Vec<S::Piece>| -> Vec<(usize, T)> {
+        let one = |context: &mut W, piece: S::Piece| (S::input_of(&piece), work(context, piece));
+        match &mut context {
+            Some(context) => batch.into_iter().map(|piece| one(context, piece)).collect(),
+            None => batch.into_par_iter().map_init(&init, one).collect(),
         }
     };
     let mut current = source.next_batch();

@@ -14,6 +14,8 @@ pub mod code {
     pub const ILLEGAL_MOVE: &str = "illegal-move";
     /// A ply that can never end.
     pub const ENDLESS_SOWING: &str = "endless-sowing";
+    /// A ply whose sowing neither ended nor proved endless within the lap budget.
+    pub const UNDECIDED_SOWING: &str = "undecided-sowing";
     /// `-END` names another pit than the one where the move ended.
     pub const END_MISMATCH: &str = "end-mismatch";
     /// An `x` on a ply that captured nothing, or a capture without `x`.

@@ -84,7 +84,11 @@ fn greedy_bonus(c: &Candidate) -> Move {
 /// (ties broken at random); falls back to a random move when none is listed whole.
 fn greedy_move(state: &GameState, rng: &mut Rng) -> Option<Move> {
     let pos = state.position();
-    let mut candidates = state.legal_moves();
+    let mut candidates: Vec<Candidate> = state
+        .legal_moves()
+        .iter()
+        .flat_map(Candidate::each)
+        .collect();
     // Order pit-bonus choices by stones so that `greedy_bonus` takes the fullest.
     for c in &mut candidates {
         if let BonusChoice::Pits { eligible, .. } = &mut c.bonus {

@@ -21,6 +21,7 @@ pub mod plot;
 pub mod pmn;
 pub mod position;
 pub mod repair;
+pub mod repetition;
 pub mod replay;
 pub mod rng;
 pub mod rules;

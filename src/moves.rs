@@ -122,10 +122,6 @@ pub struct Effect {
     pub nki_marked: bool,
     /// Rules broken by a move executed under [`Mode::Foul`].
     pub fouls: Vec<Illegal>,
-    /// What the sowing added to the linear key of the pits ([`crate::sowing::PIT_KEYS`]),
-    /// on the boards keyed so (see [`crate::sowing::KEYED_ABOVE`]); zero on the others.
-    /// The repetition key follows the plies by it (captures and bonus are listed above).
-    pub(crate) sown_key: u64,
     /// Keep no laps, only `lap_count` and `stones_sown`: set by a caller that reads no
     /// laps (a validation), to spare every lap its record. [`Effect::clear`] keeps it.
     pub lap_counts_only: bool,
@@ -137,7 +133,6 @@ impl Effect {
         self.laps.clear();
         self.lap_count = 0;
         self.stones_sown = 0;
-        self.sown_key = 0;
         self.end = None;
         self.stopped_at_head = false;
         self.captured.clear();
@@ -232,6 +227,8 @@ pub enum Illegal {
     FirstLapOwnOccupied { pit: Pit },
     #[error("endless sowing: the lap-end state recurs after {laps} laps; this move can never end")]
     EndlessSowing { laps: u64 },
+    #[error("undecided sowing: after {laps} laps the sowing has neither ended nor shown a recurring lap-end state; the lap budget ends the search here")]
+    UndecidedSowing { laps: u64 },
     #[error("{pit} is not a head of {side}; only heads offer a stop")]
     NotAHead { pit: Pit, side: Side },
     #[error("{taken} bonus pits taken, {required} required")]
@@ -370,6 +367,60 @@ pub struct Candidate {
     pub captures: bool,
     /// The bonus that must be chosen to complete the move.
     pub bonus: BonusChoice,
+    /// Tsoro: `mv` stops at a head, and the candidate stands for the stops there on every
+    /// arrival from `mv`'s up to this one, all legal: a sowing's stops at a head are one
+    /// candidate, however many laps pass the head. Zero for a move with no stop.
+    pub last_arrival: u32,
+}
+
+impl Candidate {
+    /// A candidate standing for one move.
+    pub fn single(mv: Move, captures: bool, bonus: BonusChoice) -> Candidate {
+        let last_arrival = match &mv {
+            Move::Sow(Sowing {
+                stop: Some(stop), ..
+            }) => stop.arrival,
+            _ => 0,
+        };
+        Candidate {
+            mv,
+            captures,
+            bonus,
+            last_arrival,
+        }
+    }
+
+    /// The number of legal plies the candidate stands for (their bonus aside).
+    pub fn plies(&self) -> u64 {
+        match &self.mv {
+            Move::Sow(Sowing {
+                stop: Some(stop), ..
+            }) => u64::from(self.last_arrival.saturating_sub(stop.arrival)) + 1,
+            _ => 1,
+        }
+    }
+
+    /// The candidates of one ply each that this one stands for, in the order of the
+    /// arrivals.
+    pub fn each(&self) -> impl Iterator<Item = Candidate> + '_ {
+        let first = match &self.mv {
+            Move::Sow(Sowing {
+                stop: Some(stop), ..
+            }) => stop.arrival,
+            _ => self.last_arrival,
+        };
+        (first..=self.last_arrival.max(first)).map(move |arrival| {
+            let mut one = self.clone();
+            if let Move::Sow(Sowing {
+                stop: Some(stop), ..
+            }) = &mut one.mv
+            {
+                stop.arrival = arrival;
+            }
+            one.last_arrival = arrival;
+            one
+        })
+    }
 }
 
 /// The bonus a capturing candidate still has to choose.

@@ -279,14 +279,14 @@ mod tests {
 
     #[test]
     fn a_candidate_is_listed_with_its_bonus_to_choose() {
-        let c = Candidate {
-            mv: Move::Sow(Sowing::from(Pit::new(1, 3))),
-            captures: true,
-            bonus: BonusChoice::Pits {
+        let c = Candidate::single(
+            Move::Sow(Sowing::from(Pit::new(1, 3))),
+            true,
+            BonusChoice::Pits {
                 count: 2,
                 eligible: vec![Pit::new(2, 1), Pit::new(3, 4)],
             },
-        };
+        );
         assert_eq!(candidate_text(&c), "b3x{2 of c1,d4}");
         let quiet = Candidate {
             captures: false,

@@ -164,7 +164,11 @@ fn legal_plies(state: &GameState, written: Option<&PlySyntax>) -> Vec<PlySyntax>
     let pos = state.position();
     let mut out = Vec::new();
     let mut effect = Effect::default();
-    for c in state.legal_moves() {
+    for c in state
+        .legal_moves()
+        .iter()
+        .flat_map(crate::moves::Candidate::each)
+    {
         let mut mv = c.mv.clone();
         if let Move::Sow(s) = &mut mv {
             match &c.bonus {

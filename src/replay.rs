@@ -8,17 +8,17 @@
 //!
 //! After the first error in a game the replay stops: the position is then unknown.
 
-use std::cell::{Cell, RefCell};
-
 use crate::diagnostic::{code, Diagnostic};
 use crate::games;
 use crate::geometry::{Pit, Side};
-use crate::moves::{Effect, Illegal, Mode, Move, Sowing};
+use crate::moves::{Candidate, Effect, Illegal, Mode, Move, Sowing};
 use crate::notation::{read_move, PlyError};
 use crate::play::{GameState, Outcome};
+use std::ops::ControlFlow;
+
 use crate::pmn::{
-    Command, Element, GameResult, ParsedGame, PitRef, PlainGame, PlainStep, PlySyntax, ProblemCode,
-    Record, Span,
+    Command, Comment, Element, GameResult, GameText, ParsedGame, Ply, PlySyntax, Problem,
+    ProblemCode, Record, ResultToken, Skip, Span, Visitor,
 };
 use crate::position::Position;
 use crate::rules::{split_options, with_overrides, Game, Rules};
@@ -37,6 +37,9 @@ pub struct ReplayOptions {
     pub max_legal_listed: usize,
     /// Keep no per-ply trace at all, only diagnostics and counts (validation, repairs).
     pub diagnostics_only: bool,
+    /// `--max-laps`: the lap budget of one sowing ([`Rules::max_laps`]); `None` keeps
+    /// the rules' default.
+    pub max_laps: Option<u64>,
 }
 
 impl ReplayOptions {
@@ -264,18 +267,49 @@ impl RulesSource {
     }
 }
 
-/// [`rules_of`], reusing the last rule set this thread built when the record's tags and
-/// the overrides are those it was built from (they alone decide it). The games of a
-/// corpus mostly share their tags, and building a rule set (its option text joined and
-/// parsed, its circuits laid out) cost as much as the plies of a short game.
-#[allow(clippy::result_large_err)]
-fn rules_of_cached(record: &Record, overrides: &[(String, String)]) -> Result<Rules, Diagnostic> {
-    thread_local! {
-        static LAST: RefCell<Option<(RulesSource, Rules)>> = const { RefCell::new(None) };
+/// The rule set with the options' lap budget, if they set one.
+fn budgeted(rules: Rules, options: &ReplayOptions) -> Rules {
+    match options.max_laps {
+        Some(laps) => rules.with_max_laps(laps),
+        None => rules,
     }
-    let tags = RulesSource::tags(record);
-    LAST.with_borrow_mut(|last| {
-        if let Some((source, rules)) = last {
+}
+
+/// What replays reuse from game to game, held by the caller (a worker keeps one for
+/// the games it replays): the last rule set built, with the tags and overrides it was
+/// built from, and the move and effect buffers of the last replay. The games of a
+/// corpus mostly share their tags, and building a rule set (its option text joined and
+/// parsed, its circuits laid out) cost as much as the plies of a short game; each
+/// replay grew the lists of its effect (captures, bonus, nki marks cleared).
+#[derive(Default)]
+pub struct Replayer {
+    rules: Option<(RulesSource, Rules)>,
+    buffers: PlyBuffers,
+}
+
+/// The move and effect a replay fills ply by ply.
+#[derive(Default)]
+pub(crate) struct PlyBuffers {
+    effect: Effect,
+    mv: Option<Move>,
+}
+
+impl Replayer {
+    /// A context with nothing to reuse yet.
+    pub fn new() -> Replayer {
+        Replayer::default()
+    }
+
+    /// [`rules_of`], reusing the last rule set built when the record's tags and the
+    /// overrides are those it was built from (they alone decide it).
+    #[allow(clippy::result_large_err)]
+    fn rules_of(
+        &mut self,
+        record: &Record,
+        overrides: &[(String, String)],
+    ) -> Result<Rules, Diagnostic> {
+        let tags = RulesSource::tags(record);
+        if let Some((source, rules)) = &self.rules {
             if source.is(tags, overrides) {
                 return Ok(rules.clone());
             }
@@ -285,9 +319,9 @@ fn rules_of_cached(record: &Record, overrides: &[(String, String)]) -> Result<Ru
             tags: tags.map(|t| t.map(str::to_string)),
             overrides: overrides.to_vec(),
         };
-        *last = Some((source, rules.clone()));
+        self.rules = Some((source, rules.clone()));
         Ok(rules)
-    })
+    }
 }
 
 /// The start position of a record: its `SetUp`/`Position`, else the game's layout.
@@ -333,6 +367,7 @@ fn trace_setup_total(record: &Record, rules: &Rules, start: &Position) -> Option
 fn code_of(e: &Illegal, has_x: bool) -> &'static str {
     match e {
         Illegal::EndlessSowing { .. } => code::ENDLESS_SOWING,
+        Illegal::UndecidedSowing { .. } => code::UNDECIDED_SOWING,
         Illegal::GameOver => code::AFTER_END,
         Illegal::BonusMissing | Illegal::BonusNotDue if !has_x => code::CAPTURE_MARK,
         Illegal::BonusNotDue => code::CAPTURE_MARK,
@@ -679,83 +714,228 @@ fn check_stones(game: Game, after: &Position, number: u32, cmd: &Command) -> Opt
     })
 }
 
-/// Replays one parsed game.
+/// Replays one parsed game, with a context of its own (see [`Replayer::replay`] for
+/// game after game).
 pub fn replay(parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
-    let record = &parsed.record;
-    // PMN.md: a Result problem comes after any problem in the plies, so the reader's
-    // (the Result tag against the token) waits for the replay.
-    let (result_problems, problems): (Vec<_>, Vec<_>) =
-        (parsed.problems.iter()).partition(|p| p.code == ProblemCode::ResultMismatch);
-    // The plies are listed for the reader's problems only; the replay reads them as it
-    // goes.
-    let inputs = match problems.is_empty() {
-        true => Vec::new(),
-        false => PlyInput::main_line(record),
-    };
-    // The plies written are counted by the replay that reads them all; a replay that
-    // does not start counts them where it returns.
-    let mut trace = Trace {
-        diagnostics: problems
-            .into_iter()
-            .map(|p| reader_diagnostic(p, &inputs, parsed))
-            .collect(),
-        plies_written: 0,
-        declared: declared_result(record),
-        ..Trace::default()
-    };
-    let rules = match rules_of_cached(record, &options.overrides) {
-        Ok(r) => r,
-        Err(d) => {
-            // A missing Game tag is the reader's `missing-game-tag` already: once is enough.
-            let reported = record.tag("Game").is_none()
-                && (parsed.problems.iter()).any(|p| p.code == ProblemCode::MissingGameTag);
-            if !reported {
-                trace.diagnostics.push(d);
+    Replayer::new().replay(parsed, options)
+}
+
+impl Replayer {
+    /// Replays one parsed game: its main line's plies, each read from the record as the
+    /// replay comes to it.
+    pub fn replay(&mut self, parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
+        let record = &parsed.record;
+        let mut game = Replaying::begin(self, record, options);
+        if game.replays() {
+            // Commands before the first ply follow no ply: a checkpoint there is of the
+            // start.
+            let before_first = (record.moves.iter())
+                .take_while(|e| !matches!(e, Element::Ply(_)))
+                .filter_map(|e| match e {
+                    Element::Comment(c) => Some(&c.commands),
+                    _ => None,
+                })
+                .flatten();
+            for cmd in before_first {
+                game.command_before_plies(cmd);
             }
-            (trace.diagnostics).extend(result_problems.into_iter().map(Diagnostic::from_problem));
-            trace.plies_written = plies_in(record);
-            return trace;
         }
-    };
-    let start = match start_of(record, &rules) {
-        Ok(p) => p,
-        Err(d) => {
-            trace.diagnostics.push(d);
-            (trace.diagnostics).extend(result_problems.into_iter().map(Diagnostic::from_problem));
-            trace.rules = Some(rules);
-            trace.plies_written = plies_in(record);
-            return trace;
-        }
-    };
-    if record.tag("Position").is_some() && record.tag("SetUp") != Some("1") {
-        trace.diagnostics.push(Diagnostic::warning(
-            code::SETUP,
-            None,
-            tag_span(record, "Position"),
-            "the Position tag is not used without [SetUp \"1\"]: the game starts from the initial layout".into(),
-        ));
-    }
-    if let Some(unlike) = trace_setup_total(record, &rules, &start) {
-        trace.diagnostics.push(unlike);
-    }
-    // Commands before the first ply follow no ply: a checkpoint there is of the start.
-    let before_first = (record.moves.iter())
-        .take_while(|e| !matches!(e, Element::Ply(_)))
-        .filter_map(|e| match e {
-            Element::Comment(c) => Some(&c.commands),
-            _ => None,
-        })
-        .flatten();
-    let mut start_failed = false;
-    for cmd in before_first {
-        match cmd.name.as_ref() {
-            "stones" if !start_failed => {
-                if let Some(d) = check_stones(rules.game(), &start, 0, cmd) {
-                    trace.diagnostics.push(d);
-                    start_failed = true;
+        if game.replays() {
+            let mut plies = MainLine::of(record);
+            for input in plies.by_ref() {
+                if !game.ply(&mut self.buffers, &input) {
+                    break;
                 }
             }
-            "foul" => trace.diagnostics.push(Diagnostic::warning(
+            game.plies_written = plies.number as usize + plies.left();
+        } else {
+            game.plies_written = plies_in(record);
+        }
+        // The plies' places number the reader's problems; none, none are needed.
+        let starts: Vec<usize> =
+            match (parsed.problems.iter()).all(|p| p.code == ProblemCode::ResultMismatch) {
+                true => Vec::new(),
+                false => record.main_line().map(|p| p.ply.span.start).collect(),
+            };
+        let text = TextAt {
+            text: &parsed.text,
+            offset: parsed.offset,
+        };
+        game.finish(record, &parsed.problems, &starts, text)
+    }
+
+    /// Replays one game straight from its text, as the reader reads it: each main-line
+    /// ply is played as it arrives (once the comments after it are read, for their
+    /// commands), and no syntax tree is built. The trace is [`Replayer::replay`]'s of
+    /// the parsed game. `None` when the text stands for no game (see
+    /// [`GameText::is_game`]) or `keep` turns the game's tags down; else the record of
+    /// its tags and result, and the trace.
+    pub fn replay_text(
+        &mut self,
+        game: &GameText,
+        options: &ReplayOptions,
+        keep: &dyn Fn(&Record) -> bool,
+    ) -> Option<(Record, Trace)> {
+        if !game.is_game() {
+            return None;
+        }
+        let mut events = EventReplay {
+            replayer: self,
+            options,
+            keep,
+            text: TextAt {
+                text: game.text(),
+                offset: game.offset(),
+            },
+            game: None,
+            commented: true,
+            pending: None,
+            commands: Vec::new(),
+            plies: 0,
+            problems: Vec::new(),
+            result: None,
+        };
+        let tags = game.read(&mut events)?;
+        events.step_pending();
+        let EventReplay {
+            game: replaying,
+            plies,
+            problems: read,
+            result,
+            ..
+        } = events;
+        let mut replaying = replaying?;
+        replaying.plies_written = plies as usize;
+        let record = Record {
+            tags,
+            moves: Vec::new(),
+            result,
+        };
+        // The problems of the decoding and of the reading, in the order of the text,
+        // as a parse gives them.
+        let mut problems = game.problems().to_vec();
+        problems.extend(read);
+        problems.sort_by_key(|p| p.span.start);
+        // The places of the plies number the reader's problems: read again for them,
+        // only when there is one.
+        let mut starts = PlyStarts(Vec::new());
+        if !(problems.iter()).all(|p| p.code == ProblemCode::ResultMismatch) {
+            game.read(&mut starts);
+        }
+        let text = TextAt {
+            text: game.text(),
+            offset: game.offset(),
+        };
+        let trace = replaying.finish(&record, &problems, &starts.0, text);
+        Some((record, trace))
+    }
+}
+
+/// Where the main line's plies start.
+struct PlyStarts(Vec<usize>);
+
+impl Visitor for PlyStarts {
+    fn ply(&mut self, ply: Ply) -> ControlFlow<()> {
+        self.0.push(ply.span.start);
+        ControlFlow::Continue(())
+    }
+
+    fn problem(&mut self, _problem: Problem) {}
+}
+
+/// A game's text and where it starts in its file.
+#[derive(Copy, Clone)]
+struct TextAt<'t> {
+    text: &'t str,
+    offset: usize,
+}
+
+/// A replay in progress, fed by a parsed record ([`Replayer::replay`]) or by the
+/// reader's events ([`Replayer::replay_text`]): the rules and start its tags give,
+/// the commands before its first ply, its main line's plies one by one, then its end.
+struct Replaying<'o> {
+    options: &'o ReplayOptions,
+    /// The replay's own diagnostics so far (the reader's join them at the end).
+    trace: Trace,
+    /// Why no rule set could be built, said at the end (unless the reader said it).
+    no_rules: Option<Diagnostic>,
+    /// The game, once its rules and start are known.
+    state: Option<GameState>,
+    /// A checkpoint before the first ply failed: nothing is replayed.
+    start_failed: bool,
+    /// A ply failed: the replay stopped there.
+    failed: bool,
+    /// The plies of the main line.
+    plies_written: usize,
+}
+
+impl<'o> Replaying<'o> {
+    fn begin(
+        replayer: &mut Replayer,
+        record: &Record,
+        options: &'o ReplayOptions,
+    ) -> Replaying<'o> {
+        let mut game = Replaying {
+            options,
+            trace: Trace::default(),
+            no_rules: None,
+            state: None,
+            start_failed: false,
+            failed: false,
+            plies_written: 0,
+        };
+        replayer.buffers.effect.lap_counts_only = !options.keep_laps;
+        let rules = match replayer.rules_of(record, &options.overrides) {
+            Ok(r) => budgeted(r, options),
+            Err(d) => {
+                game.no_rules = Some(d);
+                return game;
+            }
+        };
+        let start = match start_of(record, &rules) {
+            Ok(p) => p,
+            Err(d) => {
+                game.trace.diagnostics.push(d);
+                game.trace.rules = Some(rules);
+                return game;
+            }
+        };
+        if record.tag("Position").is_some() && record.tag("SetUp") != Some("1") {
+            game.trace.diagnostics.push(Diagnostic::warning(
+                code::SETUP,
+                None,
+                tag_span(record, "Position"),
+                "the Position tag is not used without [SetUp \"1\"]: the game starts from the initial layout".into(),
+            ));
+        }
+        if let Some(unlike) = trace_setup_total(record, &rules, &start) {
+            game.trace.diagnostics.push(unlike);
+        }
+        // The rules go into the trace from the state, at the end.
+        game.trace.start = Some(start.clone());
+        game.state = Some(GameState::new(rules, start));
+        game
+    }
+
+    /// Whether plies are still to be played.
+    fn replays(&self) -> bool {
+        self.state.is_some() && !self.start_failed && !self.failed
+    }
+
+    /// A command written before the first ply: a `[%stones]` checkpoint of the start,
+    /// or a `[%foul]` that marks no ply.
+    fn command_before_plies(&mut self, cmd: &Command) {
+        let Some(state) = &self.state else {
+            return;
+        };
+        match cmd.name.as_ref() {
+            "stones" if !self.start_failed => {
+                if let Some(d) = check_stones(state.rules().game(), state.position(), 0, cmd) {
+                    self.trace.diagnostics.push(d);
+                    self.start_failed = true;
+                }
+            }
+            "foul" => self.trace.diagnostics.push(Diagnostic::warning(
                 code::FOUL,
                 None,
                 cmd.span,
@@ -765,117 +945,225 @@ pub fn replay(parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
             _ => {}
         }
     }
-    trace.rules = Some(rules.clone());
-    trace.start = Some(start.clone());
-    if start_failed {
-        trace.last = Some(start);
-        trace.plies_written = plies_in(record);
+
+    /// Plays the next ply of the main line; false once the replay has stopped.
+    #[inline(always)]
+    fn ply(&mut self, buffers: &mut PlyBuffers, input: &PlyInput<'_>) -> bool {
+        if !self.replays() {
+            return false;
+        }
+        let Some(state) = &mut self.state else {
+            return false;
+        };
+        let mv = buffers
+            .mv
+            .get_or_insert_with(|| Move::Sow(Sowing::default()));
+        let before = state.plies();
+        let ply = step_into(
+            state,
+            input,
+            mv,
+            &mut buffers.effect,
+            self.options,
+            &mut self.trace.diagnostics,
+            &mut self.failed,
+        );
+        if state.plies() > before {
+            self.trace.played += 1;
+        }
+        if let Some(ply) = ply {
+            self.trace.plies.push(ply);
+        }
+        !self.failed
+    }
+
+    /// The trace, once the record is read: `record`'s tags and result, the reader's
+    /// `problems` and the places of the main line's plies (`starts`, needed only when a
+    /// problem is not a `Result` one).
+    fn finish(
+        self,
+        record: &Record,
+        problems: &[Problem],
+        starts: &[usize],
+        text: TextAt<'_>,
+    ) -> Trace {
+        let mut trace = self.trace;
+        let own = std::mem::take(&mut trace.diagnostics);
+        // PMN.md: a Result problem comes after any problem in the plies, so the
+        // reader's (the Result tag against the token) waits for the replay.
+        let (result_problems, problems): (Vec<_>, Vec<_>) =
+            (problems.iter()).partition(|p| p.code == ProblemCode::ResultMismatch);
+        trace.diagnostics = (problems.iter())
+            .map(|p| reader_diagnostic(p, starts, record, text))
+            .collect();
+        trace.declared = declared_result(record);
+        trace.plies_written = self.plies_written;
+        let as_read = |p: &&Problem| Diagnostic::from_problem(p);
+        if let Some(d) = self.no_rules {
+            // A missing Game tag is the reader's `missing-game-tag` already: once is
+            // enough.
+            let reported = record.tag("Game").is_none()
+                && (problems.iter()).any(|p| p.code == ProblemCode::MissingGameTag);
+            if !reported {
+                trace.diagnostics.push(d);
+            }
+            trace
+                .diagnostics
+                .extend(result_problems.iter().map(as_read));
+            return trace;
+        }
+        trace.diagnostics.extend(own);
+        let Some(state) = self.state else {
+            trace
+                .diagnostics
+                .extend(result_problems.iter().map(as_read));
+            return trace;
+        };
+        if self.start_failed {
+            let (rules, last) = state.into_parts();
+            (trace.rules, trace.last) = (Some(rules), Some(last));
+            trace
+                .diagnostics
+                .extend(result_problems.iter().map(as_read));
+            return trace;
+        }
+        let complete = !self.failed && !cut_short_by(problems.iter().copied());
+        // A ply written after the end: the game replayed to its end, and its outcome
+        // is known (the after-end error says it). The declared result is not checked
+        // against it: the after-end error, at the first ply wrong, already says the
+        // true result.
+        let after_end = || trace.diagnostics.iter().any(|d| d.code == code::AFTER_END);
+        let outcome = (complete || after_end()).then(|| state.outcome()).flatten();
+        let (rules, last) = state.into_parts();
+        (trace.rules, trace.last) = (Some(rules), Some(last));
+        trace.outcome = outcome;
+        if complete {
+            trace.complete = true;
+            check_result(record, &mut trace, outcome);
+        }
+        // The result token follows the last ply written, whether or not the replay got
+        // that far.
+        let ply = Some(trace.plies_written as u32).filter(|&n| n > 0);
+        for p in result_problems {
+            let mut d = Diagnostic::from_problem(p);
+            d.ply = ply;
+            trace.diagnostics.push(d);
+        }
         trace
-            .diagnostics
-            .extend(result_problems.into_iter().map(Diagnostic::from_problem));
-        return trace;
     }
-    let mut state = GameState::new(rules, start);
-    let mut plies = MainLine::of(record);
-    replay_from(
-        &mut state,
-        plies.by_ref(),
-        record,
-        cut_short(parsed),
-        options,
-        &mut trace,
-    );
-    trace.plies_written = plies.number as usize + plies.left();
-    // The result token follows the last ply written, whether or not the replay got
-    // that far (a replay stopped at ply 2 gave ply 1 to a Result tag against the
-    // token, which then came before the ply 2 error as the game's first).
-    let ply = Some(trace.plies_written as u32).filter(|&n| n > 0);
-    for p in result_problems {
-        let mut d = Diagnostic::from_problem(p);
-        d.ply = ply;
-        trace.diagnostics.push(d);
-    }
-    trace
 }
 
-/// Replays a game read by the plain lane ([`PlainGame`]) for validation, as [`replay`]
-/// replays its parsed record with diagnostics only: the same trace, without a syntax
-/// tree. `None` as soon as anything would be reported, or the text is not plain after
-/// all; the game must then be parsed and replayed by [`replay`], which says what.
-pub fn replay_plain(game: &mut PlainGame<'_>, options: &ReplayOptions) -> Option<Trace> {
-    if !options.diagnostics_only {
-        return None;
-    }
-    // What `replay` reports before the first ply stops the lane: tags it cannot
-    // understand, a set-up it cannot use, a Position tag without SetUp.
-    let rules = rules_of_cached(&game.record, &options.overrides).ok()?;
-    let start = start_of(&game.record, &rules).ok()?;
-    if game.record.tag("Position").is_some() && game.record.tag("SetUp") != Some("1") {
-        return None;
-    }
-    if game.record.tag("SetUp") == Some("1") && start.total_unlike_start(&rules).is_some() {
-        return None;
-    }
-    // The rules and the last position go into the trace from the state at the end.
-    let mut trace = Trace {
-        start: Some(start.clone()),
-        ..Trace::default()
-    };
-    let mut state = GameState::new(rules, start);
-    let (mut effect, mut mv) = (PLY_BUFFERS.try_with(Cell::take).ok().flatten())
-        .unwrap_or_else(|| (Effect::default(), Move::Sow(Sowing::default())));
-    effect.lap_counts_only = !options.keep_laps;
-    // Each ply is read into this one syntax, its bonus pits kept in place.
-    let mut syntax = PlySyntax::Sowing(crate::pmn::Sowing {
-        from: PitRef { row: 0, col: 1 },
-        lift: None,
-        end: None,
-        arrival: None,
-        capture: None,
-    });
-    let mut number = 0u32;
-    let mut failed = false;
-    let plain = loop {
-        match game.next_ply(&mut syntax) {
-            PlainStep::Ply => {}
-            PlainStep::End => break true,
-            PlainStep::Unusual => break false,
-        }
-        number += 1;
-        let input = PlyInput {
-            number,
-            syntax: &syntax,
-            span: Span::default(),
-            commands: Vec::new(),
+/// The reader's events fed to a [`Replaying`]: each main-line ply is held until the
+/// next (or the end), so that the commands of the comments after it come with it.
+/// Variations are skipped.
+struct EventReplay<'r> {
+    replayer: &'r mut Replayer,
+    options: &'r ReplayOptions,
+    keep: &'r dyn Fn(&Record) -> bool,
+    text: TextAt<'r>,
+    /// The replay, once the tags are read (and kept).
+    game: Option<Replaying<'r>>,
+    /// Whether the move text may hold a comment: when it cannot, no command follows a
+    /// ply, and each ply is played as it arrives.
+    commented: bool,
+    /// The last ply read, not played yet.
+    pending: Option<Ply>,
+    /// The commands of the comments after it.
+    commands: Vec<Command>,
+    /// The main-line plies read.
+    plies: u32,
+    problems: Vec<Problem>,
+    result: Option<ResultToken>,
+}
+
+impl EventReplay<'_> {
+    /// Plays the ply held (the last ply read, number `plies`), with the commands after
+    /// it.
+    #[inline(always)]
+    fn step_pending(&mut self) {
+        let Some(ply) = self.pending.take() else {
+            return;
         };
-        step_into(
-            &mut state,
-            &input,
-            &mut mv,
-            &mut effect,
-            options,
-            &mut trace.diagnostics,
-            &mut failed,
-        );
-        // A warning too: the lane gives only games with nothing to say.
-        if failed || !trace.diagnostics.is_empty() {
-            break false;
+        if let Some(game) = &mut self.game {
+            if game.replays() {
+                let input = PlyInput {
+                    number: self.plies,
+                    syntax: &ply.syntax,
+                    span: ply.span,
+                    commands: self.commands.iter().collect(),
+                };
+                game.ply(&mut self.replayer.buffers, &input);
+            }
         }
-    };
-    let _ = PLY_BUFFERS.try_with(|buffers| buffers.set(Some((effect, mv))));
-    if !plain {
-        return None;
+        self.commands.clear();
     }
-    trace.played = number as usize;
-    trace.plies_written = number as usize;
-    trace.complete = true;
-    let outcome = state.outcome();
-    let (rules, last) = state.into_parts();
-    (trace.rules, trace.last) = (Some(rules), Some(last));
-    trace.outcome = outcome;
-    trace.declared = declared_result(&game.record);
-    check_result(&game.record, &mut trace, outcome);
-    trace.diagnostics.is_empty().then_some(trace)
+}
+
+impl Visitor for EventReplay<'_> {
+    fn tags(&mut self, record: &Record) -> ControlFlow<()> {
+        if !(self.keep)(record) {
+            return ControlFlow::Break(());
+        }
+        self.game = Some(Replaying::begin(self.replayer, record, self.options));
+        // The move text follows the last tag (a tag's value may hold `{` or `;`).
+        let moves = (record.tags.iter())
+            .map(|t| t.span.end)
+            .max()
+            .and_then(|end| end.checked_sub(self.text.offset))
+            .and_then(|at| self.text.text.get(at..))
+            .unwrap_or(self.text.text);
+        self.commented = memchr::memchr2(b'{', b';', moves.as_bytes()).is_some();
+        ControlFlow::Continue(())
+    }
+
+    #[inline(always)]
+    fn ply(&mut self, ply: Ply) -> ControlFlow<()> {
+        if !self.commented {
+            self.plies += 1;
+            if let Some(game) = &mut self.game {
+                if game.replays() {
+                    let input = PlyInput {
+                        number: self.plies,
+                        syntax: &ply.syntax,
+                        span: ply.span,
+                        commands: Vec::new(),
+                    };
+                    game.ply(&mut self.replayer.buffers, &input);
+                }
+            }
+            return ControlFlow::Continue(());
+        }
+        self.step_pending();
+        self.plies += 1;
+        self.pending = Some(ply);
+        ControlFlow::Continue(())
+    }
+
+    fn comment(&mut self, comment: Comment) -> ControlFlow<()> {
+        if self.pending.is_some() {
+            self.commands.extend(comment.commands);
+        } else if self.plies == 0 {
+            if let Some(game) = &mut self.game {
+                for cmd in &comment.commands {
+                    game.command_before_plies(cmd);
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self, _open: Span) -> Skip {
+        Skip::Yes
+    }
+
+    fn result(&mut self, result: ResultToken) -> ControlFlow<()> {
+        self.result = Some(result);
+        ControlFlow::Continue(())
+    }
+
+    fn problem(&mut self, problem: Problem) {
+        self.problems.push(problem);
+    }
 }
 
 /// The plies of a record's main line.
@@ -887,8 +1175,13 @@ fn plies_in(record: &Record) -> usize {
 /// those of the tags or the result, which leave the move text whole. The result is
 /// checked against the final position only when the whole main line was read.
 pub(crate) fn cut_short(parsed: &ParsedGame) -> bool {
+    cut_short_by(parsed.problems.iter())
+}
+
+/// [`cut_short`] of the reader's problems.
+fn cut_short_by<'p>(mut problems: impl Iterator<Item = &'p Problem>) -> bool {
     use crate::pmn::ProblemCode as P;
-    parsed.problems.iter().any(|p| {
+    problems.any(|p| {
         p.is_error()
             && !matches!(
                 p.code,
@@ -899,28 +1192,24 @@ pub(crate) fn cut_short(parsed: &ParsedGame) -> bool {
 
 /// Whether a place before the first ply is in the move text: after the last tag read,
 /// and on no tag line (one the reader could not read is after the last it could).
-fn before_plies_in_move_text(parsed: &ParsedGame, at: usize) -> bool {
-    let moves_start = (parsed.record.tags.iter())
-        .map(|t| t.span.end)
-        .max()
-        .unwrap_or(0);
-    let Some(before) = at
-        .checked_sub(parsed.offset)
-        .and_then(|a| parsed.text.get(..a))
-    else {
+fn before_plies_in_move_text(record: &Record, text: TextAt<'_>, at: usize) -> bool {
+    let moves_start = (record.tags.iter()).map(|t| t.span.end).max().unwrap_or(0);
+    let Some(before) = at.checked_sub(text.offset).and_then(|a| text.text.get(..a)) else {
         return false;
     };
-    let line = &parsed.text[before.rfind('\n').map_or(0, |i| i + 1)..];
+    let line = &text.text[before.rfind('\n').map_or(0, |i| i + 1)..];
     at >= moves_start && !line.trim_start().starts_with('[')
 }
 
 /// A reader problem as a diagnostic. A problem of the move text where a ply stands is
-/// given that ply's number: the plies before it, plus one (so a ply 1 that could not
-/// be read, or a wrong move number before it, is ply 1).
+/// given that ply's number: the plies before it (`starts` are where the main line's
+/// plies start), plus one (so a ply 1 that could not be read, or a wrong move number
+/// before it, is ply 1).
 fn reader_diagnostic(
-    problem: &crate::pmn::Problem,
-    inputs: &[PlyInput<'_>],
-    parsed: &ParsedGame,
+    problem: &Problem,
+    starts: &[usize],
+    record: &Record,
+    text: TextAt<'_>,
 ) -> Diagnostic {
     use crate::pmn::ProblemCode as P;
     let mut d = Diagnostic::from_problem(problem);
@@ -935,11 +1224,11 @@ fn reader_diagnostic(
             | P::NestingTooDeep
     );
     let at = problem.span.start;
-    let after_a_ply = inputs.first().is_some_and(|first| at >= first.span.start);
-    if in_move_text && (after_a_ply || before_plies_in_move_text(parsed, at)) {
+    let after_a_ply = starts.first().is_some_and(|&first| at >= first);
+    if in_move_text && (after_a_ply || before_plies_in_move_text(record, text, at)) {
         // The plies are in the order of the text: a search, not a walk, as a game can
         // hold a problem a ply (a wrong move number before each).
-        let before = inputs.partition_point(|i| i.span.start < problem.span.start);
+        let before = starts.partition_point(|&start| start < problem.span.start);
         d.ply = Some(before as u32 + 1);
     }
     d
@@ -951,13 +1240,6 @@ pub fn declared_result(record: &Record) -> Option<GameResult> {
         .result
         .map(|r| r.result)
         .or_else(|| record.tag("Result").and_then(GameResult::from_text))
-}
-
-thread_local! {
-    /// The effect and move buffers of the thread's last replay, for the next to take up:
-    /// a validation replays game after game on each thread, and each grew the lists of
-    /// its own (captures, bonus, nki marks cleared), a few allocations a game.
-    static PLY_BUFFERS: Cell<Option<(Effect, Move)>> = const { Cell::new(None) };
 }
 
 /// Replays `inputs` from `state`, appending to `trace`, and checks the result when the
@@ -972,10 +1254,32 @@ pub(crate) fn replay_from<'a, P: std::borrow::Borrow<PlyInput<'a>>>(
     options: &ReplayOptions,
     trace: &mut Trace,
 ) {
-    // The effect and the move are filled ply by ply; their lists are those the thread's
-    // last replay grew.
-    let (mut effect, mut mv) = (PLY_BUFFERS.try_with(Cell::take).ok().flatten())
-        .unwrap_or_else(|| (Effect::default(), Move::Sow(Sowing::default())));
+    let mut buffers = PlyBuffers::default();
+    replay_with(
+        &mut buffers,
+        state,
+        inputs,
+        record,
+        cut_short,
+        options,
+        trace,
+    );
+}
+
+/// [`replay_from`] filling the move and effect of `buffers` ply by ply.
+fn replay_with<'a, P: std::borrow::Borrow<PlyInput<'a>>>(
+    buffers: &mut PlyBuffers,
+    state: &mut GameState,
+    inputs: impl IntoIterator<Item = P>,
+    record: &Record,
+    cut_short: bool,
+    options: &ReplayOptions,
+    trace: &mut Trace,
+) {
+    let effect = &mut buffers.effect;
+    let mv = buffers
+        .mv
+        .get_or_insert_with(|| Move::Sow(Sowing::default()));
     effect.lap_counts_only = !options.keep_laps;
     let mut failed = false;
     for input in inputs {
@@ -983,8 +1287,8 @@ pub(crate) fn replay_from<'a, P: std::borrow::Borrow<PlyInput<'a>>>(
         let ply = step_into(
             state,
             input.borrow(),
-            &mut mv,
-            &mut effect,
+            mv,
+            effect,
             options,
             &mut trace.diagnostics,
             &mut failed,
@@ -999,12 +1303,10 @@ pub(crate) fn replay_from<'a, P: std::borrow::Borrow<PlyInput<'a>>>(
             break;
         }
     }
-    // While the thread exits the buffers may be gone: they are then freed.
-    let _ = PLY_BUFFERS.try_with(|buffers| buffers.set(Some((effect, mv))));
     trace.last = Some(state.position().clone());
     if failed || cut_short {
         // A ply written after the end: the game replayed to its end, and its outcome
-        // is known (the after-end error says it; found by helper-28's bug hunt). The
+        // is known (the after-end error says it). The
         // declared result is not checked against it: the after-end error, at the
         // first ply wrong, already says the true result.
         if trace.diagnostics.iter().any(|d| d.code == code::AFTER_END) {
@@ -1092,14 +1394,15 @@ fn illegal(
     if code != code::AFTER_END && options.max_legal_listed > 0 {
         d.position = Some(pos.to_string());
         let legal = games::legal_moves(state.rules(), pos);
-        d.legal = legal
-            .iter()
+        // A head's stops are one candidate: each arrival is listed in turn.
+        d.legal = (legal.iter().flat_map(Candidate::each))
             .take(options.max_legal_listed)
-            .map(crate::notation::candidate_text)
+            .map(|c| crate::notation::candidate_text(&c))
             .collect();
-        if legal.len() > d.legal.len() {
+        let plies: u64 = legal.iter().map(Candidate::plies).sum();
+        if plies > d.legal.len() as u64 {
             d.legal
-                .push(format!("... and {} more", legal.len() - d.legal.len()));
+                .push(format!("... and {} more", plies - d.legal.len() as u64));
         }
     }
     d

@@ -231,7 +231,14 @@ pub struct Rules {
     /// Tsoro's heads of each seat: the first `head_count` entries.
     heads: [[Pit; 2]; 2],
     head_count: [usize; 2],
+    /// The lap budget of one sowing ([`Rules::max_laps`]).
+    max_laps: u64,
 }
+
+/// The laps a sowing may take before it is left undecided, unless a caller sets another
+/// budget: some ten million laps, about a second of sowing, far beyond any sowing made
+/// by hand.
+pub const DEFAULT_MAX_LAPS: u64 = 10_000_000;
 
 /// The longest circuit: a seat's two rows on the widest board (Nsolo 4×36).
 const MAX_CIRCUIT: usize = MAX_PITS / 2;
@@ -239,6 +246,8 @@ const MAX_CIRCUIT: usize = MAX_PITS / 2;
 /// Marks a pit that is not on a seat's circuit in [`Rules::circuit_place`].
 pub const NOT_ON_CIRCUIT: u8 = u8::MAX;
 
+// The lap budget is a bound on the search, not a rule: rule sets that differ only in it
+// are the same rules.
 impl PartialEq for Rules {
     fn eq(&self, other: &Rules) -> bool {
         self.game == other.game && self.board == other.board && self.options == other.options
@@ -312,7 +321,21 @@ impl Rules {
             circuit_place,
             heads,
             head_count,
+            max_laps: DEFAULT_MAX_LAPS,
         }
+    }
+
+    /// The rule set with a lap budget of `max_laps` (at least 1) for each sowing.
+    pub fn with_max_laps(mut self, max_laps: u64) -> Rules {
+        self.max_laps = max_laps.max(1);
+        self
+    }
+
+    /// The laps one sowing may take: a sowing that has neither ended nor shown a
+    /// recurring lap-end state by then is refused as undecided
+    /// ([`crate::Illegal::UndecidedSowing`]), so that every ply is decided in bounded time.
+    pub fn max_laps(&self) -> u64 {
+        self.max_laps
     }
 
     pub fn game(&self) -> Game {

@@ -12,39 +12,6 @@
 use crate::geometry::{Board, MAX_PITS};
 use crate::moves::{Effect, Illegal};
 
-/// The weight of each pit index in the linear key of the pits, Σ stones × weight
-/// (wrapping): pseudo-random 64-bit words (splitmix64), so that different contents rarely
-/// share a key. A linear key follows a sowing lap by lap at the cost of an addition per
-/// stone dropped, where a hash of the pits must read every pit again.
-pub(crate) const PIT_KEYS: [u64; MAX_PITS] = {
-    let mut keys = [0; MAX_PITS];
-    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
-    let mut i = 0;
-    while i < MAX_PITS {
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        keys[i] = z ^ (z >> 31);
-        i += 1;
-    }
-    keys
-};
-
-/// Boards of more pits than this key their positions for the repetition rule by the
-/// linear key, kept up to date by the sowing (`keyed`): hashing their pits anew every
-/// ply costs more than an addition per stone dropped. Of the games with a repetition
-/// rule, only Nsolo has such boards (4×19 to 4×36); Tsoro's 4×21 has no repetition rule,
-/// and no key.
-pub(crate) const KEYED_ABOVE: usize = MAX_PITS / 2;
-
-/// The linear key of `pits` (see [`PIT_KEYS`]).
-pub(crate) fn pits_key(pits: &[u16]) -> u64 {
-    (pits.iter().zip(PIT_KEYS)).fold(0u64, |key, (&s, k)| {
-        key.wrapping_add((s as u64).wrapping_mul(k))
-    })
-}
-
 /// A lap that ended in an occupied pit: the decision point of a relay.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct LapEnd {
@@ -211,12 +178,9 @@ fn unsow(pits: &mut [u16], circuit: &[u8], start_place: usize, lifts: &[u16]) {
 ///
 /// The stones are taken out of the start pit here. `at_occupied_end` sees the lap end
 /// and the pits after the lap. With `detect_cycles`, a lap-end state that recurs is
-/// reported as [`Illegal::EndlessSowing`]; the caller must then discard `pits`. Without
-/// it, `max_laps` must bound the sowing (it is reported as endless beyond that).
-///
-/// With `keyed`, the change the sowing made to the linear key of the pits is left in
-/// [`Effect::sown_key`] (for the repetition key of the big boards, which `at_occupied_end`
-/// must then leave alone).
+/// reported as [`Illegal::EndlessSowing`]. A sowing neither ended nor proved endless
+/// after `max_laps` laps is [`Illegal::UndecidedSowing`]. On either error the caller must
+/// discard `pits` (or undo them by `undo`).
 ///
 /// With `undo`, the sowing keeps what undoes it (a [`SowUndo`] of `start_place`).
 // Inlined into each game's sowing, as the decision it is given is.
@@ -231,7 +195,6 @@ pub(crate) fn relay_sow(
     effect: &mut Effect,
     detect_cycles: bool,
     max_laps: u64,
-    keyed: bool,
     mut undo: Option<&mut SowUndo>,
     mut at_occupied_end: impl FnMut(&LapEnd, &[u16]) -> Result<Next, Illegal>,
 ) -> Result<SowEnd, Illegal> {
@@ -254,11 +217,6 @@ pub(crate) fn relay_sow(
                 undo.record(1, 1);
             }
             effect.push_lap_between(board, start_pit, end_pit, 1);
-            effect.sown_key = if keyed {
-                PIT_KEYS[end_pit].wrapping_sub(PIT_KEYS[start_pit])
-            } else {
-                0
-            };
             return Ok(SowEnd {
                 pit: end_pit,
                 place: next,
@@ -269,8 +227,6 @@ pub(crate) fn relay_sow(
     let mut place = start_place;
     let mut stones = lift;
     pits[circuit[place] as usize] -= lift;
-    // The key's change, kept in a register: only the returns store it.
-    let mut key = 0u64;
 
     // Brent's cycle detection, set up only when a sowing runs long: `saved` is the
     // tortoise, compared with every later state until `power` laps have passed, then
@@ -285,10 +241,6 @@ pub(crate) fn relay_sow(
             undo.record(lap, stones);
         }
         let start_pit = circuit[place] as usize;
-        if keyed {
-            // The stones just lifted from the lap's start (the first lift, or a relay).
-            key = key.wrapping_sub((stones as u64).wrapping_mul(PIT_KEYS[start_pit]));
-        }
         // Drop the stones: whole rounds first, then the rest one by one.
         let rounds = (stones as usize / len) as u16;
         let rest = stones as usize % len;
@@ -296,40 +248,21 @@ pub(crate) fn relay_sow(
             for &p in circuit {
                 pits[p as usize] += rounds;
             }
-            if keyed {
-                let round: u64 =
-                    (circuit.iter()).fold(0, |k, &p| k.wrapping_add(PIT_KEYS[p as usize]));
-                key = key.wrapping_add(round.wrapping_mul(rounds as u64));
-            }
         }
         let mut end_place = place;
-        if keyed {
-            for _ in 0..rest {
-                // `>=`, not `==`: the place is then known to be on the circuit, and is
-                // read without a check of the circuit's bounds for every stone.
-                end_place = if end_place + 1 >= len {
-                    0
-                } else {
-                    end_place + 1
-                };
-                let p = circuit[end_place] as usize;
-                pits[p] += 1;
-                key = key.wrapping_add(PIT_KEYS[p]);
-            }
-        } else {
-            for _ in 0..rest {
-                end_place = if end_place + 1 >= len {
-                    0
-                } else {
-                    end_place + 1
-                };
-                pits[circuit[end_place] as usize] += 1;
-            }
+        for _ in 0..rest {
+            // `>=`, not `==`: the place is then known to be on the circuit, and is read
+            // without a check of the circuit's bounds for every stone.
+            end_place = if end_place + 1 >= len {
+                0
+            } else {
+                end_place + 1
+            };
+            pits[circuit[end_place] as usize] += 1;
         }
         let end_pit = circuit[end_place] as usize;
         effect.push_lap_between(board, start_pit, end_pit, stones as u32);
         if pits[end_pit] == 1 {
-            effect.sown_key = key;
             return Ok(SowEnd {
                 pit: end_pit,
                 place: end_place,
@@ -343,7 +276,6 @@ pub(crate) fn relay_sow(
             stones: pits[end_pit],
         };
         if at_occupied_end(&end, pits)? == Next::Stop {
-            effect.sown_key = key;
             return Ok(SowEnd {
                 pit: end_pit,
                 place: end_place,
@@ -356,7 +288,7 @@ pub(crate) fn relay_sow(
             }
         }
         if lap >= max_laps {
-            return Err(Illegal::EndlessSowing { laps: lap });
+            return Err(Illegal::UndecidedSowing { laps: lap });
         }
         if detect_cycles && lap >= DETECT_AFTER {
             let b = brent.get_or_insert_with(Brent::new);
@@ -415,7 +347,6 @@ mod tests {
             &mut effect,
             true,
             u64::MAX,
-            false,
             None,
             |_, _| Ok(Next::Relay),
         )
@@ -443,7 +374,6 @@ mod tests {
                 effect,
                 true,
                 u64::MAX,
-                false,
                 None,
                 |_, _| Ok(Next::Relay),
             )
@@ -483,7 +413,6 @@ mod tests {
             &mut effect,
             true,
             u64::MAX,
-            false,
             None,
             |_, _| Ok(Next::Relay),
         )
@@ -508,39 +437,6 @@ mod tests {
         })
     }
 
-    /// A keyed sowing leaves in the effect what it added to the linear key of the pits,
-    /// whole rounds included.
-    #[test]
-    fn a_keyed_sowing_follows_the_key_of_the_pits() {
-        let board = Board::new(4, 2).unwrap();
-        let c = circuit(board);
-        let mut rounds = 0;
-        for (code, mut pits) in starts(board, &c, 9) {
-            let before = pits_key(&pits);
-            let lift = pits[0];
-            let mut effect = Effect::default();
-            let sown = relay_sow(
-                &mut pits,
-                board,
-                &c,
-                0,
-                lift,
-                &mut effect,
-                true,
-                u64::MAX,
-                true,
-                None,
-                |_, _| Ok(Next::Relay),
-            );
-            if sown.is_ok() {
-                let after = before.wrapping_add(effect.sown_key);
-                assert_eq!(after, pits_key(&pits), "{code}");
-                rounds += (lift as usize >= c.len()) as u32;
-            }
-        }
-        assert!(rounds > 0, "no sowing went round the circuit");
-    }
-
     /// A sowing undone by its `SowUndo` leaves the pits as they were: short sowings by
     /// their lifts, long and endless ones by the pits kept before them.
     #[test]
@@ -561,7 +457,6 @@ mod tests {
                 &mut effect,
                 true,
                 u64::MAX,
-                false,
                 Some(&mut undo),
                 |_, _| Ok(Next::Relay),
             );
@@ -597,7 +492,6 @@ mod tests {
                 &mut e,
                 true,
                 u64::MAX,
-                false,
                 None,
                 |_, _| Ok(Next::Relay),
             );
@@ -610,12 +504,11 @@ mod tests {
                 &mut e,
                 false,
                 100_000,
-                false,
                 None,
                 |_, _| Ok(Next::Relay),
             );
             match (detected, bounded) {
-                (Err(Illegal::EndlessSowing { .. }), Err(Illegal::EndlessSowing { .. })) => {
+                (Err(Illegal::EndlessSowing { .. }), Err(Illegal::UndecidedSowing { .. })) => {
                     endless += 1
                 }
                 (Ok(x), Ok(y)) => {

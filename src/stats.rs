@@ -244,7 +244,13 @@ pub fn ply_rows(file: &str, game: usize, trace: &Trace) -> Vec<PlyRow> {
                 south_prison: after.filter(|_| kiothi).map(|a| a.prisons[0]),
                 north_prison: after.filter(|_| kiothi).map(|a| a.prisons[1]),
                 legal_moves: match after {
-                    Some(a) if !over => games::legal_moves(rules, a).len(),
+                    Some(a) if !over => {
+                        let legal = games::legal_moves(rules, a);
+                        legal
+                            .iter()
+                            .map(crate::moves::Candidate::plies)
+                            .sum::<u64>() as usize
+                    }
                     _ => 0,
                 },
                 set: set_of(rules),

@@ -20,7 +20,7 @@ use crate::corpus::{self, Batches, Filter, Input, Skipped, Work};
 use crate::diagnostic::Diagnostic;
 use crate::escape::{escaped, shown};
 use crate::pmn::{GameText, ParsedGame, Severity};
-use crate::replay::{replay, replay_plain, ReplayOptions, Trace};
+use crate::replay::{ReplayOptions, Replayer, Trace};
 
 /// Output format.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -203,7 +203,8 @@ pub fn run(
     };
     // Each game is parsed on the thread that replays it, and its syntax tree dropped
     // there at once, while it is still in that core's cache.
-    let one = |work: Work| -> (Vec<u8>, Summary) {
+    // Each worker replays with a context of its own (rules and buffers reused).
+    let one = |replayer: &mut Replayer, work: Work| -> (Vec<u8>, Summary) {
         let input = work.input();
         match work {
             Work::Game { index, game, .. } => {
@@ -211,20 +212,21 @@ pub fn run(
                     text: &names[input],
                     json: json_names.get(input).map_or("", String::as_str),
                 };
-                if let Some(done) = validate_plain(file, index, &game, settings, format) {
+                if let Some(done) = validate_text(replayer, file, index, &game, settings, format) {
                     return done;
                 }
                 let game = game.parse();
                 if !settings.filter.keeps(&game) {
                     return (Vec::new(), Summary::default());
                 }
-                validate_game(file, index, &game, settings, format)
+                validate_game(replayer, file, index, &game, settings, format)
             }
             Work::Unreadable { error, .. } => unreadable(&names[input], &error.to_string(), format),
         }
     };
-    corpus::drive(
+    corpus::drive_with(
         Batches::new(inputs),
+        Replayer::new,
         one,
         |input, (text, summary)| {
             report_skips(input, &mut total, out)?;
@@ -268,10 +270,13 @@ fn json_string(text: &str) -> String {
     serde_json::to_string(text).expect("a string always serializes")
 }
 
-/// A game validated by the plain lane, without a syntax tree ([`replay_plain`]): a
-/// game with nothing to report, whose report is its game line alone. `None` when the
-/// lane cannot take the game; it is then parsed and validated whole.
-fn validate_plain(
+/// A game validated straight from its text, as the reader reads it, without a syntax
+/// tree ([`Replayer::replay_text`]): a game with nothing to report, whose report is
+/// its game line alone, or one the filter leaves out. `None` when there is more to
+/// say (diagnostics, with their lines of text; suggestions; rules inferred): the game
+/// is then parsed and validated whole.
+fn validate_text(
+    replayer: &mut Replayer,
     name: FileName<'_>,
     index: usize,
     game: &GameText,
@@ -282,17 +287,21 @@ fn validate_plain(
     if settings.infer_rules {
         return None;
     }
-    let mut plain = game.plain()?;
-    if !settings.filter.accepts(&plain.record) {
-        return Some((Vec::new(), Summary::default()));
+    let keep = |record: &crate::pmn::Record| settings.filter.accepts(record);
+    let Some((_, trace)) = replayer.replay_text(game, &settings.replay, &keep) else {
+        // Turned down by the filter, or no game: the full path tells which.
+        return (game.is_game()).then(|| (Vec::new(), Summary::default()));
+    };
+    if !trace.diagnostics.is_empty() {
+        return None;
     }
-    let trace = replay_plain(&mut plain, &settings.replay)?;
     let mut out = Vec::with_capacity(192);
     let _ = write_game(&mut out, format, name, index, &trace, None);
     Some((out, Summary::of_game(&trace)))
 }
 
 fn validate_game(
+    replayer: &mut Replayer,
     name: FileName<'_>,
     index: usize,
     game: &ParsedGame,
@@ -317,7 +326,7 @@ fn validate_game(
         summary.io_errors += io_failure as usize;
         return (out, summary);
     }
-    let mut trace = replay(game, &settings.replay);
+    let mut trace = replayer.replay(game, &settings.replay);
     if settings.suggest && !trace.is_valid() {
         crate::repair::attach_suggestions(game, &mut trace, &settings.replay, &settings.repair);
     }
@@ -780,7 +789,7 @@ mod tests {
         for file in ["a.pmn", "dir/\"quoted\"\\ é\u{1}.pmn"] {
             let json = json_string(file);
             for (index, game) in games.iter().enumerate() {
-                let trace = replay(game, &options);
+                let trace = crate::replay::replay(game, &options);
                 let mut ours = Vec::new();
                 write_game_line(&mut ours, &json, index, &trace);
                 let obj = GameObject::of(file, index, &trace, None);

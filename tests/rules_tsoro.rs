@@ -1036,14 +1036,16 @@ fn endless_sowing_a_stop_in_a_later_round_of_the_cycle_is_legal() {
             Err(Illegal::EndlessSowing { .. })
         ));
         let listed = legal_moves(&r, &parse(&r, &b));
+        // The stops listed, one candidate a head, up to their last arrival.
         let most = listed
             .iter()
             .filter_map(|c| match &c.mv {
-                Move::Sow(s) => s.stop.map(|s| s.arrival),
+                Move::Sow(s) => s.stop.map(|_| c.last_arrival),
                 _ => None,
             })
             .max()
             .unwrap();
+        assert!(most > 1, "the listing holds later arrivals too");
         assert!(
             most < 100,
             "the stop must come after the cycle was detected"
@@ -1299,8 +1301,9 @@ proptest! {
                 let result = apply(&r, &mut pos.clone(), &sow(&p.to_string(), None, &[]), Mode::Legal, &mut e);
                 prop_assert!(matches!(result, Err(Illegal::EndlessSowing { .. })), "{}", p);
             }
-            for c in &candidates {
-                let mv = complete(c, &mut rng);
+            // Every ply a candidate stands for (each arrival of a head's stops).
+            for c in candidates.iter().flat_map(sow::Candidate::each) {
+                let mv = complete(&c, &mut rng);
                 let (mut a, mut b) = (pos.clone(), pos.clone());
                 let (mut ea, mut eb) = (Effect::default(), Effect::default());
                 apply(&r, &mut a, &mv, Mode::Legal, &mut ea).unwrap();

@@ -380,7 +380,7 @@ pub fn rewrite_game_text_mapped(
                 // A token holds at least its first character, so the loop always moves on.
                 let start = i + c.len_utf8();
                 let end = text[start..]
-                    .find(|c: char| c.is_whitespace() || "{};()[".contains(c))
+                    .find(|c: char| c.is_whitespace() || "{};()[$".contains(c))
                     .map_or(text.len(), |e| start + e);
                 let token = &text[i..end];
                 let token = (token, i);

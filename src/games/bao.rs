@@ -65,11 +65,6 @@ fn check_step(rules: &Rules, pos: &Position, mv: &Move) -> Result<(usize, usize)
 
 /// Steps the stone in pit index `from` of the side to move into `next`, the following
 /// pit of its circuit (which must be empty), captures, and passes the turn.
-///
-/// It leaves in [`Effect::sown_key`] the bits of the pits whose lowest stone bit the ply
-/// flipped (bit i is pit index i: the step's two pits, and each captured pit holding an
-/// odd number of stones), by which the repetition rule follows its exact key of the
-/// occupied pits (`GameState::follow_bao`) without turning pits back into indices.
 // Inlined into `apply` (and the playouts): a call a ply less.
 #[inline(always)]
 fn step(pos: &mut Position, from: usize, next: usize, effect: &mut Effect) {
@@ -86,7 +81,6 @@ fn step(pos: &mut Position, from: usize, next: usize, effect: &mut Effect) {
         stones: 1,
     });
     effect.end = Some(end);
-    let mut bits = 1u64 << from ^ 1u64 << next;
     // The 4x12 board by index (`Board::inner_row`, `opposite`, `behind`, checked by the
     // test `capture_pits_are_the_boards`): South's inner row b is indices 12..24, the
     // opposite pit (row c) a row up and the one behind it (row d) two; North's inner
@@ -98,26 +92,22 @@ fn step(pos: &mut Position, from: usize, next: usize, effect: &mut Effect) {
     };
     // Outer stones are safe otherwise: only an occupied opposite pit is taken.
     if opposite != usize::MAX && pos.pits[opposite] != 0 {
-        bits ^= capture(pos, opposite, behind, effect);
+        capture(pos, opposite, behind, effect);
     }
-    effect.sown_key = bits;
     pos.side = side.opponent();
 }
 
 /// The stone entering an inner-row pit takes the opponent stones in pit index
-/// `opposite` (occupied) and `behind` it; returns their bits in [`Effect::sown_key`].
-fn capture(pos: &mut Position, opposite: usize, behind: usize, effect: &mut Effect) -> u64 {
-    let mut bits = 0;
+/// `opposite` (occupied) and `behind` it.
+fn capture(pos: &mut Position, opposite: usize, behind: usize, effect: &mut Effect) {
     for index in [opposite, behind] {
         let stones = std::mem::take(&mut pos.pits[index]);
         if stones != 0 {
             effect.captured.push((pit_at(index), stones));
-            bits ^= ((stones & 1) as u64) << index;
         }
     }
     let mover = pos.side.index();
     pos.captures[mover] = pos.captures[mover].saturating_add(1);
-    bits
 }
 
 /// Pits per row and per seat: Bao la Kimasai is played on 4×12 only.
@@ -273,11 +263,11 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate
             next.row == board.inner_row(side)
                 && board.opposite(next).is_some_and(|o| pos.get(o) != 0)
         });
-        out.push(Candidate {
-            mv: Move::Sow(Sowing::from(board.pit(from))),
+        out.push(Candidate::single(
+            Move::Sow(Sowing::from(board.pit(from))),
             captures,
-            bonus: BonusChoice::None,
-        });
+            BonusChoice::None,
+        ));
     }
 }
 

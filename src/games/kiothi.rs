@@ -110,7 +110,7 @@ pub(crate) fn apply(
                 }
                 Some(n) => n,
             };
-            sow(rules, pos, origin, lift, mode, u64::MAX, effect)
+            sow(rules, pos, origin, lift, mode, rules.max_laps(), effect)
         }
     }
 }
@@ -194,8 +194,8 @@ fn redistribute(
 
 /// Sows `lift` stones from own pit `origin`, relaying until a lap ends in an empty pit,
 /// then captures. The sowing works on a copy of the pits, and `pos` changes only once
-/// the move has proved legal. A sowing still going after `max_laps` laps is reported as
-/// endless with `laps == max_laps` (cut off, not proved endless).
+/// the move has proved legal. A sowing still going after `max_laps` laps is
+/// [`Illegal::UndecidedSowing`].
 fn sow(
     rules: &Rules,
     pos: &mut Position,
@@ -240,7 +240,6 @@ fn sow(
         effect,
         true,
         max_laps,
-        false,
         None,
         |lap_end, _| {
             // The engine asks only at laps ending in an occupied pit.
@@ -328,9 +327,9 @@ fn capture(
 }
 
 /// Every legal move. Listing is for messages, repairs and statistics, so each candidate
-/// sowing gets at most [`LISTING_LAP_BUDGET`] laps: one still going then (neither ended
-/// nor proved endless; some endless sowings need a billion laps to prove) is left out of
-/// the list. `apply` itself has no budget, so a written move is always judged exactly.
+/// sowing gets at most [`LISTING_LAP_BUDGET`] laps (or the rules' budget, if smaller):
+/// one still going then (neither ended nor proved endless; some endless sowings need a
+/// billion laps to prove) is left out of the list.
 pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate>) {
     let board = pos.board();
     let own: Vec<Pit> = own_row(pos.side)
@@ -341,14 +340,14 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate
         // Too many redistributions to list: one candidate describes them, with the one
         // that puts the stones back where they were as its move.
         if let [p, q, ..] = own[..] {
-            out.push(Candidate {
-                mv: Move::Redistribute(Redistribution {
+            out.push(Candidate::single(
+                Move::Redistribute(Redistribution {
                     emptied: [p, q],
                     placed: vec![(p, pos.get(p)), (q, pos.get(q))],
                 }),
-                captures: false,
-                bonus: BonusChoice::Redistribution { pits: own },
-            });
+                false,
+                BonusChoice::Redistribution { pits: own },
+            ));
         }
         return;
     }
@@ -364,16 +363,16 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate
                 origin,
                 lift,
                 Mode::Legal,
-                LISTING_LAP_BUDGET,
+                LISTING_LAP_BUDGET.min(rules.max_laps()),
                 &mut effect,
             )
             .is_ok()
             {
-                out.push(Candidate {
-                    mv: sowing(pit, lift),
-                    captures: effect.is_capture(),
-                    bonus: BonusChoice::None,
-                });
+                out.push(Candidate::single(
+                    sowing(pit, lift),
+                    effect.is_capture(),
+                    BonusChoice::None,
+                ));
             }
         }
     }
@@ -395,7 +394,8 @@ pub(crate) fn has_legal_move(rules: &Rules, pos: &Position) -> bool {
     let circuit = rules.circuit(side);
     let mut effect = Effect::default();
     let mut cut_off = false;
-    for budget in [LAP_BUDGET, u64::MAX] {
+    for budget in [LAP_BUDGET.min(rules.max_laps()), rules.max_laps()] {
+        cut_off = false;
         for origin in own_row(side) {
             let holds = pos.pits[origin];
             let Some(place) = rules.circuit_place(side, origin) else {
@@ -424,7 +424,7 @@ pub(crate) fn has_legal_move(rules: &Rules, pos: &Position) -> bool {
                     &mut effect,
                 ) {
                     Ok(()) => return true,
-                    Err(Illegal::EndlessSowing { laps }) if laps >= budget => cut_off = true,
+                    Err(Illegal::UndecidedSowing { .. }) => cut_off = true,
                     Err(_) => {}
                 }
             }
@@ -433,12 +433,15 @@ pub(crate) fn has_legal_move(rules: &Rules, pos: &Position) -> bool {
             break;
         }
     }
-    false
+    // A sowing left undecided by the whole budget may be legal: the game is not known
+    // to be over.
+    cut_off
 }
 
 /// Laps a sowing may take in the first pass of [`play_random`] and [`has_legal_move`].
 /// Some endless sowings are proved endless only after a billion laps (minutes): moves
-/// that need more laps than this are tried only when no shorter move is legal.
+/// that need more laps than this are tried, within the rules' budget, only when no
+/// shorter move is legal.
 const LAP_BUDGET: u64 = 10_000;
 
 /// Laps a candidate sowing may take while legal moves are listed (about 20 ms).
@@ -475,7 +478,7 @@ pub(crate) fn play_random(
         unreachable!("k < total")
     };
     let mut cut_off = false;
-    for budget in [LAP_BUDGET, u64::MAX] {
+    for budget in [LAP_BUDGET.min(rules.max_laps()), rules.max_laps()] {
         let offset = rng.below(total);
         let tries = (0..RANDOM_ATTEMPTS)
             .map(|_| rng.below(total))
@@ -485,7 +488,7 @@ pub(crate) fn play_random(
             effect.clear();
             match sow(rules, pos, origin, lift, Mode::Legal, budget, effect) {
                 Ok(()) => return Some(sowing(pos.board().pit(origin), lift)),
-                Err(Illegal::EndlessSowing { laps }) if laps >= budget => cut_off = true,
+                Err(Illegal::UndecidedSowing { .. }) => cut_off = true,
                 Err(_) => {}
             }
         }

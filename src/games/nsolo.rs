@@ -17,7 +17,7 @@ use crate::moves::{BonusChoice, BonusTake, Candidate, Effect, Illegal, Mode, Mov
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::rules::{NsoloBonus, Options, Rules};
-use crate::sowing::{relay_sow, Next, SowUndo, KEYED_ABOVE};
+use crate::sowing::{relay_sow, Next, SowUndo};
 
 /// A seat's circuit is its two rows: at most 2 × 36 pits.
 const MAX_CIRCUIT: usize = MAX_PITS / 2;
@@ -102,7 +102,7 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate
         let mut pits = pos.pits;
         effect.clear();
         let Ok(end) = sow(rules, &mut pits, side, place as usize, &mut effect, None) else {
-            continue; // endless sowing
+            continue; // an endless or undecided sowing
         };
         let captured = capture(rules, &mut pits, side, end, &mut effect);
         let opponent_pits = || {
@@ -122,11 +122,11 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate
             },
         };
         let from = board.pit(rules.circuit(side)[place as usize] as usize);
-        out.push(Candidate {
-            mv: Move::Sow(Sowing::from(from)),
-            captures: captured > 0,
+        out.push(Candidate::single(
+            Move::Sow(Sowing::from(from)),
+            captured > 0,
             bonus,
-        });
+        ));
     }
 }
 
@@ -137,7 +137,10 @@ pub(crate) fn has_legal_move(rules: &Rules, pos: &Position) -> bool {
     starts[..count].iter().any(|&place| {
         let mut pits = pos.pits;
         effect.clear();
-        sow(rules, &mut pits, side, place as usize, &mut effect, None).is_ok()
+        // A sowing left undecided by the lap budget may be legal: the game is not
+        // known to be over.
+        let sown = sow(rules, &mut pits, side, place as usize, &mut effect, None);
+        !matches!(sown, Err(Illegal::EndlessSowing { .. }))
     })
 }
 
@@ -158,7 +161,7 @@ pub(crate) fn play_random(
         let place = starts[pick] as usize;
         effect.clear();
         let Ok(end) = sow(rules, &mut pos.pits, side, place, effect, None) else {
-            // Endless sowing: not a move; try another start.
+            // An endless (or undecided) sowing: not a move to play; try another start.
             pos.pits[..used].copy_from_slice(&saved[..used]);
             count -= 1;
             starts[pick] = starts[count];
@@ -255,8 +258,8 @@ fn check_start(
 }
 
 /// Sows the whole pit at circuit `place`, relaying on every lap that ends in an occupied
-/// pit, and returns the pit where the move ended (in an empty pit). An endless
-/// sowing is an error, and `pits` must then be discarded (or undone by `undo`).
+/// pit, and returns the pit where the move ended (in an empty pit). An endless or
+/// undecided sowing is an error, and `pits` must then be discarded (or undone by `undo`).
 // Inlined: each caller's `undo`, there or not, is then settled at compile time, not at
 // every lap.
 #[inline(always)]
@@ -270,36 +273,18 @@ fn sow(
 ) -> Result<Pit, Illegal> {
     let circuit = rules.circuit(side);
     let lift = pits[circuit[place] as usize];
-    // Keyed or not settled once, not at every lap: a sowing of each kind.
-    let end = if rules.board().len() > KEYED_ABOVE {
-        relay_sow(
-            pits,
-            rules.board(),
-            circuit,
-            place,
-            lift,
-            effect,
-            true,
-            u64::MAX,
-            true,
-            undo,
-            |_, _| Ok(Next::Relay),
-        )?
-    } else {
-        relay_sow(
-            pits,
-            rules.board(),
-            circuit,
-            place,
-            lift,
-            effect,
-            true,
-            u64::MAX,
-            false,
-            undo,
-            |_, _| Ok(Next::Relay),
-        )?
-    };
+    let end = relay_sow(
+        pits,
+        rules.board(),
+        circuit,
+        place,
+        lift,
+        effect,
+        true,
+        rules.max_laps(),
+        undo,
+        |_, _| Ok(Next::Relay),
+    )?;
     let end = rules.board().pit(end.pit);
     effect.end = Some(end);
     Ok(end)

@@ -259,8 +259,7 @@ fn sow_with_stop(
         lift,
         effect,
         true,
-        u64::MAX,
-        false,
+        rules.max_laps(),
         None,
         |end, _| {
             // The engine offers only occupied lap ends, the last stone included.
@@ -305,7 +304,8 @@ fn sow_to_late_stop(
     effect.laps.clear();
     effect.lap_count = 0;
     effect.stones_sown = 0;
-    let max_laps = d.saturating_mul(k as u64 + 1);
+    // Within the rules' lap budget: a stop that comes later is undecided.
+    let max_laps = d.saturating_mul(k as u64 + 1).min(rules.max_laps());
     let mut arrivals = 0u32;
     let mut seen_after_d = false;
     relay_sow(
@@ -317,7 +317,6 @@ fn sow_to_late_stop(
         effect,
         false,
         max_laps,
-        false,
         None,
         |end, _| {
             if end.pit == head {
@@ -597,7 +596,9 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate
         let from = board.pit(circuit[place] as usize);
         let mut after = pos.clone();
         let lift = after.pits[circuit[place] as usize];
-        let mut arrivals = [0u32; 2];
+        // Heads in the order of their first arrival, and the arrivals at each.
+        let mut arrivals = [(0usize, 0u32); 2];
+        let mut reached = 0;
         effect.clear();
         // Every lap ending at an occupied head offers a stop; the always-relay sowing
         // goes on past it. A detected cycle stops the listing: its arrivals repeat.
@@ -609,28 +610,37 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate
             lift,
             &mut effect,
             true,
-            u64::MAX,
-            false,
+            rules.max_laps(),
             None,
             |end, _| {
-                if let Some(h) = heads.find(end.pit) {
-                    arrivals[h] += 1;
-                    let stop = HeadStop {
-                        head: board.pit(end.pit),
-                        arrival: arrivals[h],
-                    };
-                    out.push(Candidate {
-                        mv: Move::Sow(Sowing {
-                            stop: Some(stop),
-                            ..Sowing::from(from)
-                        }),
-                        captures: false,
-                        bonus: BonusChoice::None,
-                    });
+                if heads.contains(end.pit) {
+                    match arrivals[..reached].iter_mut().find(|(h, _)| *h == end.pit) {
+                        Some((_, n)) => *n += 1,
+                        None => {
+                            arrivals[reached] = (end.pit, 1);
+                            reached += 1;
+                        }
+                    }
                 }
                 Ok(Next::Relay)
             },
         );
+        // The stops at a head on its first to its last arrival: one candidate.
+        for &(head, last) in &arrivals[..reached] {
+            let stop = HeadStop {
+                head: board.pit(head),
+                arrival: 1,
+            };
+            out.push(Candidate {
+                mv: Move::Sow(Sowing {
+                    stop: Some(stop),
+                    ..Sowing::from(from)
+                }),
+                captures: false,
+                bonus: BonusChoice::None,
+                last_arrival: last,
+            });
+        }
         let Ok(end) = relayed else { continue };
         effect.clear();
         let due = capture::<true>(rules, &mut after, mover, end.pit, &mut effect);
@@ -641,11 +651,11 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate
             },
             _ => BonusChoice::None,
         };
-        out.push(Candidate {
-            mv: Move::Sow(Sowing::from(from)),
-            captures: due.is_some(),
+        out.push(Candidate::single(
+            Move::Sow(Sowing::from(from)),
+            due.is_some(),
             bonus,
-        });
+        ));
     }
 }
 
@@ -659,8 +669,10 @@ pub(crate) fn has_legal_move(rules: &Rules, pos: &Position) -> bool {
         let mut pits = pos.pits;
         let lift = pits[circuit[place] as usize];
         effect.clear();
-        // Stopping at the first occupied head is as good a witness as ending by itself.
-        relay_sow(
+        // Stopping at the first occupied head is as good a witness as ending by itself;
+        // a sowing left undecided by the lap budget may be legal: the game is not known
+        // to be over.
+        let sown = relay_sow(
             &mut pits,
             board,
             circuit,
@@ -668,8 +680,7 @@ pub(crate) fn has_legal_move(rules: &Rules, pos: &Position) -> bool {
             lift,
             &mut effect,
             true,
-            u64::MAX,
-            false,
+            rules.max_laps(),
             None,
             |end, _| {
                 Ok(if heads.contains(end.pit) {
@@ -678,8 +689,8 @@ pub(crate) fn has_legal_move(rules: &Rules, pos: &Position) -> bool {
                     Next::Relay
                 })
             },
-        )
-        .is_ok()
+        );
+        !matches!(sown, Err(Illegal::EndlessSowing { .. }))
     })
 }
 
@@ -748,8 +759,7 @@ pub(crate) fn play_random(
             lift,
             effect,
             true,
-            u64::MAX,
-            false,
+            rules.max_laps(),
             None,
             |end, _| {
                 if let Some(h) = heads.find(end.pit) {

@@ -15,6 +15,7 @@ pub mod json;
 pub mod parse;
 pub mod problem;
 pub mod reader;
+pub mod visit;
 pub mod writer;
 
 pub use ast::{
@@ -22,7 +23,7 @@ pub use ast::{
     MainLinePly, MoveNumber, Nag, NotAWord, PitCount, PitRef, PitStones, Ply, PlySyntax, Record,
     Redistribution, ResultToken, Side, Sowing, Span, Suffix, Tag, Variation,
 };
-pub use parse::{PlainGame, PlainStep};
 pub use problem::{Problem, ProblemCode, Severity};
 pub use reader::{parse_bytes, parse_str, GameText, ParsedGame, Reader};
+pub use visit::{RecordBuilder, Skip, Visitor};
 pub use writer::{write_game, write_game_into, write_games};

@@ -37,7 +37,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::ops::Range;
+use std::ops::{ControlFlow, Range};
 
 use nom::branch::alt;
 use nom::bytes::complete::{take_till1, take_while, take_while1};
@@ -52,6 +52,7 @@ use compact_str::CompactString;
 
 use super::ast::*;
 use super::problem::{Problem, ProblemCode};
+use super::visit::{push_element, RecordBuilder, Skip, Visitor};
 
 /// Variations may nest this deep; one more `(` is a `nesting-too-deep` problem.
 pub const MAX_NESTING: usize = 256;
@@ -59,228 +60,17 @@ pub const MAX_NESTING: usize = 256;
 /// Parses the text of one game. `offset` and `line` say where the text starts in the
 /// file (it must start at the beginning of a line), so that spans are absolute.
 pub fn parse_game(text: &str, offset: usize, line: u32) -> (Record, Vec<Problem>) {
-    let mut p = Scanner::new(text, offset, line);
+    let mut builder = RecordBuilder::new(text.len());
+    let tags = read_game(text, offset, line, &mut builder);
+    builder.finish(tags)
+}
+
+/// Reads the text of one game, handing its events to `visitor` (see [`Visitor`]);
+/// returns its tags. `offset` and `line` are as for [`parse_game`].
+pub fn read_game<V: Visitor>(text: &str, offset: usize, line: u32, visitor: &mut V) -> Vec<Tag> {
+    let mut p = Scanner::new(text, offset, line, visitor);
     p.run();
-    (p.record, p.problems)
-}
-
-/// A game whose move text is plain, read without a syntax tree ([`plain_game`]): its
-/// tags, then its plies one at a time ([`PlainGame::next_ply`]), then its result.
-///
-/// Validation replays millions of plies that are nothing but move numbers, plies and a
-/// result, and most of reading them was building the syntax tree the replay walked
-/// once and dropped. The plain lane reads such a game straight into the replay. It
-/// keeps no place and reports nothing: whatever is not plain, or would be a problem
-/// (a move number that does not fit, a result the `Result` tag contradicts, text
-/// after the result), stops it, and the game is then read whole by [`parse_game`].
-/// The pieces are those of the scanner's fast lane and of the ply grammar, so a ply
-/// reads the same either way.
-pub struct PlainGame<'a> {
-    /// The game's tags, and its result once [`PlainGame::next_ply`] has met it. The
-    /// move text is not kept, and no span is (the result's is empty).
-    pub record: Record,
-    bytes: &'a [u8],
-    pos: usize,
-    /// Absolute index (0 = South's first ply) of the next ply.
-    next_ply: u64,
-    /// The decimal digits of the move number expected before the next South's ply,
-    /// right-aligned: the last `digits` bytes (`usize::MAX` once past nine digits,
-    /// when no move number is expected any more).
-    number: [u8; 9],
-    digits: usize,
-}
-
-/// What [`PlainGame::next_ply`] met.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum PlainStep {
-    /// A ply, read into the syntax given.
-    Ply,
-    /// The result, with nothing after it: the game is read (see [`PlainGame::record`]).
-    End,
-    /// Something that is not plain, or would be a problem: the game must be read
-    /// whole by [`parse_game`].
-    Unusual,
-}
-
-/// The tags of a game whose move text may be plain (see [`PlainGame`]): `None` when the
-/// tags have a problem (or no `Game` tag), or the move text holds a comment or a
-/// variation (looked for at once, before any ply is replayed for nothing). `offset`
-/// and `line` are as for [`parse_game`].
-pub fn plain_game(text: &str, offset: usize, line: u32) -> Option<PlainGame<'_>> {
-    let mut p = Scanner::new(text, offset, line);
-    let stopped = p.read_tags();
-    p.check_tags();
-    if stopped || !p.problems.is_empty() || p.record.tag("Game").is_none() {
-        return None;
-    }
-    if memchr::memchr3(b'{', b';', b'(', &p.bytes[p.pos..]).is_some() {
-        return None;
-    }
-    let next_ply = match p.record.first_side() {
-        Side::South => 0,
-        Side::North => 1,
-    };
-    let mut number = [b'0'; 9];
-    number[8] = b'1';
-    Some(PlainGame {
-        record: p.record,
-        bytes: p.bytes,
-        pos: p.pos,
-        next_ply,
-        number,
-        digits: 1,
-    })
-}
-
-impl PlainGame<'_> {
-    /// Reads on to the next ply, into `syntax`, or to the result.
-    // The loop of a validation's every ply: spaces, the move number expected (compared
-    // as text) and the usual plies are told at once; all else goes to `other`.
-    #[inline(always)]
-    pub fn next_ply(&mut self, syntax: &mut PlySyntax) -> PlainStep {
-        let bytes = self.bytes;
-        let mut pos = self.pos;
-        loop {
-            let Some(&b) = bytes.get(pos) else {
-                // No result: a `missing-result` problem.
-                return PlainStep::Unusual;
-            };
-            match b {
-                b' ' | b'\n' => pos += 1,
-                b'a'..=b'd' => {
-                    let PlySyntax::Sowing(sowing) = syntax else {
-                        return self.other(pos, syntax);
-                    };
-                    let Some((from, len)) = usual_pit(&bytes[pos..]) else {
-                        return self.other(pos, syntax);
-                    };
-                    sowing.from = from;
-                    (sowing.lift, sowing.end, sowing.arrival) = (None, None, None);
-                    sowing.capture = None;
-                    let at = pos + len;
-                    let end = match bytes.get(at) {
-                        Some(&b' ' | &b'\n') | None => Some(at),
-                        Some(_) => usual_sowing(bytes, at, sowing),
-                    };
-                    let Some(end) = end else {
-                        return self.other(pos, syntax);
-                    };
-                    self.pos = end;
-                    self.count_ply();
-                    return PlainStep::Ply;
-                }
-                b'1'..=b'9' if !matches!(bytes.get(pos + 1), Some(b'-' | b'/')) => {
-                    // The move number expected: its digits, then one dot before South's
-                    // ply or three before North's, then no other dot.
-                    let Some(digits) = self.number.get(9usize.wrapping_sub(self.digits)..) else {
-                        return PlainStep::Unusual;
-                    };
-                    let dots = if self.next_ply.is_multiple_of(2) {
-                        1
-                    } else {
-                        3
-                    };
-                    let rest = &bytes[pos..];
-                    // Compared byte by byte: `starts_with` called `bcmp` for a digit or two.
-                    let fits = rest.len() >= digits.len() + dots
-                        && digits.iter().zip(rest).all(|(d, r)| d == r)
-                        && rest[digits.len()..digits.len() + dots]
-                            .iter()
-                            .all(|&d| d == b'.')
-                        && rest.get(digits.len() + dots) != Some(&b'.');
-                    if !fits {
-                        return PlainStep::Unusual;
-                    }
-                    pos += digits.len() + dots;
-                }
-                _ if is_space(b) => pos += 1,
-                _ => return self.other(pos, syntax),
-            }
-        }
-    }
-
-    /// Counts the ply just read, moving the move number expected on at South's.
-    #[inline(always)]
-    fn count_ply(&mut self) {
-        self.next_ply += 1;
-        if self.next_ply.is_multiple_of(2) {
-            // The decimal digits count up in place: a carry runs left over the 9s.
-            let mut i = self.number.len();
-            loop {
-                i -= 1;
-                if self.number[i] == b'9' {
-                    self.number[i] = b'0';
-                } else {
-                    self.number[i] += 1;
-                    break;
-                }
-                if i == self.number.len() - self.digits {
-                    // All 9s: one digit more (none fits past the buffer; the reader's
-                    // move numbers stop at nine digits too).
-                    if self.digits == self.number.len() {
-                        self.digits = usize::MAX;
-                        return;
-                    }
-                    self.digits += 1;
-                    self.number[i - 1] = b'1';
-                    break;
-                }
-            }
-        }
-    }
-
-    /// What `next_ply`'s loop does not tell, at `pos` (not a space): the result, a move
-    /// number not the one expected, and plies other than the usual sowings (Kiothi's
-    /// redistribution), read by the grammar as `Scanner::read_ply` reads them. A suffix
-    /// annotation is not plain.
-    #[cold]
-    #[inline(never)]
-    fn other(&mut self, pos: usize, syntax: &mut PlySyntax) -> PlainStep {
-        let bytes = self.bytes;
-        let b = bytes[pos];
-        if b == b'*' {
-            return self.finish(pos, GameResult::Unknown, 1);
-        }
-        if b.is_ascii_digit() {
-            // As the scanner's loop tells a result from a move number; a move number
-            // here is not the one expected.
-            if !matches!(bytes.get(pos + 1), Some(b'-' | b'/')) {
-                return PlainStep::Unusual;
-            }
-            return match result_token_at(&bytes[pos..]) {
-                Some((result, len)) => self.finish(pos, result, len),
-                None => PlainStep::Unusual,
-            };
-        }
-        if !b.is_ascii_alphabetic() {
-            return PlainStep::Unusual;
-        }
-        let end = token_end(bytes, pos);
-        match parse_ply(&bytes[pos..end]) {
-            Ok(read) => *syntax = read,
-            Err(_) => return PlainStep::Unusual,
-        }
-        self.pos = end;
-        self.count_ply();
-        PlainStep::Ply
-    }
-
-    /// The result token at `at`, `len` bytes long: the end of the game, if the `Result`
-    /// tag agrees and nothing but space follows.
-    fn finish(&mut self, at: usize, result: GameResult, len: usize) -> PlainStep {
-        if result_tag_against(&self.record, result).is_some() {
-            return PlainStep::Unusual;
-        }
-        if !self.bytes[at + len..].iter().all(|&b| is_space(b)) {
-            return PlainStep::Unusual;
-        }
-        self.record.result = Some(ResultToken {
-            result,
-            span: Span::default(),
-        });
-        self.pos = self.bytes.len();
-        PlainStep::End
-    }
+    p.record.tags
 }
 
 /// Where the token at `from` ends: at a delimiter or the end of the text.
@@ -329,56 +119,124 @@ fn result_tag_against(record: &Record, result: GameResult) -> Option<&Tag> {
         .filter(|t| t.value != result.as_str())
 }
 
+/// The reader's state of one line of play (the main line or a variation).
 struct Frame {
-    elements: Vec<Element>,
     /// Where the `(` is (unused for the main line).
     open: Span,
     /// Absolute ply index (0 = South's first ply) of the next ply in this line.
     next_ply: u64,
     /// Absolute ply index of the last ply in this line.
     last_ply: Option<u64>,
-    /// The move number before the next ply, when it is not the one that ply needs.
-    wrong_number: Option<usize>,
+    /// The move number before the next ply, when it is not the one that ply needs (or
+    /// a move number off by one ply waits to be told, see `off_by_one`).
+    wrong_number: Option<MoveNumber>,
+    /// A move number one ply off the count, held until the line's next move number
+    /// tells a missing or extra ply (that number fits the count moved by one ply) from
+    /// a slip of the pen (it fits the count as it was).
+    off_by_one: Option<OffByOne>,
+}
+
+/// A move number written one ply off the count (see `Frame::off_by_one`).
+struct OffByOne {
+    number: MoveNumber,
+    /// The index of the ply after it, as counted.
+    index: u64,
+    /// +1 when the number is one ply ahead of the count (a ply seems missing), -1 when
+    /// behind (a ply seems extra).
+    shift: i64,
 }
 
 impl Frame {
-    /// Notes a move number just read, at `at` in the line's elements, for the ply after
-    /// it. It is told right or wrong here, where the next ply's index is already known
+    /// Notes a move number just read, for the ply after it. It is told right or wrong here, where the next ply's index is already known
     /// (only a ply moves it, and the ply takes the note); it is reported when its ply
-    /// comes, as before. Then most plies find no note: a branch that nearly never goes
-    /// the other way, where telling them apart by whether a number came before them was
-    /// a branch that went both ways.
+    /// comes. Then most plies find no note: a branch that nearly never goes the other
+    /// way.
     #[inline(always)]
-    fn note_number(&mut self, number: u32, dots: Dots, at: usize) {
+    fn note_number(&mut self, number: u32, dots: Dots, span: impl FnOnce() -> Span) {
         let right = (u64::from(number), dots) == move_number_for(self.next_ply);
-        self.wrong_number = (!right).then_some(at);
+        if right && self.off_by_one.is_none() {
+            self.wrong_number = None;
+        } else {
+            self.note_wrong_number(MoveNumber {
+                number,
+                dots,
+                span: span(),
+            });
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn note_wrong_number(&mut self, number: MoveNumber) {
+        self.wrong_number = Some(number);
     }
 
     /// Counts a ply of this line, and reports the move number before it if it is wrong.
     #[inline(always)]
-    fn count_ply(&mut self, problems: &mut Vec<Problem>) {
-        let index = self.next_ply;
-        if let Some(at) = self.wrong_number.take() {
-            if let Some(&Element::MoveNumber(number)) = self.elements.get(at) {
-                check_move_number(problems, number, index);
-            }
+    fn count_ply(&mut self, visitor: &mut impl Visitor) {
+        let mut index = self.next_ply;
+        if let Some(number) = self.wrong_number.take() {
+            index = self.check_number(visitor, number, index);
         }
         self.last_ply = Some(index);
         self.next_ply = index + 1;
     }
 
+    /// Checks the move number before the ply of index `index`, and tells the number
+    /// held off by one (if any): returns the index the ply takes, moved by one ply when
+    /// the numbers show a ply missing or extra before it. The first number of such a
+    /// shift is reported once; the numbers after it, which fit the shift, are not.
+    #[cold]
+    #[inline(never)]
+    fn check_number(&mut self, visitor: &mut impl Visitor, number: MoveNumber, index: u64) -> u64 {
+        let written = written_index(number);
+        let counted = index as i64;
+        if let Some(held) = self.off_by_one.take() {
+            if written == counted + held.shift {
+                visitor.problem(move_number_problem(
+                    held.number,
+                    held.index,
+                    Some(held.shift),
+                ));
+                return written as u64;
+            }
+            visitor.problem(move_number_problem(held.number, held.index, None));
+        }
+        if written == counted {
+            return index;
+        }
+        if (written - counted).abs() == 1 {
+            self.off_by_one = Some(OffByOne {
+                number,
+                index,
+                shift: written - counted,
+            });
+        } else {
+            visitor.problem(move_number_problem(number, index, None));
+        }
+        index
+    }
+
+    /// Ends the line: a move number held off by one, that no later number told, is
+    /// reported as it is.
+    fn close(&mut self, visitor: &mut impl Visitor) {
+        if let Some(held) = self.off_by_one.take() {
+            visitor.problem(move_number_problem(held.number, held.index, None));
+        }
+    }
+
     fn new(next_ply: u64, open: Span) -> Frame {
         Frame {
-            elements: Vec::new(),
             open,
             next_ply,
             last_ply: None,
             wrong_number: None,
+            off_by_one: None,
         }
     }
 }
 
-struct Scanner<'a> {
+struct Scanner<'a, 'v, V: Visitor> {
     text: &'a str,
     bytes: &'a [u8],
     pos: usize,
@@ -396,7 +254,15 @@ struct Scanner<'a> {
     line_wide: bool,
     /// Whether the text holds a carriage return (a comment's CRLF breaks become LF).
     has_cr: bool,
-    problems: Vec<Problem>,
+    /// Who the events go to.
+    visitor: &'v mut V,
+    /// The depth of the variation the visitor skips (its events are not sent), or 0.
+    skipping: usize,
+    /// Whether the visitor stopped the reading.
+    halted: bool,
+    /// Whether the move text has held an element (a variation is one of its line).
+    any_element: bool,
+    /// The tags (the rest of the record is the visitor's).
     record: Record,
     /// The known tag names read so far (bit `i` for `Tag::KNOWN_NAMES[i]`), and whether
     /// a name came twice or two names are not known: only then can a tag be repeated.
@@ -460,8 +326,8 @@ fn quote(s: &str) -> String {
     out
 }
 
-impl<'a> Scanner<'a> {
-    fn new(text: &'a str, offset: usize, line: u32) -> Scanner<'a> {
+impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
+    fn new(text: &'a str, offset: usize, line: u32, visitor: &'v mut V) -> Scanner<'a, 'v, V> {
         Scanner {
             text,
             bytes: text.as_bytes(),
@@ -476,7 +342,10 @@ impl<'a> Scanner<'a> {
             line_wide: false,
             // One search per game, not one per comment (most texts have no CR at all).
             has_cr: memchr::memchr(b'\r', text.as_bytes()).is_some(),
-            problems: Vec::new(),
+            visitor,
+            skipping: 0,
+            halted: false,
+            any_element: false,
             record: Record::default(),
             known_tags: 0,
             maybe_repeated: false,
@@ -550,7 +419,31 @@ impl<'a> Scanner<'a> {
 
     fn error(&mut self, code: ProblemCode, start: usize, end: usize, message: String) {
         let span = self.span_slow(start, end);
-        self.problems.push(Problem::error(code, span, message));
+        self.visitor.problem(Problem::error(code, span, message));
+    }
+
+    /// Hands an element's event to the visitor, unless in a skipped variation; false
+    /// when the visitor stops the reading.
+    #[inline(always)]
+    fn emit(&mut self, event: impl FnOnce(&mut V) -> ControlFlow<()>) -> bool {
+        self.any_element = true;
+        if self.skipping != 0 {
+            return true;
+        }
+        if event(self.visitor).is_break() {
+            self.halted = true;
+            return false;
+        }
+        true
+    }
+
+    /// Ends the variation that was at `depth` of the stack, its span `span`.
+    fn end_variation(&mut self, depth: usize, span: Span) -> bool {
+        if self.skipping == depth {
+            self.skipping = 0;
+            return true;
+        }
+        self.emit(|v| v.end_variation(span))
     }
 
     fn skip_space(&mut self) {
@@ -592,6 +485,9 @@ impl<'a> Scanner<'a> {
     fn run(&mut self) {
         let stopped = self.read_tags();
         self.check_tags();
+        if self.visitor.tags(&self.record).is_break() {
+            return;
+        }
         if !stopped {
             self.read_moves();
         }
@@ -779,7 +675,7 @@ impl<'a> Scanner<'a> {
                 seen.get(tag.name.as_ref()).copied()
             };
             if let Some(first) = first {
-                self.problems.push(Problem::error(
+                self.visitor.problem(Problem::error(
                     ProblemCode::DuplicateTag,
                     tag.span,
                     format!(
@@ -800,13 +696,7 @@ impl<'a> Scanner<'a> {
             Some(Side::North) => 1,
             _ => 0,
         };
-        let mut main = Frame::new(first, Span::default());
-        // Sized from the text, so that the main line is rarely copied as it grows: a
-        // token and the space after it take at least three bytes in nearly all move
-        // text (`a3 `, `12. `). Counting the spaces instead cost a pass over the text.
-        // Past 65,536 elements (5.6 MB) the line grows as it needs.
-        let estimate = (self.bytes.len() - self.pos) / 3 + 8;
-        main.elements.reserve(estimate.min(1 << 16));
+        let main = Frame::new(first, Span::default());
         // Room for a few open variations at once: grown from one, the first `(` of
         // most games cost an allocation.
         let mut stack: Vec<Frame> = Vec::with_capacity(4);
@@ -816,6 +706,9 @@ impl<'a> Scanner<'a> {
         while self.pos < self.bytes.len() {
             if !self.line_wide {
                 self.read_usual_tokens(&mut stack, &mut content_end);
+                if self.halted {
+                    return;
+                }
                 if self.pos == self.bytes.len() {
                     break;
                 }
@@ -828,14 +721,11 @@ impl<'a> Scanner<'a> {
             }
             content_end = start;
             let ok = match b {
-                b'{' => self.read_brace_comment(&mut stack),
-                b';' => {
-                    self.read_line_comment(&mut stack);
-                    true
-                }
+                b'{' => self.read_brace_comment(),
+                b';' => self.read_line_comment(),
                 b'(' => self.open_variation(&mut stack),
                 b')' => self.close_variation(&mut stack),
-                b'$' => self.read_nag(&mut stack),
+                b'$' => self.read_nag(),
                 b'*' => {
                     self.finish_with_result(&mut stack, GameResult::Unknown, 1);
                     return;
@@ -871,14 +761,17 @@ impl<'a> Scanner<'a> {
                 }
             };
             if !ok {
+                if self.halted {
+                    return;
+                }
                 stopped = true;
                 break;
             }
         }
         self.close_open_variations(&mut stack, stopped);
-        let main = stack.pop().expect("the main line");
-        self.record.moves = main.elements;
-        if !stopped && (!self.record.tags.is_empty() || !self.record.moves.is_empty()) {
+        let mut main = stack.pop().expect("the main line");
+        main.close(self.visitor);
+        if !stopped && (!self.record.tags.is_empty() || self.any_element) {
             let at = self.bytes[..self.bytes.len()]
                 .iter()
                 .rposition(|&b| !is_space(b))
@@ -900,7 +793,7 @@ impl<'a> Scanner<'a> {
                 Some(t) => t.span,
                 None => self.span_slow(0, 0),
             };
-            self.problems.push(Problem::error(
+            self.visitor.problem(Problem::error(
                 ProblemCode::MissingGameTag,
                 span,
                 "the game has no Game tag; expected e.g. [Game \"Tsoro\"] (Tsoro, Nsolo, Kiothi or BaoLaKimasai)",
@@ -912,9 +805,11 @@ impl<'a> Scanner<'a> {
     /// was read in them. Each open `(` is a problem unless reading stopped at a problem.
     fn close_open_variations(&mut self, stack: &mut Vec<Frame>, stopped: bool) {
         while stack.len() > 1 {
-            let frame = stack.pop().expect("an open variation");
+            let depth = stack.len();
+            let mut frame = stack.pop().expect("an open variation");
+            frame.close(self.visitor);
             if !stopped {
-                self.problems.push(Problem::error(
+                self.visitor.problem(Problem::error(
                     ProblemCode::UnterminatedVariation,
                     frame.open,
                     "this variation is not closed: expected `)` before the end of the game",
@@ -924,11 +819,7 @@ impl<'a> Scanner<'a> {
                 end: self.base_offset + self.pos,
                 ..frame.open
             };
-            let parent = stack.last_mut().expect("a parent line");
-            parent.elements.push(Element::Variation(Variation {
-                elements: frame.elements,
-                span,
-            }));
+            self.end_variation(depth, span);
         }
     }
 
@@ -937,9 +828,11 @@ impl<'a> Scanner<'a> {
         self.pos += len;
         let span = self.span(start, self.pos);
         self.close_open_variations(stack, false);
-        let main = stack.pop().expect("the main line");
-        self.record.moves = main.elements;
-        self.record.result = Some(ResultToken { result, span });
+        let mut main = stack.pop().expect("the main line");
+        main.close(self.visitor);
+        if self.visitor.result(ResultToken { result, span }).is_break() {
+            return;
+        }
         let has_result_tag = self.known_tags & RESULT_TAG != 0;
         if let Some(tag) = has_result_tag
             .then(|| result_tag_against(&self.record, result))
@@ -951,8 +844,7 @@ impl<'a> Scanner<'a> {
                 tag.value,
                 tag.span.line
             );
-            self.problems
-                .push(Problem::error(ProblemCode::ResultMismatch, span, message));
+            (self.visitor).problem(Problem::error(ProblemCode::ResultMismatch, span, message));
         }
         self.skip_space();
         if self.pos < self.bytes.len() {
@@ -960,7 +852,7 @@ impl<'a> Scanner<'a> {
             let end = self.line_end(start);
             let shown = quote(self.text[start..end].trim_end());
             let span = self.span_slow(start, self.bytes.len());
-            self.problems.push(Problem::warning(
+            self.visitor.problem(Problem::warning(
                 ProblemCode::GarbageBetweenGames,
                 span,
                 format!(
@@ -971,11 +863,7 @@ impl<'a> Scanner<'a> {
         self.check_game_tag();
     }
 
-    fn push(stack: &mut [Frame], element: Element) {
-        stack.last_mut().expect("a line").elements.push(element);
-    }
-
-    fn read_brace_comment(&mut self, stack: &mut [Frame]) -> bool {
+    fn read_brace_comment(&mut self) -> bool {
         let open = self.pos;
         let Some(close) = self.bytes[open + 1..].iter().position(|&b| b == b'}') else {
             self.error(
@@ -990,13 +878,12 @@ impl<'a> Scanner<'a> {
         let close = open + 1 + close;
         let span = self.span(open, close + 1);
         let comment = self.comment(CommentKind::Brace, open + 1, close, span);
-        Self::push(stack, Element::Comment(comment));
         self.track(open, close + 1);
         self.pos = close + 1;
-        true
+        self.emit(|v| v.comment(comment))
     }
 
-    fn read_line_comment(&mut self, stack: &mut [Frame]) {
+    fn read_line_comment(&mut self) -> bool {
         let open = self.pos;
         let mut end = self.line_end(open);
         let span_end = end;
@@ -1007,9 +894,9 @@ impl<'a> Scanner<'a> {
         }
         let span = self.span(open, span_end);
         let comment = self.comment(CommentKind::Line, open + 1, end, span);
-        Self::push(stack, Element::Comment(comment));
         self.track(open, span_end);
         self.pos = span_end;
+        self.emit(|v| v.comment(comment))
     }
 
     fn comment(&mut self, kind: CommentKind, start: usize, end: usize, span: Span) -> Comment {
@@ -1090,11 +977,12 @@ impl<'a> Scanner<'a> {
         let parent = stack.last().expect("a line");
         // A variation replaces the ply before it, so it starts on that ply's side.
         let next_ply = parent.last_ply.unwrap_or(parent.next_ply);
-        let mut frame = Frame::new(next_ply, span);
-        // Room for a short line at once: grown from nothing, most took two allocations.
-        frame.elements.reserve(8);
-        stack.push(frame);
+        stack.push(Frame::new(next_ply, span));
         self.pos += 1;
+        self.any_element = true;
+        if self.skipping == 0 && self.visitor.begin_variation(span) == Skip::Yes {
+            self.skipping = stack.len();
+        }
         true
     }
 
@@ -1110,19 +998,14 @@ impl<'a> Scanner<'a> {
             return false;
         }
         self.pos += 1;
-        let frame = stack.pop().expect("an open variation");
+        let depth = stack.len();
+        let mut frame = stack.pop().expect("an open variation");
+        frame.close(self.visitor);
         let span = Span {
             end: self.base_offset + self.pos,
             ..frame.open
         };
-        Self::push(
-            stack,
-            Element::Variation(Variation {
-                elements: frame.elements,
-                span,
-            }),
-        );
-        true
+        self.end_variation(depth, span)
     }
 
     fn digits_end(&self, from: usize) -> usize {
@@ -1132,7 +1015,7 @@ impl<'a> Scanner<'a> {
             .map_or(self.bytes.len(), |i| from + i)
     }
 
-    fn read_nag(&mut self, stack: &mut [Frame]) -> bool {
+    fn read_nag(&mut self) -> bool {
         let start = self.pos;
         let end = self.digits_end(start + 1);
         if end == start + 1 {
@@ -1168,9 +1051,8 @@ impl<'a> Scanner<'a> {
             return false;
         }
         let span = self.span(start, end);
-        Self::push(stack, Element::Nag(Nag { code, span }));
         self.pos = end;
-        true
+        self.emit(|v| v.nag(Nag { code, span }))
     }
 
     fn read_move_number(&mut self, stack: &mut [Frame]) -> bool {
@@ -1218,25 +1100,23 @@ impl<'a> Scanner<'a> {
             return false;
         };
         let span = self.span(start, end);
-        let number = MoveNumber { number, dots, span };
-        let frame = stack.last_mut().expect("a line");
-        frame.note_number(number.number, dots, frame.elements.len());
-        push_element(&mut frame.elements, || Element::MoveNumber(number));
+        stack
+            .last_mut()
+            .expect("a line")
+            .note_number(number, dots, || span);
         self.pos = end;
-        true
+        self.emit(|v| v.move_number_with(|| MoveNumber { number, dots, span }))
     }
 
     fn token_end(&self, from: usize) -> usize {
         token_end(self.bytes, from)
     }
 
-    /// The line a ply just read goes into, its index counted and its move number
-    /// checked.
+    /// Counts a ply just read in its line (its move number checked), and hands it on.
     #[inline(always)]
-    fn next_ply_frame<'s>(&mut self, stack: &'s mut [Frame]) -> &'s mut Frame {
-        let frame = stack.last_mut().expect("a line");
-        frame.count_ply(&mut self.problems);
-        frame
+    fn ply_read(&mut self, stack: &mut [Frame], ply: impl FnOnce() -> Ply) -> bool {
+        stack.last_mut().expect("a line").count_ply(self.visitor);
+        self.emit(|v| v.ply_with(ply))
     }
 
     /// Reads the tokens of most move text, spaces, move numbers and plies made of pits
@@ -1253,6 +1133,10 @@ impl<'a> Scanner<'a> {
         let base = self.base_offset;
         let (mut pos, mut line, mut line_start) = (self.pos, self.line, self.line_start);
         let frame = stack.last_mut().expect("a line");
+        let live = self.skipping == 0;
+        let visitor = &mut *self.visitor;
+        let mut read_any = false;
+        let mut go = ControlFlow::Continue(());
         while let Some(&b) = bytes.get(pos) {
             // The space between tokens, nearly always one ` `, is told without a look-up.
             if b == b' ' {
@@ -1281,55 +1165,64 @@ impl<'a> Scanner<'a> {
                     end: base + end,
                     ..span
                 };
-                frame.note_number(number, dots, frame.elements.len());
-                push_element(&mut frame.elements, || {
-                    Element::MoveNumber(MoveNumber { number, dots, span })
-                });
+                frame.note_number(number, dots, || span);
+                if live {
+                    go = visitor.move_number_with(|| MoveNumber { number, dots, span });
+                }
                 end
             } else {
                 let Some((from, len)) = usual_pit(&bytes[pos..]) else {
                     break;
                 };
-                // Written into its slot as a pit alone, whole (the most usual ply), and
-                // the rest of a longer ply read into the slot (building it aside and
-                // copying it in stalled on the copy).
+                // A pit alone (the most usual ply), or the rest of a longer ply read
+                // into it. The ply is built whole where it is handed on, after the
+                // count: built first and moved after a call, it was copied with wide
+                // loads over its narrow stores, which stalled.
                 let after = pos + len;
-                let at = frame.elements.len();
-                push_element(&mut frame.elements, || {
-                    Element::Ply(Ply {
-                        syntax: lone_pit_ply(from),
-                        suffix: None,
-                        span: Span {
-                            end: base + after,
-                            ..span
-                        },
-                    })
-                });
-                let end = if bytes.get(after).is_none_or(|&b| is_delimiter(b)) {
+                if bytes.get(after).is_none_or(|&b| is_delimiter(b)) {
+                    frame.count_ply(visitor);
+                    if live {
+                        go = visitor.ply_with(|| Ply {
+                            syntax: lone_pit_ply(from),
+                            suffix: None,
+                            span: Span {
+                                end: base + after,
+                                ..span
+                            },
+                        });
+                    }
                     after
                 } else {
-                    let read = match frame.elements.last_mut() {
-                        Some(Element::Ply(Ply {
-                            syntax: PlySyntax::Sowing(sowing),
-                            span,
-                            ..
-                        })) => usual_sowing(bytes, after, sowing).inspect(|&end| {
-                            span.end = base + end;
-                        }),
-                        _ => None,
-                    };
-                    let Some(end) = read else {
-                        frame.elements.truncate(at);
+                    let mut syntax = lone_pit_ply(from);
+                    let PlySyntax::Sowing(sowing) = &mut syntax else {
                         break;
                     };
+                    let Some(end) = usual_sowing(bytes, after, sowing) else {
+                        break;
+                    };
+                    frame.count_ply(visitor);
+                    if live {
+                        go = visitor.ply_with(|| Ply {
+                            syntax,
+                            suffix: None,
+                            span: Span {
+                                end: base + end,
+                                ..span
+                            },
+                        });
+                    }
                     end
-                };
-                frame.count_ply(&mut self.problems);
-                end
+                }
             };
+            read_any = true;
             *content_end = pos;
             pos = end;
+            if go.is_break() {
+                break;
+            }
         }
+        self.any_element |= read_any;
+        self.halted |= go.is_break();
         (self.pos, self.line, self.line_start) = (pos, line, line_start);
     }
 
@@ -1340,16 +1233,13 @@ impl<'a> Scanner<'a> {
         // `push_element`).
         if let Some((from, end)) = lone_pit_at(self.bytes, start) {
             let span = self.span(start, end);
-            let frame = self.next_ply_frame(stack);
-            push_element(&mut frame.elements, || {
-                Element::Ply(Ply {
-                    syntax: lone_pit_ply(from),
-                    suffix: None,
-                    span,
-                })
-            });
             self.pos = end;
-            return true;
+            let ply = || Ply {
+                syntax: lone_pit_ply(from),
+                suffix: None,
+                span,
+            };
+            return self.ply_read(stack, ply);
         }
         let end = self.token_end(start);
         let token = &self.bytes[start..end];
@@ -1391,16 +1281,13 @@ impl<'a> Scanner<'a> {
             }
         };
         let span = self.span(start, end);
-        let frame = self.next_ply_frame(stack);
-        push_element(&mut frame.elements, || {
-            Element::Ply(Ply {
-                syntax,
-                suffix,
-                span,
-            })
-        });
         self.pos = end;
-        true
+        let ply = || Ply {
+            syntax,
+            suffix,
+            span,
+        };
+        self.ply_read(stack, ply)
     }
 }
 
@@ -1453,22 +1340,6 @@ pub(super) fn count_bytes(bytes: &[u8], hit: impl Fn(u8) -> bool) -> usize {
         .sum()
 }
 
-/// Appends the element (or tag) `build` makes, built in place.
-///
-/// `Vec::push(value)` builds the value on the stack, piece by piece (bytes, then words),
-/// and then copies it into the vector with wide loads; a wide load over narrower stores
-/// cannot be forwarded and stalls. With two or three elements a ply, those stalls were
-/// a third of the reader's time. Here the room is made first, so that nothing (no call)
-/// stands between building the element and writing it: it is built in its slot.
-#[inline(always)]
-fn push_element<T>(items: &mut Vec<T>, build: impl FnOnce() -> T) {
-    items.reserve(1);
-    let len = items.len();
-    items.spare_capacity_mut()[0].write(build());
-    // SAFETY: `reserve(1)` made room for the slot at `len`, which was just initialised.
-    unsafe { items.set_len(len + 1) };
-}
-
 /// The move number that belongs before the ply with this absolute index (0 = South's
 /// first ply): `(number, dots)`.
 #[inline]
@@ -1481,26 +1352,39 @@ pub fn move_number_for(index: u64) -> (u64, Dots) {
     (index / 2 + 1, dots)
 }
 
+/// The absolute ply index a move number stands for (negative for move 0).
+fn written_index(number: MoveNumber) -> i64 {
+    2 * (i64::from(number.number) - 1) + i64::from(number.dots == Dots::Three)
+}
+
+/// The warning for a move number that does not fit the ply of index `index` after it;
+/// `shift` says when the numbers after it show a ply missing (+1) or extra (-1) before it.
 #[cold]
-fn check_move_number(problems: &mut Vec<Problem>, number: MoveNumber, index: u64) {
+fn move_number_problem(number: MoveNumber, index: u64, shift: Option<i64>) -> Problem {
     let (expected, dots) = move_number_for(index);
-    if number.number as u64 == expected && number.dots == dots {
-        return;
-    }
     let write = |n: u64, d: Dots| match d {
         Dots::One => format!("{n}."),
         Dots::Three => format!("{n}..."),
     };
     let side = if dots == Dots::One { "South" } else { "North" };
-    problems.push(Problem::warning(
+    let why = match shift {
+        Some(1) => {
+            "; a ply seems to be missing before it (the move numbers after it count one ply more)"
+        }
+        Some(_) => {
+            "; a ply seems to be extra before it (the move numbers after it count one ply fewer)"
+        }
+        None => "",
+    };
+    Problem::warning(
         ProblemCode::MoveNumber,
         number.span,
         format!(
-            "move number `{}` does not fit: the ply after it is {side}'s ply of move {expected}, numbered `{}`",
+            "move number `{}` does not fit: the ply after it is {side}'s ply of move {expected}, numbered `{}`{why}",
             write(number.number as u64, number.dots),
             write(expected, dots)
         ),
-    ));
+    )
 }
 
 // ---------------------------------------------------------------------------------

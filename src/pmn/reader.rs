@@ -15,10 +15,11 @@
 
 use std::io::{self, BufRead, BufReader, Chain, Cursor, Read};
 
-use super::ast::{Record, Span};
+use super::ast::{Record, Span, Tag};
 use super::decode::{decode_line, Encoding, Utf16ToUtf8};
-use super::parse::{parse_game, plain_game, PlainGame};
+use super::parse::{parse_game, read_game};
 use super::problem::{Problem, ProblemCode};
+use super::visit::Visitor;
 
 /// Lines longer than this many characters are a `long-line` warning.
 pub const MAX_LINE_CHARS: usize = 10_000;
@@ -648,15 +649,28 @@ impl GameText {
         }
     }
 
-    /// The game for the plain lane of validation ([`PlainGame`]), when its text was
-    /// read without a problem and its tags are plain; else it is to be [parsed].
-    ///
-    /// [parsed]: GameText::parse
-    pub fn plain(&self) -> Option<PlainGame<'_>> {
-        if !self.is_game || !self.problems.is_empty() {
-            return None;
-        }
-        plain_game(&self.text, self.offset, self.line)
+    /// Reads the game, handing its events to `visitor` (see [`Visitor`]); returns
+    /// its tags. `None` when the text is not a game to read (see
+    /// [`GameText::is_game`]).
+    pub fn read<V: Visitor>(&self, visitor: &mut V) -> Option<Vec<Tag>> {
+        self.is_game
+            .then(|| read_game(&self.text, self.offset, self.line, visitor))
+    }
+
+    /// Whether the text is a game to read: not the stand-in of a file with no game
+    /// (its `empty-file` warning) or of an input that failed (its `io` error).
+    pub fn is_game(&self) -> bool {
+        self.is_game
+    }
+
+    /// The text of the game as decoded.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Byte offset of the text in the decoded file.
+    pub fn offset(&self) -> usize {
+        self.offset
     }
 
     /// The problems found in reading the text (its decoding: encoding, NUL bytes, long

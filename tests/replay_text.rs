@@ -1,15 +1,15 @@
-//! The plain lane of validation (`GameText::plain`, `replay_plain`) against the full
-//! reader and replay: a game the lane takes must replay to the trace the full path
-//! gives, with nothing to report. Checked on the shipped records, on generated games of
-//! every configuration the benchmark corpus has, and on those games mutated at random
-//! (a mutation mostly makes a game the lane must refuse).
+//! A replay from the reader's events (`Replayer::replay_text`, no syntax tree) against
+//! the replay of the parsed record: every game must give the same trace, diagnostics
+//! and all. Checked on the shipped records, on generated games of every configuration
+//! the benchmark corpus has, and on those games mutated at random (a mutation mostly
+//! gives a game with something to report).
 
 use std::io::Cursor;
 use std::path::Path;
 
 use sow::generate::{play_game, record, Player};
 use sow::pmn::{GameText, Reader};
-use sow::replay::{replay, replay_plain, ReplayOptions, Trace};
+use sow::replay::{replay, ReplayOptions, Replayer, Trace};
 use sow::rng::Rng;
 use sow::{Board, Game, Rules};
 
@@ -19,20 +19,27 @@ fn texts(bytes: &[u8]) -> Vec<GameText> {
     std::iter::from_fn(|| reader.next_text()).collect()
 }
 
-/// What the lane and the full path say of one game, compared. Returns whether the lane
-/// took it.
+/// What the replay from the text and the replay of the parsed record say of one game,
+/// compared, for validation and with every ply kept. Returns whether the game had
+/// nothing to report.
 fn compare(text: &GameText, what: &str) -> bool {
-    let options = ReplayOptions::validate();
-    let full = replay(&text.clone().parse(), &options);
-    let Some(mut plain) = text.plain() else {
+    let mut valid = true;
+    for options in [ReplayOptions::validate(), ReplayOptions::full()] {
+        valid &= compare_with(text, what, &options);
+    }
+    valid
+}
+
+fn compare_with(text: &GameText, what: &str, options: &ReplayOptions) -> bool {
+    let full = replay(&text.clone().parse(), options);
+    let Some((record, events)) = Replayer::new().replay_text(text, options, &|_| true) else {
+        assert!(!text.is_game(), "{what}: a game not replayed from its text");
         return false;
     };
-    let Some(lane) = replay_plain(&mut plain, &options) else {
-        return false;
-    };
+    assert_eq!(record.tags, text.clone().parse().record.tags, "{what}");
     let shown = |t: &Trace| {
         format!(
-            "plies {} played {} declared {:?} outcome {:?} complete {} last {:?} start {:?} rules {:?} diagnostics {:?}",
+            "plies {} played {} declared {:?} outcome {:?} complete {} last {:?} start {:?} rules {:?} diagnostics {:?} traced {:?}",
             t.plies_written,
             t.played,
             t.declared,
@@ -41,16 +48,18 @@ fn compare(text: &GameText, what: &str) -> bool {
             t.last.as_ref().map(ToString::to_string),
             t.start.as_ref().map(ToString::to_string),
             t.rules.as_ref().map(|r| (r.game(), r.board())),
-            t.diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>(),
+            t.diagnostics,
+            (t.plies.iter())
+                .map(|p| (p.number, &p.text, p.span, &p.effect.captured))
+                .collect::<Vec<_>>(),
         )
     };
-    assert!(lane.diagnostics.is_empty(), "{what}: the lane reported");
     assert_eq!(
-        shown(&lane),
+        shown(&events),
         shown(&full),
-        "{what}: the lane and the full replay differ"
+        "{what}: the replays from the text and from the record differ"
     );
-    true
+    events.diagnostics.is_empty()
 }
 
 /// The configurations of the benchmark corpus (BENCHMARKS.md): game, board, rules.
@@ -94,27 +103,25 @@ fn generated(per: u64, max_plies: u32) -> Vec<String> {
 }
 
 #[test]
-fn every_generated_game_takes_the_lane_to_the_full_replays_trace() {
+fn every_generated_game_replays_from_its_text_as_from_its_record() {
     for (i, game) in generated(6, 300).iter().enumerate() {
-        // Line breaks and spaces of any kind are spaces to the lane as to the reader.
+        // Line breaks and spaces of any kind are spaces to the reader.
         let crlf = game.replace('\n', "\r\n");
         let tabs = game.replace(' ', "\t");
         for (form, game) in [("LF", game), ("CRLF", &crlf), ("tabs", &tabs)] {
             let texts = texts(game.as_bytes());
             assert_eq!(texts.len(), 1);
-            // Generated games are plain and valid: each must take the lane (were it to
-            // refuse them all, validation would only be slower, and this test would
-            // not notice it otherwise).
+            // Generated games are valid.
             let what = format!("game {i} ({form})");
-            assert!(compare(&texts[0], &what), "{what} refused:\n{game}");
+            assert!(compare(&texts[0], &what), "{what} reported:\n{game}");
         }
     }
 }
 
 #[test]
-fn the_shipped_records_replay_alike_in_the_lane() {
-    let mut taken = 0;
-    let mut refused = 0;
+fn the_shipped_records_replay_alike_from_their_text() {
+    let mut valid = 0;
+    let mut reported = 0;
     for entry in walkdir::WalkDir::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("records")) {
         let entry = entry.expect("records are readable");
         if entry.path().extension().is_none_or(|e| e != "pmn") {
@@ -123,19 +130,19 @@ fn the_shipped_records_replay_alike_in_the_lane() {
         let bytes = std::fs::read(entry.path()).expect("a record");
         for (i, text) in texts(&bytes).iter().enumerate() {
             match compare(text, &format!("{} game {}", entry.path().display(), i + 1)) {
-                true => taken += 1,
-                false => refused += 1,
+                true => valid += 1,
+                false => reported += 1,
             }
         }
     }
-    // The records hold both: plain valid games, and annotated or flawed ones.
+    // The records hold both: valid games, and flawed ones.
     assert!(
-        taken > 100 && refused > 10,
-        "taken {taken}, refused {refused}"
+        valid > 100 && reported > 10,
+        "valid {valid}, reported {reported}"
     );
 }
 
-/// Pieces a mutation puts into a plain game: what the lane must tell apart.
+/// Pieces a mutation puts into a game: what the reader must tell apart.
 const PIECES: &[&str] = &[
     " ",
     "\n",
@@ -196,34 +203,34 @@ fn mutate(game: &str, rng: &mut Rng) -> String {
 }
 
 #[test]
-fn mutated_games_replay_alike_in_the_lane_or_leave_it() {
+fn mutated_games_replay_alike_from_their_text() {
     let games = generated(2, 60);
     let mut rng = Rng::new(20261130);
-    let (mut taken, mut refused) = (0, 0);
+    let (mut valid, mut reported) = (0, 0);
     for round in 0..1500 {
         let base = &games[rng.below(games.len())];
-        // Mutations are aimed at the move text mostly, where the lane reads.
+        // Mutations are aimed at the move text mostly.
         let mut game = mutate(base, &mut rng);
         if rng.below(2) == 0 {
             game = mutate(&game, &mut rng);
         }
         for (i, text) in texts(game.as_bytes()).iter().enumerate() {
             match compare(text, &format!("round {round} game {}:\n{game}", i + 1)) {
-                true => taken += 1,
-                false => refused += 1,
+                true => valid += 1,
+                false => reported += 1,
             }
         }
     }
     // Both ways are exercised: many mutations leave a valid game (a space, a line
     // break), many break it.
     assert!(
-        taken > 100 && refused > 100,
-        "taken {taken}, refused {refused}"
+        valid > 100 && reported > 100,
+        "valid {valid}, reported {reported}"
     );
 }
 
 #[test]
-fn a_set_up_game_with_north_to_move_takes_the_lane() {
+fn a_set_up_game_with_north_to_move_replays_alike_from_its_text() {
     // A generated Nsolo game from its second ply on: set up after South's first ply,
     // North to move, its move text numbered from `1...`.
     let rules = Rules::new(Game::Nsolo, None, "").expect("rules");
@@ -253,8 +260,8 @@ fn a_set_up_game_with_north_to_move_takes_the_lane() {
     text.push_str(result.as_str());
     text.push('\n');
     let texts = texts(text.as_bytes());
-    assert!(compare(&texts[0], "set-up game"), "refused:\n{text}");
-    // Numbered from South's `1.`, as if South were to move, it is refused.
+    assert!(compare(&texts[0], "set-up game"), "reported:\n{text}");
+    // Numbered from South's `1.`, as if South were to move, its move number is wrong.
     let wrong = text.replacen("1... ", "1. ", 1);
     assert!(!compare(&texts_of(&wrong)[0], "misnumbered set-up game"));
 }

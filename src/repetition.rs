@@ -1,0 +1,328 @@
+//! The repetition rule (RULES.md, Nsolo and Bao la Kimasai): the same position for the
+//! `repeat`-th time since the last capture is a draw; the start (or set-up) position
+//! counts as its first occurrence.
+//!
+//! A position is what the rule compares ([`Position::same_for_repetition`]): the stones
+//! of every pit and the side to move, and (Kiothi) the prisons, the nki marks and the
+//! opening. A ply that takes stones (a capture or a bonus) clears the count: stones only
+//! leave the board, so no position before it can recur.
+//!
+//! Each position is counted under its exact key, the words [`Key`] packs it into, so two
+//! positions share a count only when they are the same. A hash of the words picks the
+//! slot of the table; the words themselves decide a match (a one-word key is kept in its
+//! slot whole).
+//!
+//! Bao la Kimasai's key is one word, a bit for each occupied pit (no pit ever holds more
+//! than one stone) and the side to move. A ply changes it by a pure function of the key
+//! before and the ply ([`Key::after_step`]), checked against the full key in the tests.
+
+use crate::geometry::Board;
+use crate::moves::{Effect, Move};
+use crate::position::Position;
+use crate::rules::{Game, Rules};
+
+/// The count of the positions since the last ply that took stones.
+#[derive(Clone, Debug)]
+pub struct Repetitions {
+    /// The occurrence that draws.
+    repeat: u32,
+    key: Key,
+    /// The exact keys of the distinct positions counted, one after another.
+    keys: Vec<u64>,
+    /// Open addressing: a slot is in use when its stamp is the table's, so a capture
+    /// empties the table by taking the next stamp.
+    slots: Vec<Slot>,
+    stamp: u32,
+    /// Slots in use.
+    used: usize,
+    /// The words of the last position, packed.
+    words: Vec<u64>,
+}
+
+#[derive(Copy, Clone, Debug, Default)]
+struct Slot {
+    /// A one-word key itself, else the hash of the key's words.
+    tag: u64,
+    stamp: u32,
+    /// Occurrences of the position.
+    count: u32,
+    /// Where its key begins in [`Repetitions::keys`].
+    at: u32,
+}
+
+/// How a position is packed into the words of its exact key.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Key {
+    /// One word: bit i is set when pit index i holds a stone, and the side to move is the
+    /// bit above the pits. Exact for Bao la Kimasai, whose pits hold at most one stone and
+    /// which has no prisons, nki or opening.
+    Bits,
+    /// Every pit's stones in 16 bits, four pits a word, then a word of the side to move,
+    /// the opening and the prisons, and a word of the nki marks.
+    Stones,
+}
+
+impl Key {
+    /// The packing for positions of `rules` that follow from `start`.
+    pub fn for_game(rules: &Rules, start: &Position) -> Key {
+        // A Bao la Kimasai stone steps only into an empty pit, so no later position has
+        // a pit of two stones either (a crowded set-up keeps the general key).
+        let single = start.board_pits().iter().all(|&s| s <= 1);
+        if rules.game() == Game::BaoLaKimasai && single && start.board().len() < 64 {
+            Key::Bits
+        } else {
+            Key::Stones
+        }
+    }
+
+    /// The exact key of `pos`, into `words` (emptied first).
+    pub fn pack(self, pos: &Position, words: &mut Vec<u64>) {
+        words.clear();
+        match self {
+            Key::Bits => words.push(bits(pos)),
+            Key::Stones => {
+                let pits = pos.board_pits();
+                let four = pits.chunks_exact(4);
+                let rest = four.remainder();
+                words.extend(four.map(|w| {
+                    w[0] as u64 | (w[1] as u64) << 16 | (w[2] as u64) << 32 | (w[3] as u64) << 48
+                }));
+                if !rest.is_empty() {
+                    let last = (rest.iter().rev()).fold(0, |word, &s| word << 16 | s as u64);
+                    words.push(last);
+                }
+                words.push(
+                    pos.side as u64
+                        | (pos.opening as u64) << 1
+                        | (pos.prisons[0] as u64) << 16
+                        | (pos.prisons[1] as u64) << 32,
+                );
+                words.push(pos.nki);
+            }
+        }
+    }
+
+    /// The [`Key::Bits`] key after a Bao la Kimasai ply of `mv` that did `effect`, from
+    /// the key before it: the stone left its pit for the end pit, the captured stones
+    /// left the board, and the turn passed.
+    pub fn after_step(key: u64, board: Board, mv: &Move, effect: &Effect) -> u64 {
+        let bit = |pit| 1u64 << board.index(pit);
+        let mut key = key ^ 1 << board.len();
+        if let (Move::Sow(sowing), Some(end)) = (mv, effect.end) {
+            if let Some(from) = sowing.from {
+                key ^= bit(from) ^ bit(end);
+            }
+        }
+        for &(pit, _) in &effect.captured {
+            key ^= bit(pit);
+        }
+        key
+    }
+}
+
+/// [`Key::Bits`] of a position.
+fn bits(pos: &Position) -> u64 {
+    let pits =
+        (pos.board_pits().iter().enumerate()).fold(0, |k, (i, &s)| k | ((s != 0) as u64) << i);
+    pits | (pos.side as u64) << pos.board().len()
+}
+
+/// A hash of a key's words, four words in independent lanes.
+fn hash(words: &[u64]) -> u64 {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mix = |h: u64, w: u64| (h ^ w).wrapping_mul(K).rotate_left(29);
+    let mut lanes = [0, 1, 2, 3];
+    let blocks = words.chunks_exact(4);
+    let rest = blocks.remainder();
+    for block in blocks {
+        for (lane, &w) in lanes.iter_mut().zip(block) {
+            *lane = mix(*lane, w);
+        }
+    }
+    let h = rest
+        .iter()
+        .fold(lanes.into_iter().fold(0, mix), |h, &w| mix(h, w));
+    h ^ h >> 32
+}
+
+impl Repetitions {
+    /// The table of a game of `rules` from `start`, which is its first occurrence;
+    /// `None` when the game has no repetition rule.
+    pub fn new(rules: &Rules, start: &Position) -> Option<Repetitions> {
+        let repeat = rules.repeat()?;
+        let mut table = Repetitions {
+            repeat,
+            key: Key::for_game(rules, start),
+            keys: Vec::new(),
+            slots: vec![Slot::default(); 64],
+            stamp: 1,
+            used: 0,
+            words: Vec::new(),
+        };
+        table.key.pack(start, &mut table.words);
+        table.count();
+        Some(table)
+    }
+
+    /// Counts the position a ply of `mv` left, `pos`, which did `effect`; true when it
+    /// has now occurred `repeat` times since the last ply that took stones: a draw.
+    #[inline]
+    pub fn after_ply(&mut self, pos: &Position, mv: &Move, effect: &Effect) -> bool {
+        if effect.is_capture() || !effect.bonus.is_empty() {
+            self.clear();
+        }
+        match self.key {
+            Key::Bits => {
+                let key = Key::after_step(self.words[0], pos.board(), mv, effect);
+                debug_assert_eq!(key, bits(pos), "the key follows the plies");
+                self.words[0] = key;
+            }
+            Key::Stones => self.key.pack(pos, &mut self.words),
+        }
+        self.count() >= self.repeat
+    }
+
+    /// [`Repetitions::after_ply`] with the key packed from `pos` in full, for tests that
+    /// move a game from position to position by hand.
+    #[cfg(test)]
+    pub(crate) fn count_in_full(&mut self, pos: &Position, effect: &Effect) -> bool {
+        if effect.is_capture() || !effect.bonus.is_empty() {
+            self.clear();
+        }
+        self.key.pack(pos, &mut self.words);
+        self.count() >= self.repeat
+    }
+
+    /// Forgets every position.
+    fn clear(&mut self) {
+        self.keys.clear();
+        self.used = 0;
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            // The stamps wrapped: old slots could look in use.
+            self.slots.fill(Slot::default());
+            self.stamp = 1;
+        }
+    }
+
+    /// Counts the position packed in `words`, and returns its occurrences.
+    fn count(&mut self) -> u32 {
+        if 2 * (self.used + 1) > self.slots.len() {
+            self.grow();
+        }
+        // A one-word key is kept whole in its slot, and matched there.
+        let (tag, whole) = match self.words[..] {
+            [word] => (word, true),
+            _ => (hash(&self.words), false),
+        };
+        let width = self.words.len();
+        let mask = self.slots.len() - 1;
+        let mut i = place(tag, mask);
+        loop {
+            let slot = &mut self.slots[i];
+            if slot.stamp != self.stamp {
+                *slot = Slot {
+                    tag,
+                    stamp: self.stamp,
+                    count: 1,
+                    at: self.keys.len() as u32,
+                };
+                if !whole {
+                    self.keys.extend_from_slice(&self.words);
+                }
+                self.used += 1;
+                return 1;
+            }
+            let at = slot.at as usize;
+            if slot.tag == tag && (whole || self.keys[at..at + width] == self.words[..]) {
+                slot.count += 1;
+                return slot.count;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Doubles the slots, placing the positions held again.
+    #[cold]
+    fn grow(&mut self) {
+        let size = 2 * self.slots.len();
+        let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
+        let mask = size - 1;
+        for slot in old.into_iter().filter(|s| s.stamp == self.stamp) {
+            let mut i = place(slot.tag, mask);
+            while self.slots[i].stamp == self.stamp {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = slot;
+        }
+    }
+}
+
+/// The first slot to try for a tag: its bits spread by a multiplication, the high ones
+/// taken.
+fn place(tag: u64, mask: usize) -> usize {
+    (tag.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize & mask
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::{Pit, Side};
+
+    fn table(repeat: u32) -> (Repetitions, Position) {
+        let rules = Rules::new(Game::Nsolo, None, &format!("repeat={repeat}")).unwrap();
+        let start = Position::initial(&rules);
+        (Repetitions::new(&rules, &start).unwrap(), start)
+    }
+
+    fn count(table: &mut Repetitions, pos: &Position) -> u32 {
+        table.key.pack(pos, &mut table.words);
+        table.count()
+    }
+
+    #[test]
+    fn the_start_is_the_first_occurrence() {
+        let (mut t, start) = table(3);
+        assert_eq!(count(&mut t, &start), 2);
+        assert_eq!(count(&mut t, &start), 3);
+    }
+
+    #[test]
+    fn positions_differing_in_one_pit_or_the_side_are_counted_apart() {
+        let (mut t, start) = table(3);
+        let board = start.board();
+        for i in 0..board.len() {
+            let mut pos = start.clone();
+            pos.pits[i] += 1;
+            assert_eq!(count(&mut t, &pos), 1, "pit {}", board.pit(i));
+        }
+        let mut north = start.clone();
+        north.side = Side::North;
+        assert_eq!(count(&mut t, &north), 1);
+        let mut prisons = start.clone();
+        prisons.prisons[1] = 1;
+        assert_eq!(count(&mut t, &prisons), 1);
+        let mut nki = start.clone();
+        nki.nki = 1;
+        assert_eq!(count(&mut t, &nki), 1);
+        assert_eq!(
+            count(&mut t, &start),
+            2,
+            "the table grew and kept its counts"
+        );
+    }
+
+    #[test]
+    fn a_ply_that_takes_stones_clears_the_count() {
+        let (mut t, start) = table(2);
+        let mut effect = Effect::default();
+        effect.captured.push((Pit::new(2, 1), 2));
+        let mv = Move::Sow(Default::default());
+        assert!(!t.after_ply(&start, &mv, &effect), "counted afresh");
+        effect.captured.clear();
+        assert!(
+            t.after_ply(&start, &mv, &effect),
+            "the second occurrence draws"
+        );
+    }
+}
