@@ -263,7 +263,7 @@ value_enum!(ConvertFrom => crate::convert::ConvertFrom {
 });
 
 /// Folders given to `sow convert` are walked for the files of the `--from` form.
-const CONVERT_PATHS_HELP: &str = "Files (read whatever their extension) and folders, walked recursively for the files of the --from form: *.pmn (pmn, relative), *.json and *.jsonl (json), *.ludii (ludii); `-` reads standard input";
+const CONVERT_PATHS_HELP: &str = "Files (read whatever their extension) and folders, walked recursively for the files of the --from form (of every form without it): *.pmn (pmn, relative), *.json and *.jsonl (json), *.ludii (ludii); `-` reads standard input";
 
 #[derive(Args, Debug)]
 #[command(mut_arg("paths", |a| a.help(CONVERT_PATHS_HELP)))]
@@ -274,15 +274,20 @@ pub struct ConvertArgs {
     #[arg(long, value_enum)]
     pub to: ConvertTo,
     /// The input's form: PMN, PMN with seat-relative numbers, a Ludii move list, or JSON.
-    /// A folder is walked for the files of this form (see PATHS).
-    #[arg(long, value_enum, default_value_t = ConvertFrom::Pmn)]
-    pub from: ConvertFrom,
+    /// A folder is walked for the files of this form (see PATHS). Default: each file's
+    /// own, by its extension (.pmn, .json, .jsonl, .ludii), else by its content.
+    #[arg(long, value_enum)]
+    pub from: Option<ConvertFrom>,
     /// Write to this file instead of standard output.
     #[arg(long, short = 'o')]
     pub output: Option<PathBuf>,
     /// Replace the output file if it exists.
     #[arg(long)]
     pub force: bool,
+    /// Keep games with errors, written so that they fail where the input fails (pmn,
+    /// relative, json, jsonl), instead of leaving them out (exit status 1).
+    #[arg(long)]
+    pub keep_broken: bool,
 }
 
 #[derive(Args, Debug)]
@@ -407,6 +412,13 @@ fn use_color() -> bool {
     std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && io::stdout().is_terminal()
 }
 
+/// Says on standard error that the filters passed no game, and what is nearest.
+fn say_none_matched(filter: &Filter) {
+    if let Some(note) = filter.none_matched() {
+        say(note);
+    }
+}
+
 /// Says a library's note on standard error, as `sow: NOTE`, its control characters
 /// escaped.
 fn say(note: String) {
@@ -473,7 +485,7 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
             // until the run succeeds: a per-ply table never sits in memory whole, and
             // a failed run writes nothing, to a file or to standard output.
             let name = output_name(args.output.as_deref());
-            crate::output::stream_whole_output(
+            let written = crate::output::stream_whole_output(
                 args.output.as_deref(),
                 args.force,
                 &inputs,
@@ -482,7 +494,9 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
                     crate::stats::write_stats(&inputs, &filter, &replay, per, out, &mut say)
                 },
             )
-            .map_err(|e| stream_failure(e, &name))?;
+            .map_err(|e| stream_failure(e, &name));
+            say_none_matched(&filter);
+            written?;
             Ok(0)
         }
         Command::Plot(args) => {
@@ -494,27 +508,43 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
                 every: args.every,
             };
             let kind = args.kind.into();
-            let svg = crate::plot::run(&inputs, &filter, &replay, kind, &style, &mut say)?;
+            let svg = crate::plot::run(&inputs, &filter, &replay, kind, &style, &mut say);
+            say_none_matched(&filter);
+            let svg = svg?;
             write_output(Some(&args.output), args.force, &inputs, svg.as_bytes())
                 .map_err(|e| CommandError::io(&args.output, e))?;
             Ok(0)
         }
         Command::Convert(args) => {
             let forms = crate::convert::Forms {
-                from: args.from.into(),
+                from: args.from.map(Into::into),
                 to: args.to.into(),
+                keep_broken: args.keep_broken,
             };
-            let (inputs, filter, replay) = corpus_inputs(&args.corpus, forms.from.extensions())?;
+            let extensions = forms
+                .from
+                .map_or(crate::convert::EXTENSIONS, |f| f.extensions());
+            let (inputs, filter, replay) = corpus_inputs(&args.corpus, extensions)?;
             // Written a game at a time, and only if the whole run succeeds.
             let name = output_name(args.output.as_deref());
-            crate::output::stream_whole_output(
+            let mut left_out = 0;
+            let written = crate::output::stream_whole_output(
                 args.output.as_deref(),
                 args.force,
                 &inputs,
-                |out| crate::convert::run(&inputs, &filter, &replay, forms, out, &name, &mut say),
+                |out| {
+                    left_out = crate::convert::run(
+                        &inputs, &filter, &replay, forms, out, &name, &mut say,
+                    )?;
+                    Ok(())
+                },
             )
-            .map_err(|e| stream_failure(e, &name))?;
-            Ok(0)
+            .map_err(|e| stream_failure(e, &name));
+            say_none_matched(&filter);
+            written?;
+            // A game left out is a game the output does not hold: the run did not do
+            // all that was asked.
+            Ok(i32::from(left_out > 0))
         }
         Command::Generate(args) => {
             // The arguments are checked before the output is opened; the games are
@@ -678,7 +708,9 @@ fn run_validate(args: ValidateArgs) -> Result<i32, CommandError> {
         }
     };
     let summary = validate::run(&inputs, &skipped, &settings, format, &mut out, &mut done)
-        .map_err(|e| CommandError::io("<stdout>", e))?;
+        .map_err(|e| CommandError::io("<stdout>", e));
+    say_none_matched(&settings.filter);
+    let summary = summary?;
     if let Some(bar) = progress {
         bar.finish_and_clear();
     }

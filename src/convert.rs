@@ -21,9 +21,19 @@
 //! A folder is walked for the files of the `--from` form ([`ConvertFrom::extensions`]):
 //! `*.pmn` (PMN and relative numbering), `*.json` and `*.jsonl`, `*.ludii`.
 //!
+//! # Every verdict is kept
+//!
+//! `validate` of the output gives the verdict of `validate` of the input: valid or not,
+//! first error at the same ply, with the same code. A game with errors is left out of
+//! the output and named in the notes, unless it is kept broken ([`Forms::keep_broken`]):
+//! then every ply written stays a ply (its text verbatim in PMN, when the reader stopped
+//! in it), so that it fails where the input fails; a form that cannot hold it so leaves
+//! it out (Ludii's list holds only the plies replayed). Long text and CSV, not read back,
+//! hold a game kept broken as far as it replays, and the rest as below.
+//!
 //! # Nothing is lost
 //!
-//! A game with errors is converted as far as it replays and as far as the reader read
+//! A game converted is converted as far as it replays and as far as the reader read
 //! it. Every piece of its text that the record does not hold is kept verbatim in
 //! comments, each after a note saying where it was and why it was not converted:
 //!
@@ -50,11 +60,12 @@
 //!
 //! Each game that did not convert whole is named on standard error, one line per game
 //! ([`Conversion::kept_summary`]): file, line and column of the first piece kept
-//! verbatim and what the reader or the replay said there. The exit status stays 0 for
-//! such games: the conversion itself succeeded and the output holds all of their text.
-//! An input that cannot be opened or read, or parsed in the `--from` form, fails the
-//! command: every such input is reported, nothing is written, and the exit status is 2.
-//! A file that holds no game is skipped with a warning.
+//! verbatim and what the reader or the replay said there; each game with errors at its
+//! first error, and whether it was kept or left out. [`run`] returns how many games were
+//! left out, and the command then exits with status 1. An input that cannot be opened
+//! or read, or parsed in the `--from` form, fails the command: every such input is
+//! reported, nothing is written, and the exit status is 2. A file that holds no game is
+//! skipped with a warning.
 
 pub mod numbering;
 
@@ -202,6 +213,32 @@ pub fn convert_game(
     parsed: &ParsedGame,
     options: &ReplayOptions,
 ) -> Conversion {
+    conversion(file, game, parsed, options, false)
+}
+
+/// Replays one game with errors and prepares its conversion kept broken: every ply
+/// written stays a ply, so the output fails where the input does. Text the reader did
+/// not read is still kept in comments: `None` when the reader stopped at an error, as
+/// such a game cannot be kept failing at the same place in a record.
+pub fn convert_broken_game(
+    file: &str,
+    game: usize,
+    parsed: &ParsedGame,
+    options: &ReplayOptions,
+) -> Option<Conversion> {
+    if parsed.has_errors() {
+        return None;
+    }
+    Some(conversion(file, game, parsed, options, true))
+}
+
+fn conversion(
+    file: &str,
+    game: usize,
+    parsed: &ParsedGame,
+    options: &ReplayOptions,
+    keep_plies: bool,
+) -> Conversion {
     let trace = replay(parsed, options);
     let mut record = parsed.record.clone();
     if let Some(rules) = &trace.rules {
@@ -210,7 +247,7 @@ pub fn convert_game(
     let gaps = gaps(parsed);
     let replayed = trace.plies.len();
     // The first ply not replayed, and where the reader stopped: whichever is earlier.
-    let unreplayed = (replayed < trace.plies_written).then(|| {
+    let unreplayed = (!keep_plies && replayed < trace.plies_written).then(|| {
         let index = record
             .moves
             .iter()
@@ -616,6 +653,94 @@ pub enum ConvertFrom {
 }
 
 impl ConvertFrom {
+    /// The form's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            ConvertFrom::Pmn => "pmn",
+            ConvertFrom::Relative => "relative",
+            ConvertFrom::Ludii => "ludii",
+            ConvertFrom::Json => "json",
+        }
+    }
+
+    /// The form a file's extension says: `None` for one that says nothing (`.txt`,
+    /// standard input).
+    pub fn of_name(input: &Input) -> Option<ConvertFrom> {
+        let Input::File(path) = input else {
+            return None;
+        };
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        [ConvertFrom::Pmn, ConvertFrom::Json, ConvertFrom::Ludii]
+            .into_iter()
+            .find(|f| f.extensions().contains(&ext.as_str()))
+    }
+
+    /// The form a text is in, by its content: JSON starts with `{` or `[` (an array, not
+    /// a tag), a Ludii move list has its `//` lines (its heading, tags or `end`), PMN a
+    /// `[Name "..."]` tag line (relative numbering, its `Numbering` tag too). `None` when
+    /// the content says none of them.
+    pub fn of_text(text: &str) -> Option<ConvertFrom> {
+        if looks_like_json(text) {
+            Some(ConvertFrom::Json)
+        } else if ludii_marker(text) {
+            Some(ConvertFrom::Ludii)
+        } else if relative_mark_line(text).is_some() {
+            Some(ConvertFrom::Relative)
+        } else if pmn_tag_line(text).is_some() {
+            Some(ConvertFrom::Pmn)
+        } else {
+            None
+        }
+    }
+
+    /// Why a text is not in this form, when its content says it is in another: JSON or
+    /// Ludii's list read as PMN, PMN read as Ludii's list, relative numbering read as
+    /// PMN. (JSON's reader refuses any text that is not JSON on its own.)
+    fn refuses(self, text: &str) -> Option<InputError> {
+        let not = |what: &str, is: ConvertFrom, at: Option<(usize, usize)>| InputError {
+            at,
+            message: format!(
+                "not {what}: the input reads as {} (give --from {})",
+                is.describe(),
+                is.name()
+            ),
+        };
+        let what = self.describe();
+        match self {
+            ConvertFrom::Pmn | ConvertFrom::Relative => {
+                if looks_like_json(text) {
+                    return Some(not(what, ConvertFrom::Json, None));
+                }
+                if ludii_marker(text) && pmn_tag_line(text).is_none() {
+                    return Some(not(what, ConvertFrom::Ludii, None));
+                }
+                let line = relative_mark_line(text).filter(|_| self == ConvertFrom::Pmn)?;
+                Some(not(what, ConvertFrom::Relative, Some((line, 1))))
+            }
+            ConvertFrom::Ludii => {
+                if looks_like_json(text) {
+                    return Some(not(what, ConvertFrom::Json, None));
+                }
+                let line = pmn_tag_line(text)?;
+                let is = match relative_mark_line(text) {
+                    Some(_) => ConvertFrom::Relative,
+                    None => ConvertFrom::Pmn,
+                };
+                Some(not(what, is, Some((line, 1))))
+            }
+            ConvertFrom::Json => None,
+        }
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            ConvertFrom::Pmn => "PMN",
+            ConvertFrom::Relative => "PMN in relative numbering",
+            ConvertFrom::Ludii => "a Ludii move list",
+            ConvertFrom::Json => "JSON",
+        }
+    }
+
     /// The extensions (without the dot) of the files a folder is walked for: those
     /// `sow convert --to` writes the form as (`ludii` has no extension of Ludii's own:
     /// Ludii's `.lud` files are rule files, not move lists, so it is named after the
@@ -629,11 +754,96 @@ impl ConvertFrom {
     }
 }
 
+/// Whether a text starts as JSON does: `{`, or `[` followed by what begins a JSON value
+/// (a PMN tag line starts `[` and a name).
+fn looks_like_json(text: &str) -> bool {
+    let text = text.trim_start_matches('\u{feff}').trim_start();
+    match text.strip_prefix('[') {
+        Some(rest) => rest
+            .trim_start()
+            .chars()
+            .next()
+            .is_none_or(|c| matches!(c, '{' | '[' | ']' | '"') || c.is_ascii_digit()),
+        None => text.starts_with('{'),
+    }
+}
+
+/// The line (from 1) of the first PMN tag line, `[Name "`, outside a Ludii comment.
+fn pmn_tag_line(text: &str) -> Option<usize> {
+    text.lines().position(is_tag_line).map(|i| i + 1)
+}
+
+fn is_tag_line(line: &str) -> bool {
+    let Some(rest) = line.trim().strip_prefix('[') else {
+        return false;
+    };
+    let name_len = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    name_len > 0 && rest[name_len..].trim_start().starts_with('"')
+}
+
+/// The line (from 1) of a `[Numbering "relative"]` tag line, the mark of relative
+/// numbering.
+fn relative_mark_line(text: &str) -> Option<usize> {
+    let mark = |line: &str| {
+        let line = line.trim();
+        let Some(value) = (line.strip_prefix('['))
+            .and_then(|l| l.strip_suffix(']'))
+            .and_then(|l| l.trim().strip_prefix(NUMBERING_TAG))
+        else {
+            return false;
+        };
+        let value = value.trim().trim_matches('"');
+        value.trim().eq_ignore_ascii_case(RELATIVE)
+    };
+    text.lines().position(mark).map(|i| i + 1)
+}
+
+/// Whether a text has a line only a Ludii move list has: its heading, a `//[` tag or a
+/// `// end` result.
+fn ludii_marker(text: &str) -> bool {
+    text.lines().any(|line| {
+        let Some(comment) = line.strip_prefix("//") else {
+            return false;
+        };
+        let comment = comment.trim_start();
+        comment.starts_with("Ludii move list")
+            || (comment.starts_with('[') && is_tag_line(comment))
+            || comment
+                .strip_prefix("end")
+                .is_some_and(|r| r.starts_with(' '))
+    })
+}
+
+/// The extensions of every form read, for a folder walked without `--from`.
+pub const EXTENSIONS: &[&str] = &["pmn", "json", "jsonl", "ludii"];
+
 /// The form a conversion reads and the form it writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Forms {
-    pub from: ConvertFrom,
+    /// The form read; `None`: each input's own, told by its extension, else by its
+    /// content ([`ConvertFrom::of_name`], [`ConvertFrom::of_text`]).
+    pub from: Option<ConvertFrom>,
     pub to: ConvertTo,
+    /// Keep a game with errors, in a form that fails where the input fails, instead of
+    /// leaving it out.
+    pub keep_broken: bool,
+}
+
+impl ConvertTo {
+    /// The form's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            ConvertTo::Pmn => "pmn",
+            ConvertTo::Json => "json",
+            ConvertTo::Jsonl => "jsonl",
+            ConvertTo::Csv => "csv",
+            ConvertTo::Long => "long",
+            ConvertTo::Relative => "relative",
+            ConvertTo::Ludii => "ludii",
+        }
+    }
 }
 
 /// Runs `sow convert`: walks the inputs with the corpus driver ([`corpus::drive`]),
@@ -645,28 +855,47 @@ pub struct Forms {
 /// that cannot be opened, read or parsed in the `from` form is reported to `notes`, the
 /// other inputs are still read (to report every one that fails), and the run fails: the
 /// caller then discards what was written (see [`crate::output::stream_whole_output`]),
-/// so that nothing is written. `out_name` names the output in messages.
+/// so that nothing is written. `out_name` names the output in messages. Returns how many
+/// games with errors were left out of the output (each named to `notes`).
 pub fn run(
     inputs: &[Input],
     filter: &Filter,
     replay: &ReplayOptions,
-    Forms { from, to }: Forms,
+    forms: Forms,
     out: &mut dyn io::Write,
     out_name: &Path,
     notes: &mut dyn FnMut(String),
-) -> Result<(), CommandError> {
+) -> Result<usize, CommandError> {
+    let Forms { from, to, .. } = forms;
+    // Each input's form, when its name says it (or `--from` does).
+    let named: Vec<Option<ConvertFrom>> = (inputs.iter())
+        .map(|i| from.or_else(|| ConvertFrom::of_name(i)))
+        .collect();
+    // PMN of one form throughout is read a game at a time; other inputs whole.
+    let streamed = match named.first() {
+        Some(&Some(f)) if named.iter().all(|n| *n == Some(f)) => {
+            matches!(f, ConvertFrom::Pmn | ConvertFrom::Relative).then_some(f)
+        }
+        None => Some(ConvertFrom::Pmn),
+        _ => None,
+    };
     let mut writer = OutputWriter::new(to, out, out_name)?;
     let names: Vec<String> = inputs.iter().map(Input::name).collect();
     // Once an input has failed, nothing will be written: the games left are only read,
     // for the failures of their inputs, and not converted.
     let stopped = AtomicBool::new(false);
-    let convert = |input: usize, index: usize, parsed: ParsedGame| -> Converted {
+    let convert = |input: usize, index: usize, parsed: ParsedGame, from| -> Converted {
         if stopped.load(Ordering::Relaxed) {
             return Converted::default();
         }
-        convert_one(&names[input], index, parsed, filter, replay, to)
+        let forms = Forms {
+            from: Some(from),
+            ..forms
+        };
+        convert_one(&names[input], index, parsed, filter, replay, forms)
     };
     let mut failed = 0;
+    let mut left_out = 0;
     // The input whose pieces are being written, and what is said of its games, said
     // once it has been read whole: of an input that fails part-way, nothing is said.
     let mut current = None;
@@ -690,6 +919,7 @@ pub fn run(
             Piece::Games(games) if failed == 0 => {
                 for game in games {
                     said.extend(game.notes);
+                    left_out += game.left_out;
                     if let Some(output) = game.output {
                         writer.write(output)?;
                     }
@@ -699,7 +929,7 @@ pub fn run(
         }
         Ok(())
     };
-    if matches!(from, ConvertFrom::Pmn | ConvertFrom::Relative) {
+    if let Some(from) = streamed {
         // A game at a time: memory holds a batch of games and their conversions.
         let game = |work: Work| -> Piece {
             let (input, index, text) = match work {
@@ -721,7 +951,12 @@ pub fn run(
                 ConvertFrom::Relative => from_relative(text, replay),
                 _ => text.parse(),
             };
-            Piece::Games(vec![convert(input, index, parsed)])
+            // Text of another form, read as PMN: told at the input's first game.
+            let refused = (index == 1).then(|| from.refuses(&parsed.text)).flatten();
+            if let Some(e) = refused {
+                return Piece::Failed(e);
+            }
+            Piece::Games(vec![convert(input, index, parsed, from)])
         };
         corpus::drive(Batches::new(inputs), game, &mut sink, |_| {})?;
     } else {
@@ -731,11 +966,11 @@ pub fn run(
             let mut games = Vec::new();
             let read = read_input(
                 &inputs[input],
-                from,
+                named[input],
                 replay,
                 &mut read_notes,
-                &mut |i, parsed| {
-                    games.push(convert(input, i + 1, parsed));
+                &mut |i, parsed, form| {
+                    games.push(convert(input, i + 1, parsed, form));
                     Ok(())
                 },
             );
@@ -745,7 +980,7 @@ pub fn run(
                     // What the reading said goes first, as before the games.
                     let read = Converted {
                         notes: read_notes,
-                        output: None,
+                        ..Converted::default()
                     };
                     games.insert(0, read);
                     Piece::Games(games)
@@ -759,7 +994,8 @@ pub fn run(
     if failed > 0 {
         return Err(CommandError::Unreadable(failed));
     }
-    writer.finish()
+    writer.finish()?;
+    Ok(left_out)
 }
 
 /// What the work on a piece of the inputs gives: games converted (a game of PMN, or an
@@ -775,6 +1011,8 @@ enum Piece {
 struct Converted {
     notes: Vec<String>,
     output: Option<Rendered>,
+    /// 1 for a game with errors left out of the output, else 0.
+    left_out: usize,
 }
 
 /// A game written in the output's form.
@@ -784,14 +1022,15 @@ enum Rendered {
 }
 
 /// Converts a game read, `index` of its input `name`, if the filter accepts it, into the
-/// form `to`.
+/// form `to`. A game with errors is left out and said to be, unless it is kept broken
+/// ([`Forms::keep_broken`]) in a form that can hold it so.
 fn convert_one(
     name: &str,
     index: usize,
     parsed: ParsedGame,
     filter: &Filter,
     replay: &ReplayOptions,
-    to: ConvertTo,
+    forms: Forms,
 ) -> Converted {
     // A file with no game (its `empty-file` warning). Text that reads as nothing
     // because it broke at once is a game, kept verbatim.
@@ -802,7 +1041,7 @@ fn convert_one(
                 .iter()
                 .map(|p| format!("{name}:{p}"))
                 .collect(),
-            output: None,
+            ..Converted::default()
         };
     }
     if !filter.accepts(&parsed.record) {
@@ -816,10 +1055,87 @@ fn convert_one(
         .map(|p| format!("{name}:{p}"))
         .collect();
     let conversion = convert_game(name, index, &parsed, replay);
-    notes.extend(conversion.kept_summary());
-    Converted {
-        notes,
-        output: Some(render(to, &conversion)),
+    if conversion.trace.is_valid() {
+        notes.extend(conversion.kept_summary());
+        return Converted {
+            notes,
+            output: Some(render(forms.to, &conversion)),
+            ..Converted::default()
+        };
+    }
+    let error = broken_summary(&parsed, &conversion);
+    let kept = forms
+        .keep_broken
+        .then(|| keep_broken(name, index, &parsed, replay, forms));
+    match kept.flatten() {
+        Some(output) => {
+            notes.push(format!("{error}; kept (--keep-broken)"));
+            Converted {
+                notes,
+                output: Some(output),
+                left_out: 0,
+            }
+        }
+        None => {
+            let why = if forms.keep_broken {
+                format!(
+                    "left out: {} cannot hold it failing at the same place",
+                    forms.to.name()
+                )
+            } else {
+                "left out (--keep-broken keeps it)".to_string()
+            };
+            notes.push(format!("{error}; {why}"));
+            Converted {
+                notes,
+                output: None,
+                left_out: 1,
+            }
+        }
+    }
+}
+
+/// `FILE:LINE:COL: game K: error[CODE]: message` for a game with errors, at its first
+/// error.
+fn broken_summary(parsed: &ParsedGame, c: &Conversion) -> String {
+    let cause = replay_cause(parsed, &c.trace);
+    format!(
+        "{}:{}:{}: game {}: error[{}]: {}",
+        c.file, cause.line, cause.column, c.game, cause.code, cause.message
+    )
+}
+
+/// A game with errors, read in the form `from`, in the form `to`, failing where it fails
+/// as read: every ply
+/// written stays a ply when the reader read the whole game; PMN read from PMN or JSON
+/// that the reader stopped in is written as the game's text, verbatim. Long text and CSV,
+/// which are not read back, hold the game as far as it replays and the rest as text.
+/// `None` when the form cannot hold the game failing (Ludii's list holds the plies
+/// replayed only).
+fn keep_broken(
+    name: &str,
+    index: usize,
+    parsed: &ParsedGame,
+    replay: &ReplayOptions,
+    Forms { from, to, .. }: Forms,
+) -> Option<Rendered> {
+    match to {
+        ConvertTo::Pmn | ConvertTo::Relative | ConvertTo::Json | ConvertTo::Jsonl => {
+            if let Some(c) = convert_broken_game(name, index, parsed, replay) {
+                return Some(render(to, &c));
+            }
+            let pmn_text = matches!(from, Some(ConvertFrom::Pmn | ConvertFrom::Json));
+            if to == ConvertTo::Pmn && pmn_text {
+                let mut text = parsed.text.trim_matches(is_space).to_string();
+                text.push('\n');
+                return Some(Rendered::Text(text));
+            }
+            None
+        }
+        ConvertTo::Long | ConvertTo::Csv => {
+            Some(render(to, &convert_game(name, index, parsed, replay)))
+        }
+        ConvertTo::Ludii => None,
     }
 }
 
@@ -855,10 +1171,10 @@ impl From<io::Error> for InputError {
 /// decoding, and JSON's check of its bytes, need all of it), not its games.
 fn read_input(
     input: &Input,
-    from: ConvertFrom,
+    from: Option<ConvertFrom>,
     options: &ReplayOptions,
     notes: &mut Vec<String>,
-    game: &mut dyn FnMut(usize, ParsedGame) -> Result<(), InputError>,
+    game: &mut dyn FnMut(usize, ParsedGame, ConvertFrom) -> Result<(), InputError>,
 ) -> Result<(), InputError> {
     let mut bytes = Vec::new();
     input
@@ -866,6 +1182,20 @@ fn read_input(
         .map_err(InputError::from)?
         .read_to_end(&mut bytes)
         .map_err(InputError::from)?;
+    // JSON is told by its bytes (UTF-8 only); the other forms by their decoded text.
+    let text = || decode::decode(&bytes).0;
+    let from = match from {
+        Some(from) => from,
+        None => ConvertFrom::of_text(&text()).ok_or_else(|| InputError {
+            at: None,
+            message: "the input's form could not be told from its name or its content (no JSON, no Ludii move list, no PMN tag line): give --from".into(),
+        })?,
+    };
+    if from != ConvertFrom::Json {
+        if let Some(e) = from.refuses(&text()) {
+            return Err(e);
+        }
+    }
     match from {
         ConvertFrom::Ludii => {
             // Decoded as PMN files are (a byte-order mark, UTF-16, Latin-1 for lines that
@@ -895,7 +1225,7 @@ fn read_input(
             let mut index = 0;
             each_ludii_game(&text, options, &mut |parsed| {
                 index += 1;
-                game(index - 1, parsed)
+                game(index - 1, parsed, from)
             })?;
             if index == 0 {
                 notes.push(no_game(input));
@@ -920,15 +1250,23 @@ fn read_input(
             let mut games = 0;
             each_json_game(json, &mut |index, parsed| {
                 games += 1;
-                game(index, parsed)
+                game(index, parsed, from)
             })?;
             if games == 0 {
                 notes.push(no_game(input));
             }
             Ok(())
         }
+        // An input whose form was told by its content: read whole.
         ConvertFrom::Pmn | ConvertFrom::Relative => {
-            unreachable!("PMN and relative numbering are read a game at a time")
+            let games = match from {
+                ConvertFrom::Relative => read_relative(&bytes, options),
+                _ => pmn::parse_bytes(&bytes),
+            };
+            for (index, parsed) in games.into_iter().enumerate() {
+                game(index, parsed, from)?;
+            }
+            Ok(())
         }
     }
 }
@@ -1227,7 +1565,19 @@ fn from_relative(text: GameText, options: &ReplayOptions) -> ParsedGame {
             game.text.replace_range(at..at + len, &" ".repeat(len));
         }
     }
+    // The mark is not a tag of the record: neither it nor the transcriber's Numbering
+    // tag after it is a duplicate.
+    let mut not_duplicates: Vec<usize> = (game.record.tags.iter())
+        .filter(|t| is_relative_mark(t))
+        .map(|t| t.span.start)
+        .collect();
     game.record.tags.retain(|t| !is_relative_mark(t));
+    if !not_duplicates.is_empty() {
+        let first_own = (game.record.tags.iter()).find(|t| t.name == NUMBERING_TAG);
+        not_duplicates.extend(first_own.map(|t| t.span.start));
+        let duplicate = |p: &Problem| p.code == ProblemCode::DuplicateTag;
+        (game.problems).retain(|p| !(duplicate(p) && not_duplicates.contains(&p.span.start)));
+    }
     game
 }
 

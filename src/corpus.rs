@@ -7,14 +7,18 @@
 //!
 //! Nothing here writes anywhere: input files are only ever opened for reading.
 
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 use walkdir::WalkDir;
 
 use crate::pmn::{GameText, ParsedGame, Reader, Record};
+use crate::rules::Game;
 
 /// One input to read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -195,9 +199,26 @@ fn walk(root: &Path, extensions: &[&str], inputs: &mut Vec<Input>, skipped: &mut
 pub struct Filter {
     /// `--game NAME`: only games whose `Game` tag is NAME (case-insensitive).
     pub game: Option<String>,
-    /// `--where TAG=VALUE`: only games with that tag value (all must hold).
+    /// `--where TAG=VALUE`: only games with that tag value (all must hold). A game
+    /// without a `Board` tag has its game's default board; without a `Rules` tag, the
+    /// empty set of options.
     pub tags: Vec<(String, String)>,
+    /// What the games offered to the filter held: to say, when none passed, what the
+    /// nearest value was. Shared by the clones the threads hold.
+    seen: Arc<Mutex<Seen>>,
 }
+
+/// The games offered to a filter: whether any passed, and the tag names and the values
+/// of the filtered tags they held (a few hundred of each at most).
+#[derive(Debug, Default)]
+struct Seen {
+    passed: bool,
+    names: BTreeSet<String>,
+    values: BTreeMap<String, BTreeSet<String>>,
+}
+
+/// How many distinct names or values of a tag are kept to compare with.
+const SEEN_AT_MOST: usize = 512;
 
 impl Filter {
     /// Parses `TAG=VALUE` filters.
@@ -210,7 +231,11 @@ impl Filter {
                     .ok_or_else(|| format!("--where takes TAG=VALUE, found {w:?}"))
             })
             .collect::<Result<_, _>>()?;
-        Ok(Filter { game, tags })
+        Ok(Filter {
+            game,
+            tags,
+            ..Filter::default()
+        })
     }
 
     pub fn is_empty(&self) -> bool {
@@ -224,19 +249,127 @@ impl Filter {
     }
 
     pub fn accepts(&self, record: &Record) -> bool {
-        if let Some(g) = &self.game {
-            // Trimmed, as the replay reads the tag (`[Game "Tsoro "]` is Tsoro).
-            if !record
-                .tag("Game")
-                .is_some_and(|t| t.trim().eq_ignore_ascii_case(g.trim()))
-            {
-                return false;
+        if self.is_empty() {
+            return true;
+        }
+        let game = record.tag("Game");
+        // Trimmed, as the replay reads the tag (`[Game "Tsoro "]` is Tsoro).
+        let game_passes = (self.game.as_ref())
+            .is_none_or(|g| game.is_some_and(|t| t.trim().eq_ignore_ascii_case(g.trim())));
+        let values: Vec<Option<String>> = (self.tags.iter())
+            .map(|(k, _)| tag_or_default(record, k))
+            .collect();
+        let passes = game_passes
+            && (self.tags.iter().zip(&values)).all(|((_, v), t)| t.as_deref() == Some(v.as_str()));
+        if let Ok(mut seen) = self.seen.lock() {
+            seen.passed |= passes;
+            if !seen.passed {
+                for tag in &record.tags {
+                    if seen.names.len() < SEEN_AT_MOST {
+                        seen.names.insert(tag.name.to_string());
+                    }
+                }
+                let game_value = (self.game.as_ref()).map(|_| game.map(|g| g.trim().to_string()));
+                let asked = (game_value.map(|v| ("Game".to_string(), v)).into_iter())
+                    .chain(self.tags.iter().map(|(k, _)| k.clone()).zip(values));
+                for (name, value) in asked {
+                    let Some(value) = value else {
+                        continue;
+                    };
+                    let set = seen.values.entry(name).or_default();
+                    if set.len() < SEEN_AT_MOST {
+                        set.insert(value);
+                    }
+                }
             }
         }
-        self.tags
-            .iter()
-            .all(|(k, v)| record.tag(k).is_some_and(|t| t == v))
+        passes
     }
+
+    /// When no game offered passed the filter: what it asked that no game has, and the
+    /// nearest tag name or value that a game does have (`no game has Site=Mutko;
+    /// nearest: Mutoko`). `None` when a game passed, or the filter is empty.
+    pub fn none_matched(&self) -> Option<String> {
+        if self.is_empty() {
+            return None;
+        }
+        let seen = self.seen.lock().ok()?;
+        if seen.passed {
+            return None;
+        }
+        let asked = (self.game.iter().map(|g| ("Game".to_string(), g.clone())))
+            .chain(self.tags.iter().cloned());
+        for (name, value) in asked {
+            let Some(values) = seen.values.get(&name) else {
+                let nearest = nearest(&name, seen.names.iter());
+                let mut said = format!("no game has the tag {name}");
+                if let Some(n) = nearest {
+                    let _ = write!(said, "; nearest tag: {n}");
+                }
+                return Some(said);
+            };
+            let holds = |v: &String| {
+                if name == "Game" {
+                    v.eq_ignore_ascii_case(value.trim())
+                } else {
+                    *v == value
+                }
+            };
+            if !values.iter().any(holds) {
+                let mut said = format!("no game has {name}={value}");
+                if let Some(n) = nearest(&value, values.iter()) {
+                    let _ = write!(said, "; nearest: {n}");
+                }
+                return Some(said);
+            }
+        }
+        Some("no game passes every filter together".to_string())
+    }
+}
+
+/// A tag's value as the filters see it: as written (trimmed), else the default a game
+/// without it has (its game's default board; no rule options).
+fn tag_or_default(record: &Record, name: &str) -> Option<String> {
+    if let Some(value) = record.tag(name) {
+        return Some(value.trim().to_string());
+    }
+    match name {
+        "Board" => {
+            let game = Game::from_name(record.tag("Game")?)?;
+            Some(game.default_board().to_string())
+        }
+        "Rules" => Some(String::new()),
+        _ => None,
+    }
+}
+
+/// The candidate nearest to `wanted` by edit distance (case aside), if any is near
+/// enough to be a slip: at most a third of the longer's characters differ.
+fn nearest<'a>(wanted: &str, candidates: impl Iterator<Item = &'a String>) -> Option<&'a String> {
+    let wanted_lower = wanted.to_lowercase();
+    candidates
+        .map(|c| (edit_distance(&wanted_lower, &c.to_lowercase()), c))
+        .filter(|(d, c)| *d <= wanted.chars().count().max(c.chars().count()).div_ceil(3))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+/// Levenshtein distance, in characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (diagonal + usize::from(ca != cb))
+                .min(row[j] + 1)
+                .min(above + 1);
+            diagonal = above;
+        }
+    }
+    row[b.len()]
 }
 
 /// Games read and handled together: one batch of a file is handled in parallel.

@@ -19,7 +19,7 @@ use crate::geometry::Side;
 use crate::pmn::Record;
 use crate::replay::{ReplayOptions, Trace};
 use crate::rules::Game;
-use crate::stats::game_name;
+use crate::stats::{game_name, set_of};
 
 /// Okabe-Ito: blue (South), vermillion (North), then the others for further series.
 pub const PALETTE: [RGBColor; 7] = [
@@ -35,8 +35,12 @@ pub const PALETTE: [RGBColor; 7] = [
 /// What a figure needs of one game, read from its trace.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameData {
-    /// Game and board, e.g. `Tsoro 4x12`: the groups of the length and laps plots.
+    /// Game, board and rule options, e.g. `Tsoro 4x12` or `Tsoro 4x21 head-bonus=yes`:
+    /// the set the game belongs to. No figure pools games of different sets: each set
+    /// is a series of its own (lengths, laps) or a panel of its own (material, captures).
     pub kind: String,
+    /// The replay stopped at an error: the game is drawn up to it.
+    pub stopped: bool,
     /// A label from the tags (`South - North, Event, Date`).
     pub name: String,
     /// Kiothi: the material is the prisons, not the stones on the board.
@@ -96,7 +100,8 @@ impl GameData {
                 .collect();
         }
         Some(GameData {
-            kind: format!("{} {}", rules.game(), rules.board()),
+            kind: set_of(rules),
+            stopped: trace.plies.len() < trace.plies_written || !trace.complete,
             name: game_name(record),
             prisons,
             plies: trace.plies.len(),
@@ -238,8 +243,15 @@ pub struct Figure {
     every: bool,
     /// Games counted.
     games: usize,
-    /// The kinds of game (`Tsoro 4x12`), in order of first appearance.
+    /// The sets of games (`Tsoro 4x12`), in order of first appearance.
     kinds: Vec<String>,
+    /// Per set, the games counted and those that stop at an error.
+    kind_games: Vec<[usize; 2]>,
+    /// Material and captures: a figure per set, drawn as a panel each when there are
+    /// several (the counts of this figure are then not drawn).
+    panels: Vec<Figure>,
+    /// Whether this is a panel: one set's figure, which has no panels of its own.
+    is_panel: bool,
     /// Whether some game's material is its prisons (Kiothi), and whether some other's is not.
     prisons: [bool; 2],
     /// The first game, while it is the only one.
@@ -266,6 +278,9 @@ impl Figure {
             every,
             games: 0,
             kinds: Vec::new(),
+            kind_games: Vec::new(),
+            panels: Vec::new(),
+            is_panel: false,
             prisons: [false; 2],
             only: None,
             series: Vec::new(),
@@ -284,11 +299,22 @@ impl Figure {
             Some(k) => k,
             None => {
                 self.kinds.push(game.kind.clone());
+                self.kind_games.push([0, 0]);
                 self.lengths.push(Counts::new());
                 self.laps.push(Counts::new());
+                if matches!(self.kind, PlotKind::Material | PlotKind::Captures) && !self.is_panel {
+                    let mut panel = Figure::new(self.kind, self.every);
+                    panel.is_panel = true;
+                    self.panels.push(panel);
+                }
                 self.kinds.len() - 1
             }
         };
+        self.kind_games[k][0] += 1;
+        self.kind_games[k][1] += usize::from(game.stopped);
+        if let Some(panel) = self.panels.get_mut(k) {
+            panel.add(game.clone());
+        }
         self.prisons[usize::from(!game.prisons)] = true;
         let plies = game.plies() as u64;
         *self.lengths[k].entry(plies).or_insert(0) += 1;
@@ -314,6 +340,34 @@ impl Figure {
             self.series.push((game.plies(), game.material.clone()));
         }
         self.only = (self.games == 1).then_some(game);
+    }
+
+    /// Each set of games (game, board, rule options) counted: its name, its games, and
+    /// those of them that stop at an error.
+    pub fn sets(&self) -> Vec<(&str, usize, usize)> {
+        (self.kinds.iter().zip(&self.kind_games))
+            .map(|(k, [games, stopped])| (k.as_str(), *games, *stopped))
+            .collect()
+    }
+
+    /// The figure of one set alone (material and captures), as drawn in its panel.
+    pub fn panel(&self, set: usize) -> Option<&Figure> {
+        self.panels.get(set)
+    }
+
+    /// The label of each set's series: the set alone for one set, else with its games.
+    fn series_labels(&self) -> Vec<String> {
+        if self.kinds.len() == 1 {
+            return self.kinds.clone();
+        }
+        (self.sets().into_iter())
+            .map(|(set, games, stopped)| format!("{set}: {}", games_said(games, stopped)))
+            .collect()
+    }
+
+    /// Games that stop at an error.
+    fn stopped(&self) -> usize {
+        self.kind_games.iter().map(|k| k[1]).sum()
     }
 
     /// The one game, when the figure has exactly one.
@@ -382,11 +436,6 @@ pub fn draw(figure: &Figure, style: &Style) -> Result<String, CommandError> {
                 .into(),
         ));
     }
-    if kind == PlotKind::Material && figure.prisons == [true, true] {
-        return Err(CommandError::Usage(
-            "Kiothi's material is stones in prison, the other games' stones on the board: one figure cannot show both; choose with --game".into(),
-        ));
-    }
     if style.width < 200 || style.height < 150 || style.width > 20_000 || style.height > 20_000 {
         return Err(CommandError::Usage(format!(
             "a figure of {}x{} is too small or too large; --width from 200 to 20000, --height from 150 to 20000",
@@ -399,6 +448,7 @@ pub fn draw(figure: &Figure, style: &Style) -> Result<String, CommandError> {
         let root =
             SVGBackend::with_string(&mut svg, (style.width, style.height)).into_drawing_area();
         let drawn = match kind {
+            _ if figure.panels.len() > 1 => panels(&root, figure, style, &title),
             PlotKind::Material => material(&root, figure, style, &title),
             PlotKind::Length => length(&root, figure, style, &title),
             PlotKind::Laps => laps(&root, figure, style, &title),
@@ -409,6 +459,59 @@ pub fn draw(figure: &Figure, style: &Style) -> Result<String, CommandError> {
             .map_err(|e| CommandError::Output(format!("cannot draw the figure: {e}")))?;
     }
     Ok(svg)
+}
+
+/// A figure of several sets of games: the title, then a panel per set, titled with the
+/// set and its games, in a grid as near square as it goes.
+fn panels(
+    root: &DrawingArea<SVGBackend<'_>, Shift>,
+    figure: &Figure,
+    style: &Style,
+    title: &str,
+) -> Result<(), String> {
+    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    let f = fonts(style);
+    let fit = (0.95 * style.width as f64 / (0.45 * title.chars().count().max(1) as f64)) as u32;
+    let below =
+        (root.titled(title, ("sans-serif", f.title.min(fit).max(8)))).map_err(|e| e.to_string())?;
+    let n = figure.panels.len();
+    let cols = (n as f64).sqrt().ceil() as usize;
+    let rows = n.div_ceil(cols);
+    let areas = below.split_evenly((rows, cols));
+    for ((area, panel), (set, games, stopped)) in
+        areas.iter().zip(&figure.panels).zip(figure.sets())
+    {
+        let (width, height) = area.dim_in_pixel();
+        let panel_style = Style {
+            width,
+            height,
+            title: None,
+            every: style.every,
+        };
+        let panel_title = printable(&format!("{set}: {}", games_said(games, stopped)));
+        match figure.kind {
+            PlotKind::Material => material(area, panel, &panel_style, &panel_title)?,
+            _ => captures(area, panel, &panel_style, &panel_title)?,
+        }
+    }
+    Ok(())
+}
+
+/// `12 games`, and how many of them stop at an error and how they are drawn.
+fn games_said(games: usize, stopped: usize) -> String {
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    let mut said = format!("{games} game{}", plural(games));
+    if stopped > 0 {
+        let (stop, them) = if stopped == 1 {
+            ("stops", "it")
+        } else {
+            ("stop", "them")
+        };
+        said.push_str(&format!(
+            ", {stopped} {stop} at an error (drawn up to {them})"
+        ));
+    }
+    said
 }
 
 /// Text for the figure: control characters (from a tag value, say) and the two
@@ -432,10 +535,31 @@ fn default_title(figure: &Figure) -> String {
         PlotKind::Captures => "Captures per ply",
     };
     if let Some(g) = figure.only() {
-        return format!("{what}: {} ({})", g.name, g.kind);
+        let stops = if g.stopped {
+            "; it stops at an error (drawn up to it)"
+        } else {
+            ""
+        };
+        return format!("{what}: {} ({}){stops}", g.name, g.kind);
     }
+    if figure.kinds.len() > 1 {
+        return format!(
+            "{what}: {} games in {} sets",
+            figure.games,
+            figure.kinds.len()
+        );
+    }
+    let stopped = figure.stopped();
+    let stops = match stopped {
+        0 => String::new(),
+        _ => format!(
+            ", {stopped} {} at an error (drawn up to {})",
+            if stopped == 1 { "stops" } else { "stop" },
+            if stopped == 1 { "it" } else { "them" }
+        ),
+    };
     format!(
-        "{what}: {} games of {}",
+        "{what}: {} games of {}{stops}",
         figure.games,
         figure.kinds.join(", ")
     )
@@ -782,7 +906,8 @@ fn length(
     style: &Style,
     title: &str,
 ) -> Result<(), String> {
-    let groups: Vec<&str> = figure.kinds.iter().map(String::as_str).collect();
+    let labels = figure.series_labels();
+    let groups: Vec<&str> = labels.iter().map(String::as_str).collect();
     let (width, bars) = histogram(&figure.lengths, 25, None);
     let max = bars.iter().flatten().fold(0.0, |a: f64, &b| a.max(b));
     let x_desc = if width == 1 {
@@ -811,7 +936,8 @@ fn laps(
     style: &Style,
     title: &str,
 ) -> Result<(), String> {
-    let groups: Vec<&str> = figure.kinds.iter().map(String::as_str).collect();
+    let labels = figure.series_labels();
+    let groups: Vec<&str> = labels.iter().map(String::as_str).collect();
     // Counted, not listed: a corpus has millions of plies but few distinct lap counts.
     let values = &figure.laps;
     // A long tail of relay sowings would squeeze the bulk into one bar: laps beyond the
@@ -950,6 +1076,7 @@ mod tests {
     fn falling(start: u32, plies: usize) -> GameData {
         GameData {
             kind: "Tsoro 4x12".into(),
+            stopped: false,
             name: "a game".into(),
             prisons: false,
             plies,

@@ -20,7 +20,7 @@ use crate::games;
 use crate::geometry::Side;
 use crate::pmn::{ParsedGame, Record};
 use crate::replay::{replay, ReplayOptions, Trace};
-use crate::rules::Game;
+use crate::rules::{Game, Rules};
 
 pub use crate::corpus::BATCH;
 
@@ -68,6 +68,9 @@ pub struct PlyRow {
     /// Legal moves of the side to move after the ply (candidates as listed, a bonus
     /// still to choose counting once).
     pub legal_moves: usize,
+    /// The set of games it belongs to ([`set_of`]): rows of different sets are not to be
+    /// pooled.
+    pub set: String,
 }
 
 /// The column names of [`PlyRow`], in order.
@@ -87,6 +90,7 @@ pub const PLY_COLUMNS: &[&str] = &[
     "south_prison",
     "north_prison",
     "legal_moves",
+    "set",
 ];
 
 /// One row per game.
@@ -139,6 +143,18 @@ pub struct GameRow {
     pub valid: bool,
     /// The ply of the first error (empty when valid or when the error is not at a ply).
     pub first_error_ply: Option<u32>,
+    /// The set of games it belongs to ([`set_of`]; empty when the tags could not be
+    /// understood): rows of different sets are not to be pooled.
+    pub set: String,
+}
+
+/// The set of games a game belongs to: game, board and rule options, e.g. `Tsoro 4x8`
+/// or `Tsoro 4x21 head-bonus=yes`. Games of different sets play by different rules or
+/// on different boards, and no statistic or figure pools them.
+pub fn set_of(rules: &Rules) -> String {
+    let options = rules.options_tag();
+    let space = if options.is_empty() { "" } else { " " };
+    format!("{} {}{space}{options}", rules.game(), rules.board())
 }
 
 /// The column names of [`GameRow`], in order.
@@ -165,6 +181,7 @@ pub const GAME_COLUMNS: &[&str] = &[
     "one_warrior_victory",
     "valid",
     "first_error_ply",
+    "set",
 ];
 
 /// A short label of a game from its tags: `South - North, Event, Date`, parts that are
@@ -236,6 +253,7 @@ pub fn ply_rows(file: &str, game: usize, trace: &Trace) -> Vec<PlyRow> {
                     }
                     _ => 0,
                 },
+                set: set_of(rules),
             }
         })
         .collect()
@@ -305,6 +323,7 @@ pub fn game_row(file: &str, game: usize, record: &Record, trace: &Trace) -> Game
             .map(|o| o.one_warrior_victory()),
         valid: trace.is_valid(),
         first_error_ply: trace.first_error_ply(),
+        set: trace.rules.as_ref().map(set_of).unwrap_or_default(),
     }
 }
 
@@ -440,6 +459,7 @@ mod tests {
             south_prison: None,
             north_prison: None,
             legal_moves: 0,
+            set: "Tsoro 4x21".into(),
         };
         assert_eq!(serde_header(&ply), PLY_COLUMNS);
         let record = crate::pmn::parse_str("[Game \"Tsoro\"]\n\n*\n").remove(0);

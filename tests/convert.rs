@@ -244,24 +244,43 @@ fn pmn_json_pmn_is_the_identity_on_the_export_form() {
 
 #[test]
 fn the_command_line_reads_json_back() {
+    // A game with errors is kept broken through JSON: the PMN made of it is the PMN made
+    // of the record directly.
+    let file = "tests/data/convert/illegal.pmn";
+    let direct = sow(&["convert", file, "--to", "pmn", "--keep-broken"]);
+    assert!(direct.status.success(), "{direct:?}");
     for to in ["json", "jsonl"] {
-        let json = Command::cargo_bin("sow")
-            .unwrap()
-            .args(["convert", "tests/data/convert/illegal.pmn", "--to", to])
-            .output()
-            .unwrap();
+        let json = sow(&["convert", file, "--to", to, "--keep-broken"]);
         assert!(json.status.success());
         let back = Command::cargo_bin("sow")
             .unwrap()
-            .args(["convert", "-", "--from", "json", "--to", "pmn"])
+            .args([
+                "convert",
+                "-",
+                "--from",
+                "json",
+                "--to",
+                "pmn",
+                "--keep-broken",
+            ])
             .write_stdin(json.stdout)
             .output()
             .unwrap();
         assert!(back.status.success(), "{back:?}");
-        assert_eq!(
-            String::from_utf8(back.stdout).unwrap(),
-            export(&read("illegal.pmn")).join("\n")
-        );
+        assert_eq!(back.stdout, direct.stdout);
+        // Left out without --keep-broken, and the run fails.
+        let json = sow(&["convert", file, "--to", to]);
+        assert_eq!(json.status.code(), Some(1));
+        let games: serde_json::Value = if to == "json" {
+            serde_json::from_slice(&json.stdout).unwrap()
+        } else {
+            serde_json::Value::Array(vec![])
+        };
+        assert_eq!(games, serde_json::json!([]));
+        assert!(json
+            .stdout
+            .iter()
+            .all(|b| b.is_ascii_whitespace() || b"[]".contains(b)));
     }
 }
 
@@ -767,34 +786,34 @@ fn sow(args: &[&str]) -> std::process::Output {
 fn every_output_form_carries_the_unread_text() {
     let file = "tests/data/convert/unread.pmn";
     let mid = "2. q7 {important note} b3x (2. b4) c10x $3 *";
+    // Every game of the file but one (text after its result) has errors: kept broken.
     let run = |to: &str| {
-        let out = sow(&["convert", file, "--to", to]);
-        assert!(out.status.success(), "{out:?}");
-        String::from_utf8(out.stdout).unwrap()
+        let out = sow(&["convert", file, "--to", to, "--keep-broken"]);
+        let text = String::from_utf8(out.stdout).unwrap();
+        // Only PMN, long text and CSV can hold a game the reader stopped in.
+        let whole = ["pmn", "csv", "long"].contains(&to);
+        assert_eq!(out.status.code(), Some(if whole { 0 } else { 1 }), "{text}");
+        text
     };
-    for to in ["pmn", "relative"] {
-        let out = run(to);
-        for kept in [
-            format!(";{mid}\n"),
-            ";z9 *\n".into(),
-            ";more trailing [ %stones 1 2]\n".into(),
-            ";[Site \"Mutoko\n1. ".into(),
-            ";[Site \"Mutoko\n;\n;1. b2x c11x *\n".into(),
-        ] {
-            assert!(out.contains(&kept), "--to {to}: {kept:?} in\n{out}");
-        }
+    // PMN holds the broken games as written, so that they fail where they fail.
+    let out = run("pmn");
+    for kept in [
+        format!(" {mid}\n"),
+        "1. b2x z9 *\n".into(),
+        ";more trailing [ %stones 1 2]\n".into(),
+        "[Site \"Mutoko\n[Date".into(),
+        "[Site \"Mutoko\n\n1. b2x c11x *\n".into(),
+    ] {
+        assert!(out.contains(&kept), "--to pmn: {kept:?} in\n{out}");
     }
+    let out = run("relative");
+    assert!(out.contains(";more trailing [ %stones 1 2]\n"), "{out}");
+    assert!(!out.contains("z9") && !out.contains("q7"), "{out}");
     for to in ["json", "jsonl"] {
         let out = run(to);
-        for kept in [
-            mid,
-            "z9 *",
-            "more trailing [ %stones 1 2]",
-            "[Site \\\"Mutoko",
-        ] {
-            assert!(out.contains(kept), "--to {to}: {kept:?} in\n{out}");
-        }
+        assert!(out.contains("more trailing [ %stones 1 2]"), "{out}");
         assert!(out.contains("\"not_read\""), "--to {to}: {out}");
+        assert!(!out.contains("z9") && !out.contains("q7"), "{out}");
     }
     let csv = run("csv");
     for row in [
@@ -814,25 +833,22 @@ fn every_output_form_carries_the_unread_text() {
     ] {
         assert!(long.contains(&kept), "{kept:?} in\n{long}");
     }
+    // Ludii's list holds only the plies replayed: the game with `q7` is left out.
     let ludii = run("ludii");
-    assert!(
-        ludii.contains("4-6\n27-25\n//{sow convert: not replayed from ply 3: in ply `q7`"),
-        "{ludii}"
-    );
-    assert!(ludii.contains("\n//;2. q7 {note} a1 *\n"), "{ludii}");
+    assert!(!ludii.contains("q7") && !ludii.contains("4-6"), "{ludii}");
 }
 
 #[test]
 fn games_that_did_not_convert_whole_are_named_on_stderr() {
     let out = sow(&["convert", "tests/data/convert/unread.pmn", "--to", "pmn"]);
-    assert!(out.status.success(), "the conversion itself succeeded");
+    assert_eq!(out.status.code(), Some(1), "games with errors are left out");
     let stderr = String::from_utf8(out.stderr).unwrap();
     let lines: Vec<&str> = stderr.lines().collect();
     assert_eq!(lines.len(), 7, "one line per game:\n{stderr}");
     let file = "tests/data/convert/unread.pmn";
     assert_eq!(
         lines[0],
-        format!("sow: {file}:5:8: game 1: not converted from ply 2 (syntax: in ply `z9`: row `z` does not exist; rows are a, b, c and d); the rest is kept verbatim in a comment")
+        format!("sow: {file}:5:8: game 1: error[syntax]: in ply `z9`: row `z` does not exist; rows are a, b, c and d; left out (--keep-broken keeps it)")
     );
     assert!(
         lines[3].starts_with(&format!(
@@ -842,24 +858,23 @@ fn games_that_did_not_convert_whole_are_named_on_stderr() {
     );
     assert!(
         lines[4].starts_with(&format!(
-            "sow: {file}:28:1: game 5: tag line not read (unterminated-tag: "
+            "sow: {file}:28:1: game 5: error[unterminated-tag]: "
         )),
         "{stderr}"
     );
     assert!(
         lines[6].starts_with(&format!(
-            "sow: {file}:45:19: game 7: not converted from ply 3 (syntax: in ply `q7`"
+            "sow: {file}:45:19: game 7: error[syntax]: in ply `q7`"
         )),
         "{stderr}"
     );
-    // Every flawed record that loses a ply says so; games that convert whole say nothing.
+    // A game with errors is named at its first error; games that convert whole say
+    // nothing.
     let out = sow(&["convert", "records/flawed/syntax.pmn", "--to", "json"]);
     let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(out.status.success());
+    assert_eq!(out.status.code(), Some(1));
     assert!(
-        stderr.starts_with(
-            "sow: records/flawed/syntax.pmn:6:8: game 1: not converted from ply 2 (syntax: "
-        ),
+        stderr.starts_with("sow: records/flawed/syntax.pmn:6:8: game 1: error[syntax]: "),
         "{stderr}"
     );
     let out = sow(&["convert", "records/examples", "--to", "pmn"]);
@@ -941,14 +956,12 @@ fn json_games_are_reported_at_their_records_and_numbered_as_records() {
             "json",
             "--to",
             "csv",
+            "--keep-broken",
             file.to_str().unwrap(),
         ]);
         assert!(out.status.success(), "{out:?}");
         let stderr = String::from_utf8(out.stderr).unwrap();
-        let expected = format!(
-            "{}:{place}: game 3: not converted from ply 3",
-            file.display()
-        );
+        let expected = format!("{}:{place}: game 3: error[illegal-move]", file.display());
         assert!(stderr.contains(&expected), "{expected}\n{stderr}");
         let csv = String::from_utf8(out.stdout).unwrap();
         let games: Vec<&str> = csv
@@ -994,9 +1007,9 @@ fn a_second_board_or_rules_tag_is_kept_as_written() {
     for (tags, kept) in [
         (
             "[Board \"4x8\"]\n[Rules \"bonus=1\"]\n[Rules \"bonus=3\"]\n[Board \"4x12\"]\n",
-            "[Board \"4x8\"]\n[Board \"4x12\"]\n[Rules \"bonus=1\"]\n[Rules \"bonus=3\"]\n",
+            "[Board \"4x8\"]\n[Rules \"bonus=1\"]\n[Rules \"bonus=3\"]\n[Board \"4x12\"]\n",
         ),
-        // The first says the default: kept, or the second would be read in its place.
+        // A duplicate tag is an error: the game is kept as written.
         (
             "[Board \"4x21\"]\n[Board \"4x8\"]\n",
             "[Board \"4x21\"]\n[Board \"4x8\"]\n",
@@ -1005,7 +1018,14 @@ fn a_second_board_or_rules_tag_is_kept_as_written() {
         ("[Board \"4x21\"]\n", ""),
     ] {
         std::fs::write(&file, format!("[Game \"Tsoro\"]\n{tags}\n1. a5-a7 *\n")).unwrap();
-        let out = sow(&["convert", "--to", "pmn", file.to_str().unwrap()]);
+        // The ply fails on the 4x12 board: the game is kept broken.
+        let out = sow(&[
+            "convert",
+            "--to",
+            "pmn",
+            "--keep-broken",
+            file.to_str().unwrap(),
+        ]);
         assert!(out.status.success(), "{out:?}");
         let expected = format!("[Game \"Tsoro\"]\n{kept}\n1. a5-a7 *\n");
         assert_eq!(String::from_utf8(out.stdout).unwrap(), expected);
@@ -1099,8 +1119,9 @@ fn an_input_that_cannot_be_opened_or_read_fails_the_run() {
             &Filter::default(),
             &options,
             Forms {
-                from,
+                from: Some(from),
                 to: ConvertTo::Pmn,
+                keep_broken: false,
             },
             &mut out,
             name,
@@ -1150,12 +1171,15 @@ fn an_empty_file_is_no_game() {
     // Text that reads as nothing because it broke at once is a game, and it is kept.
     let prose = dir.path().join("prose.pmn");
     std::fs::write(&prose, "  just some prose { with a brace\n").unwrap();
-    let out = sow(&["convert", prose.to_str().unwrap(), "--to", "pmn"]);
+    let out = sow(&[
+        "convert",
+        prose.to_str().unwrap(),
+        "--to",
+        "pmn",
+        "--keep-broken",
+    ]);
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(
-        text.ends_with("\n;just some prose { with a brace\n"),
-        "{text}"
-    );
+    assert_eq!(text, "just some prose { with a brace\n");
 }
 
 /// Reader problems that leave text unread.

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use assert_cmd::Command;
 use quick_xml::events::Event;
-use sow::plot::{capture_means, material_quantiles, render, GameData, PlotKind, Style};
+use sow::plot::{capture_means, material_quantiles, render, Figure, GameData, PlotKind, Style};
 use sow::Side;
 
 mod expect;
@@ -186,6 +186,7 @@ fn game(kind: &str, material: Vec<[u32; 2]>, captures: Vec<u32>) -> GameData {
     let plies = material.len() - 1;
     GameData {
         kind: kind.into(),
+        stopped: false,
         name: "Tendai - Farai, Field".into(),
         prisons: false,
         plies,
@@ -356,8 +357,9 @@ fn length_histogram_counts_every_game_per_kind() {
         .filter(|e| e.name == "text")
         .map(|e| e.text.as_str())
         .collect();
+    // Each set's series says how many games it holds.
     assert!(
-        texts.contains(&"Tsoro 4x12") && texts.contains(&"Nsolo 4x8"),
+        texts.contains(&"Tsoro 4x12: 7 games") && texts.contains(&"Nsolo 4x8: 4 games"),
         "legend: {texts:?}"
     );
     assert!(texts.contains(&"games"));
@@ -697,25 +699,129 @@ fn control_characters_of_a_tag_do_not_reach_the_svg() {
 }
 
 #[test]
-fn material_of_kiothi_and_another_game_is_refused() {
-    // Prisons and stones on the board are not merged into one median labelled "stones
-    // on own rows".
+fn material_of_kiothi_and_another_game_is_drawn_a_panel_each() {
+    // Prisons and stones on the board are never merged into one median: each set has
+    // its panel, with its own axis.
     let mut kiothi = one_game();
     kiothi.kind = "Kiothi 2x10".into();
     kiothi.prisons = true;
-    let err = render(
+    let svg = render(
         PlotKind::Material,
         &[one_game(), kiothi.clone()],
         &Style::default(),
     )
-    .unwrap_err()
-    .to_string();
-    assert!(err.contains("--game"), "{err}");
-    assert!(render(
-        PlotKind::Material,
-        &[kiothi.clone(), kiothi.clone()],
-        &Style::default()
-    )
-    .is_ok());
+    .unwrap();
+    for text in [
+        "Material: 2 games in 2 sets",
+        "Tsoro 4x12: 1 game",
+        "Kiothi 2x10: 1 game",
+        "stones in prison",
+        "stones on own rows",
+    ] {
+        assert!(svg.contains(&format!("\n{text}\n")), "{text}");
+    }
+    parse(&svg);
     assert!(render(PlotKind::Length, &[one_game(), kiothi], &Style::default()).is_ok());
+}
+
+#[test]
+fn no_figures_series_mixes_two_sets() {
+    // Tsoro on three boards and under other rules, Kiothi, Nsolo: sets of (game, board,
+    // rules) whose material and captures differ.
+    let sets = [
+        "Tsoro 4x8",
+        "Tsoro 4x12",
+        "Tsoro 4x21",
+        "Tsoro 4x21 head-bonus=yes",
+        "Kiothi 2x10",
+        "Nsolo 4x8",
+    ];
+    let mut games = Vec::new();
+    for (k, set) in sets.iter().enumerate() {
+        for i in 0..(3 + k) {
+            let start = 8 * (k as u32 + 1);
+            let plies = 4 + 2 * k + i;
+            let material = (0..=plies as u32)
+                .map(|n| [start.saturating_sub(n / 2), start.saturating_sub(n / 3)])
+                .collect();
+            let captures = (0..plies).map(|n| (k + n) as u32 % 3).collect();
+            let mut g = game(set, material, captures);
+            g.prisons = set.starts_with("Kiothi");
+            g.stopped = i == 0 && k % 2 == 0;
+            games.push(g);
+        }
+    }
+    for kind in [PlotKind::Material, PlotKind::Captures] {
+        let mut figure = Figure::new(kind, false);
+        for g in &games {
+            figure.add(g.clone());
+        }
+        let counted = figure.sets();
+        assert_eq!(counted.len(), sets.len());
+        for (k, (set, n, stopped)) in counted.into_iter().enumerate() {
+            let alone: Vec<GameData> = games.iter().filter(|g| g.kind == set).cloned().collect();
+            assert_eq!((n, stopped), (alone.len(), usize::from(k % 2 == 0)));
+            let panel = figure.panel(k).unwrap();
+            // The panel's series are those of its set's games alone.
+            assert_eq!(
+                panel.material_quantiles(),
+                material_quantiles(&alone),
+                "{set}"
+            );
+            assert_eq!(panel.capture_means(), capture_means(&alone), "{set}");
+        }
+        let svg = render(kind, &games, &Style::default()).unwrap();
+        parse(&svg);
+        for (k, set) in sets.iter().enumerate() {
+            let n = 3 + k;
+            let title = if k % 2 == 0 {
+                format!("\n{set}: {n} games, 1 stops at an error (drawn up to it)\n")
+            } else {
+                format!("\n{set}: {n} games\n")
+            };
+            assert!(svg.contains(&title), "{kind:?}: {title}");
+        }
+    }
+    // Lengths and laps: a labelled series per set.
+    for kind in [PlotKind::Length, PlotKind::Laps] {
+        let svg = render(kind, &games, &Style::default()).unwrap();
+        for set in sets {
+            assert!(svg.contains(&format!("\n{set}: ")), "{kind:?}: {set}");
+        }
+    }
+}
+
+#[test]
+fn the_readme_material_example_draws_one_panel_per_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("material.svg");
+    let run = Command::cargo_bin("sow")
+        .unwrap()
+        .args([
+            "plot",
+            "records/generated",
+            "--game",
+            "Tsoro",
+            "--kind",
+            "material",
+            "-o",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{run:?}");
+    let svg = std::fs::read_to_string(&out).unwrap();
+    let panels: Vec<&str> = svg
+        .lines()
+        .filter(|l| l.starts_with("Tsoro 4x") && l.contains(" games"))
+        .collect();
+    assert!(panels.len() >= 3, "{panels:?}");
+    for board in ["4x8", "4x12", "4x21"] {
+        assert!(
+            panels
+                .iter()
+                .any(|p| p.starts_with(&format!("Tsoro {board}"))),
+            "{board}: {panels:?}"
+        );
+    }
 }

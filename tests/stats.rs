@@ -486,3 +486,38 @@ fn an_input_that_fails_when_read_is_reported_with_its_place() {
     let stdout = String::from_utf8_lossy(&run.stdout);
     assert!(stdout.is_empty(), "{stdout}");
 }
+
+#[test]
+fn every_row_names_its_set_of_game_board_and_rules() {
+    // Rows of different (game, board, rules) sets are told apart by their `set` column,
+    // so that no aggregate of the table need pool them.
+    let files = ["bao.pmn", "kiothi.pmn", "nsolo.pmn", "tsoro.pmn"];
+    for per in ["ply", "game"] {
+        let rows = stats(per, &files, &[]);
+        let mut sets: Vec<(&str, &str)> = rows
+            .iter()
+            .filter(|r| !r["set"].is_empty())
+            .map(|r| {
+                let file = r["file"].rsplit('/').next().unwrap();
+                (file, r["set"].as_str())
+            })
+            .collect();
+        sets.dedup();
+        for (file, set) in &sets {
+            let game = set.split(' ').next().unwrap().to_lowercase();
+            assert!(game.starts_with(&file[..3]), "{file}: {set}");
+        }
+        for file in files {
+            assert!(sets.iter().any(|(f, _)| *f == file), "{per}: {file}");
+        }
+        if per == "game" {
+            for r in &rows {
+                if !r["set"].is_empty() {
+                    let set: Vec<&str> = r["set"].splitn(3, ' ').collect();
+                    assert_eq!(set[1], r["board"], "{r:?}");
+                    assert_eq!(set.get(2).copied().unwrap_or(""), r["rules"], "{r:?}");
+                }
+            }
+        }
+    }
+}
