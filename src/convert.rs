@@ -1122,7 +1122,13 @@ fn keep_broken(
     match to {
         ConvertTo::Pmn | ConvertTo::Relative | ConvertTo::Json | ConvertTo::Jsonl => {
             if let Some(c) = convert_broken_game(name, index, parsed, replay) {
-                return Some(render(to, &c));
+                let rendered = render(to, &c);
+                // A ply that names no pit of its seat (another seat's pit, a pit off the
+                // board) has no seat-relative number: such a game cannot fail alike.
+                if to == ConvertTo::Relative && !relative_fails_alike(&rendered, &c.trace, replay) {
+                    return None;
+                }
+                return Some(rendered);
             }
             let pmn_text = matches!(from, Some(ConvertFrom::Pmn | ConvertFrom::Json));
             if to == ConvertTo::Pmn && pmn_text {
@@ -1137,6 +1143,20 @@ fn keep_broken(
         }
         ConvertTo::Ludii => None,
     }
+}
+
+/// Whether the relative text of a broken game, read back, fails where `trace` does: at
+/// the same ply with the same code.
+fn relative_fails_alike(rendered: &Rendered, trace: &Trace, options: &ReplayOptions) -> bool {
+    let Rendered::Text(text) = rendered else {
+        return false;
+    };
+    let Some(game) = crate::pmn::Reader::new(text.as_bytes()).next_text() else {
+        return false;
+    };
+    let back = replay(&from_relative(game, options), options);
+    let first = |t: &Trace| t.first_error().map(|d| (d.ply, d.code));
+    first(&back) == first(trace)
 }
 
 /// Why an input could not be read: where in it (line and column, for a parse error),

@@ -137,7 +137,17 @@ fn check_file(path: &Path) -> usize {
                 .map(|(_, v)| v)
                 .collect();
             let back: Vec<Verdict> = read_back(to, &out).iter().map(verdict).collect();
-            assert_eq!(back.iter().collect::<Vec<_>>(), expected, "{what}");
+            let back: Vec<&Verdict> = back.iter().collect();
+            if let Some(i) =
+                (0..back.len().max(expected.len())).find(|&i| back.get(i) != expected.get(i))
+            {
+                panic!(
+                    "game {} of the output: {:?} read back, {:?} expected\n{what}",
+                    i + 1,
+                    back.get(i),
+                    expected.get(i)
+                );
+            }
         }
     }
     verdicts.iter().filter(|v| !v.valid).count()
@@ -166,7 +176,16 @@ fn corpus() -> Vec<PathBuf> {
 
 #[test]
 fn every_record_keeps_its_verdict_through_every_form() {
-    let files = corpus();
+    // The generated corpus (1,200 games of the same few rule sets) takes most of the
+    // time: a debug build checks one of its files, an optimised build all of them.
+    let mut generated = 0;
+    let files: Vec<PathBuf> = (corpus().into_iter())
+        .filter(|f| {
+            let is_generated = f.components().any(|c| c.as_os_str() == "generated");
+            generated += usize::from(is_generated);
+            !is_generated || !cfg!(debug_assertions) || generated == 1
+        })
+        .collect();
     assert!(files.len() > 20, "{files:?}");
     let broken: usize = files.iter().map(|f| check_file(f)).sum();
     // The flawed records are among them: the check saw games with errors.
@@ -257,12 +276,13 @@ fn mutated_records_keep_their_verdict_through_every_form() {
     let mut rng = Rng(0x5eed_0f50_u64);
     let dir = tempfile::tempdir().unwrap();
     let mut broken = 0;
-    // Files of 50 mutants each: 3,000 mutants in an optimised build, 1,000 in a debug
-    // one (`SOW_VERDICT_FILES` sets the number of files).
+    // Files of 50 mutants each: 3,000 mutants in an optimised build (`cargo test
+    // --profile dist --test convert_verdict`), 200 in a debug one (`SOW_VERDICT_FILES`
+    // sets the number of files).
     let files: usize = std::env::var("SOW_VERDICT_FILES")
         .ok()
         .and_then(|n| n.parse().ok())
-        .unwrap_or(if cfg!(debug_assertions) { 20 } else { 60 });
+        .unwrap_or(if cfg!(debug_assertions) { 4 } else { 60 });
     for file in 0..files {
         let mut text = String::new();
         for _ in 0..50 {
@@ -279,8 +299,8 @@ fn mutated_records_keep_their_verdict_through_every_form() {
         broken += check_file(&path);
     }
     // The mutants are not all valid, nor all broken: both ways were checked.
-    assert!(broken > 300, "{broken}");
-    assert!(broken < 2700, "{broken}");
+    assert!(broken > files * 5, "{broken}");
+    assert!(broken < files * 45, "{broken}");
 }
 
 fn sow(args: &[&str]) -> std::process::Output {

@@ -1053,7 +1053,9 @@ fn play_random_does_not_wait_for_a_billion_lap_endless_sowing() {
 /// ends (without the budget this test would run for hours).
 #[test]
 fn listing_legal_moves_does_not_wait_for_billion_lap_sowings() {
-    let rules = Rules::new(Game::Kiothi, None, "").unwrap().with_max_laps(100_000);
+    let rules = Rules::new(Game::Kiothi, None, "")
+        .unwrap()
+        .with_max_laps(100_000);
     let pos = Position::parse(
         &rules,
         "6*,5*,0,5*,6*,5*,0,1*,2*,5*/0,1,0,1*,5*,6*,5*,0,7*,0 N S:0 N:0",
