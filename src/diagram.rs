@@ -185,8 +185,8 @@ pub fn text_board(
     out
 }
 
-/// Escapes text for SVG (XML) content and attribute values.
-fn xml_escape(text: &str) -> String {
+/// Escapes text for SVG (XML) and HTML content and attribute values.
+pub(crate) fn xml_escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

@@ -611,19 +611,9 @@ fn json_in_script(value: &impl Serialize, out: &mut String) {
     out.push_str(&json.replace('<', "\\u003c"));
 }
 
-/// Escapes text for HTML content.
+/// Escapes text for HTML content: the same escaping as the board's SVG.
 fn html_escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
-        }
-    }
-    out
+    crate::diagram::xml_escape(text)
 }
 
 /// The summary of a game in the page's list of games.
