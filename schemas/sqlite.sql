@@ -2,7 +2,8 @@
 -- See schemas/sqlite.md for what each table and column holds. `sow` runs this file to
 -- make a database; `sow search` reads the databases it made.
 
--- The form of the file: `format` is `sow-sqlite 1`.
+-- The form of the file (`format`: `sow-sqlite 1`) and the replay's settings the rows
+-- depend on (`replay`: `rules=KEY=VALUE,... max-laps=N`, from --rules and --max-laps).
 CREATE TABLE meta (
   key TEXT PRIMARY KEY,
   value TEXT NOT NULL
@@ -63,16 +64,16 @@ CREATE TABLE plies (
 ) WITHOUT ROWID;
 
 -- The position before ply 1 (ply 0) and after every ply replayed, as PMN Position
--- strings, byte for byte as `sow show --format pmn` prints them.
+-- strings, byte for byte as `sow show --format pmn` prints them. Kept in the order of
+-- the positions: the table is its own index of positions (a string is stored once).
 CREATE TABLE positions (
+  position TEXT NOT NULL,
   game_id INTEGER NOT NULL REFERENCES games(id),
   ply INTEGER NOT NULL,            -- 0: before the first ply
-  position TEXT NOT NULL,
-  PRIMARY KEY (game_id, ply)
+  PRIMARY KEY (position, game_id, ply)
 ) WITHOUT ROWID;
 
 -- Indexes, made once the rows are in.
-CREATE INDEX positions_by_position ON positions (position);
 CREATE INDEX game_tags_by_value ON game_tags (name, value);
 CREATE INDEX games_by_game ON games ("Game", "Board", "Rules");
 CREATE INDEX games_by_site ON games ("Site");

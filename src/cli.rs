@@ -102,9 +102,9 @@ pub struct CorpusArgs {
     #[arg(long = "game", value_name = "NAME")]
     pub game_name: Option<String>,
     /// Only games with this tag value, e.g. --where Site=Mutoko (repeatable; all hold).
-    /// Also TAG!=VALUE, TAG~REGEX (found anywhere in the value), and TAG<VALUE, <=, >,
-    /// >= (Date and *Date tags compared as dates, e.g. --where 'Date>=1964', others as
-    /// numbers). A game without a Board tag has its game's default board.
+    /// Also TAG!=VALUE, TAG~REGEX (found anywhere in the value), and TAG<VALUE, TAG<=,
+    /// TAG>, TAG>= (Date and *Date tags compared as dates, e.g. --where 'Date>=1964',
+    /// others as numbers). A game without a Board tag has its game's default board.
     #[arg(long = "where", value_name = "TAG=VALUE")]
     pub wheres: Vec<String>,
     /// Override a rule option of every record, e.g. --rules bonus=1 (repeatable).

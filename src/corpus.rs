@@ -794,6 +794,26 @@ mod tests {
     }
 
     #[test]
+    fn dates_compare_part_by_part_and_an_unknown_part_decides_nothing() {
+        use std::cmp::Ordering::*;
+        assert_eq!(compare_dates("1964.05.02", "1964"), Some(Equal));
+        assert_eq!(compare_dates("1964.05.02", "1964.06"), Some(Less));
+        assert_eq!(compare_dates("1971.??.??", "1964.06"), Some(Greater));
+        assert_eq!(compare_dates("1964.??.??", "1964.06"), None);
+        assert_eq!(compare_dates("????.??.??", "1964"), None);
+        let after = TagCondition::parse("Date>=1964").unwrap();
+        assert!(after.holds(Some("1964.??.??")));
+        assert!(!after.holds(Some("1963.12.31")));
+        assert!(!after.holds(None));
+        // Not a number: no comparison holds.
+        let round = TagCondition::parse("Round>2").unwrap();
+        assert!(round.holds(Some("12")));
+        assert!(!round.holds(Some("2a")));
+        // A game without the tag is not equal to any value.
+        assert!(TagCondition::parse("Site!=Mutoko").unwrap().holds(None));
+    }
+
+    #[test]
     fn filters_match_tags() {
         let games = crate::pmn::parse_str(
             "[Game \"Tsoro\"]\n[Site \"Mutoko\"]\n\n*\n\n[Game \"Nsolo\"]\n\n*\n",

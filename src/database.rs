@@ -12,7 +12,7 @@
 //! The file is written through a temporary file and published only whole
 //! ([`crate::output::write_by_path`]); a database is only ever opened read-only here.
 
-use std::collections::BTreeSet;
+use std::collections::HashMap;
 use std::path::Path;
 
 use rusqlite::{params, Connection, OpenFlags};
@@ -138,8 +138,20 @@ fn sql_error(e: rusqlite::Error) -> CommandError {
     CommandError::Output(format!("cannot write the database: {e}"))
 }
 
-/// Makes the tables of a new database at `path`.
-fn create(path: &Path) -> rusqlite::Result<Connection> {
+/// What of the replay's settings a game's rows depend on: the rule options that
+/// override the records' (`--rules`) and the lap budget (`--max-laps`), as
+/// `rules=KEY=VALUE,... max-laps=N` (empty parts when not set). A database is searched
+/// only under the settings it was made with.
+fn replay_settings(options: &ReplayOptions) -> String {
+    let rules: Vec<String> = (options.overrides.iter())
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    let laps = options.max_laps.map(|n| n.to_string()).unwrap_or_default();
+    format!("rules={} max-laps={laps}", rules.join(","))
+}
+
+/// Makes the tables of a new database at `path`, made with the replay `options`.
+fn create(path: &Path, options: &ReplayOptions) -> rusqlite::Result<Connection> {
     let db = Connection::open(path)?;
     // The file is published only whole: nothing is to be recovered from a failed run.
     db.execute_batch("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")?;
@@ -148,8 +160,8 @@ fn create(path: &Path) -> rusqlite::Result<Connection> {
         .expect("the schema marks its indexes");
     db.execute_batch(tables)?;
     db.execute(
-        "INSERT INTO meta (key, value) VALUES ('format', ?1)",
-        params![FORMAT],
+        "INSERT INTO meta (key, value) VALUES ('format', ?1), ('replay', ?2)",
+        params![FORMAT, replay_settings(options)],
     )?;
     Ok(db)
 }
@@ -269,7 +281,7 @@ pub fn write(
             .map(|(index, game)| game_rows(&names[input], index, &game, options)))
     };
     let mut fill = |tmp: &Path| -> Result<usize, CommandError> {
-        let mut db = create(tmp).map_err(sql_error)?;
+        let mut db = create(tmp, options).map_err(sql_error)?;
         let transaction = db.transaction().map_err(sql_error)?;
         let mut inserts = Inserts::new(&transaction).map_err(sql_error)?;
         let mut written = 0;
@@ -342,6 +354,62 @@ pub fn search(
     }
 }
 
+/// For each game that reaches some position `query` asks for, the first ply at which it
+/// reaches each ([`GameFacts::reached`]): exact positions looked up in the index, and
+/// when a pattern is asked for, every position read once.
+fn reached(
+    db: &Connection,
+    query: &search::Query,
+) -> Result<HashMap<i64, Vec<Option<u32>>>, String> {
+    let mut reached: HashMap<i64, Vec<Option<u32>>> = HashMap::new();
+    let asked = query.positions.len();
+    let mut note = |game: i64, ply: u32, i: usize| {
+        let first = &mut reached.entry(game).or_insert_with(|| vec![None; asked])[i];
+        *first = Some(first.map_or(ply, |f: u32| f.min(ply)));
+    };
+    if query.positions.iter().all(|q| q.exact_string().is_some()) {
+        let mut found = db
+            .prepare("SELECT game_id, ply FROM positions WHERE position = ?1")
+            .map_err(read_error)?;
+        for (i, q) in query.positions.iter().enumerate() {
+            let exact = q.exact_string().expect("every position asked is exact");
+            let mut rows = found.query(params![exact]).map_err(read_error)?;
+            while let Some(row) = rows.next().map_err(read_error)? {
+                note(
+                    row.get(0).map_err(read_error)?,
+                    row.get(1).map_err(read_error)?,
+                    i,
+                );
+            }
+        }
+    } else {
+        let mut every = db
+            .prepare("SELECT position, game_id, ply FROM positions")
+            .map_err(read_error)?;
+        let mut rows = every.query([]).map_err(read_error)?;
+        while let Some(row) = rows.next().map_err(read_error)? {
+            let text = row
+                .get_ref(0)
+                .map_err(read_error)?
+                .as_str()
+                .map_err(|e| read_error(e.into()))?;
+            let setup: Setup = text
+                .parse()
+                .map_err(|e| format!("a position of the database: {e}"))?;
+            let (game, ply) = (
+                row.get(1).map_err(read_error)?,
+                row.get(2).map_err(read_error)?,
+            );
+            for (i, q) in query.positions.iter().enumerate() {
+                if q.holds(&setup) {
+                    note(game, ply, i);
+                }
+            }
+        }
+    }
+    Ok(reached)
+}
+
 fn search_rows(
     path: &Path,
     search: &search::Search,
@@ -362,33 +430,39 @@ fn search_rows(
             "not a database of sow's ({FORMAT}); `sow convert --to sqlite` writes one"
         ));
     }
-    let query = search.query;
-    // The games where every exact position asked for is found, when one is asked for.
-    let mut candidates: Option<BTreeSet<i64>> = None;
-    for q in &query.positions {
-        let Some(exact) = q.exact_string() else {
-            continue;
-        };
-        let mut found = db
-            .prepare("SELECT DISTINCT game_id FROM positions WHERE position = ?1")
-            .map_err(read_error)?;
-        let ids: BTreeSet<i64> = found
-            .query_map(params![exact], |r| r.get(0))
-            .map_err(read_error)?
-            .collect::<Result<_, _>>()
-            .map_err(read_error)?;
-        candidates = Some(match candidates {
-            Some(c) => c.intersection(&ids).copied().collect(),
-            None => ids,
-        });
+    let built = |key: &str| -> Option<String> {
+        db.query_row("SELECT value FROM meta WHERE key = ?1", params![key], |r| {
+            r.get(0)
+        })
+        .ok()
+    };
+    let asked = replay_settings(search.replay);
+    if built("replay").as_deref() != Some(asked.as_str()) {
+        return Err(format!(
+            "its games were replayed with {:?}, and this search asks {asked:?} (--rules, \
+             --max-laps): make the database again with them, or search the PMN files",
+            built("replay").unwrap_or_default()
+        ));
     }
-    let mut games = db
-        .prepare(
-            "SELECT id, file, game_number, plies, error_code, error_ply, end_reason, pmn \
-             FROM games ORDER BY id",
-        )
-        .map_err(read_error)?;
-    let mut rows = games.query([]).map_err(read_error)?;
+    let query = search.query;
+    let reached = reached(&db, query)?;
+    // The games where the first exact position asked for is found, through the index of
+    // positions, when one is asked for; else every game.
+    let columns = "id, file, game_number, plies, error_code, error_ply, end_reason, pmn";
+    let exact = query.positions.iter().find_map(|q| q.exact_string());
+    let mut games = match exact {
+        Some(_) => db.prepare(&format!(
+            "SELECT {columns} FROM games WHERE id IN \
+             (SELECT game_id FROM positions WHERE position = ?1) ORDER BY id"
+        )),
+        None => db.prepare(&format!("SELECT {columns} FROM games ORDER BY id")),
+    }
+    .map_err(read_error)?;
+    let mut rows = match exact {
+        Some(p) => games.query(params![p]),
+        None => games.query([]),
+    }
+    .map_err(read_error)?;
     let mut tags = db
         .prepare("SELECT name, value FROM game_tags WHERE game_id = ?1 ORDER BY seq")
         .map_err(read_error)?;
@@ -398,12 +472,11 @@ fn search_rows(
              ORDER BY ply",
         )
         .map_err(read_error)?;
-    let mut positions = db
-        .prepare("SELECT position FROM positions WHERE game_id = ?1 ORDER BY ply")
-        .map_err(read_error)?;
+    let none_reached = vec![None; query.positions.len()];
     while let Some(row) = rows.next().map_err(read_error)? {
         let id: i64 = row.get(0).map_err(read_error)?;
-        if candidates.as_ref().is_some_and(|c| !c.contains(&id)) {
+        let reached = reached.get(&id).unwrap_or(&none_reached);
+        if reached.iter().any(Option::is_none) {
             continue;
         }
         let record = Record {
@@ -443,19 +516,6 @@ fn search_rows(
         } else {
             Vec::new()
         };
-        let setups: Vec<Setup> = if query.needs_positions() {
-            let strings: Vec<String> = positions
-                .query_map(params![id], |r| r.get(0))
-                .map_err(read_error)?
-                .collect::<Result<_, _>>()
-                .map_err(read_error)?;
-            strings
-                .iter()
-                .map(|s| s.parse().map_err(|e| format!("game {id}: {e}")))
-                .collect::<Result<_, _>>()?
-        } else {
-            Vec::new()
-        };
         let facts = GameFacts {
             plies: (ply_rows.iter())
                 .map(|(number, text, laps, captured, bonus, foul)| PlyFacts {
@@ -467,7 +527,7 @@ fn search_rows(
                     foul: *foul,
                 })
                 .collect(),
-            positions: setups,
+            reached: reached.clone(),
             error: error_code.as_deref().map(|c| (c, error_ply)),
             repetition: (end_reason.as_deref() == Some("repetition")).then_some(replayed as u32),
         };

@@ -341,8 +341,8 @@ fn setup_string(setup: &Setup) -> String {
 }
 
 /// Plies asked for, as written in a record: a ply given in part matches the plies that
-/// begin so and go on with other than a letter or digit (`a3` matches `a3-a7` and
-/// `a3xb4`, not `a31`). Move numbers (`1.`, `1...`) are skipped.
+/// begin so and go on with other than a digit (`a3` matches `a3-a7` and `a3xb4`, not
+/// `a31`). Move numbers (`1.`, `1...`) are skipped.
 fn plies_of(text: &str) -> Vec<String> {
     (text.split_whitespace())
         .filter(|w| {
@@ -355,7 +355,7 @@ fn plies_of(text: &str) -> Vec<String> {
 fn ply_holds(asked: &str, written: &str) -> bool {
     written
         .strip_prefix(asked)
-        .is_some_and(|rest| !rest.starts_with(|c: char| c.is_ascii_alphanumeric()))
+        .is_some_and(|rest| !rest.starts_with(|c: char| c.is_ascii_digit()))
 }
 
 /// What a search asks of a game besides its tags; every criterion given must hold.
@@ -421,21 +421,23 @@ pub struct PlyFacts<'a> {
 
 /// A game as the criteria read it.
 #[derive(Clone, Debug)]
-pub struct GameFacts<'a, P> {
+pub struct GameFacts<'a> {
     /// The plies replayed.
     pub plies: Vec<PlyFacts<'a>>,
-    /// The position before the first ply, then after each ply replayed (empty when no
-    /// criterion reads them, or the rules could not be read).
-    pub positions: Vec<P>,
+    /// For each position the query asks for ([`Query::positions`], in order), the first
+    /// ply at which the game reaches it (0: before the first ply), among the positions
+    /// before the first ply and after each ply replayed.
+    pub reached: Vec<Option<u32>>,
     /// The first error's code and ply.
     pub error: Option<(&'a str, Option<u32>)>,
     /// The ply that ended the game in a repetition draw.
     pub repetition: Option<u32>,
 }
 
-impl<'a> GameFacts<'a, &'a Position> {
-    /// The facts of a replay.
-    pub fn of_trace(trace: &'a Trace) -> GameFacts<'a, &'a Position> {
+impl<'a> GameFacts<'a> {
+    /// The facts of a replay that `query` reads (the positions are those the trace
+    /// keeps).
+    pub fn of_trace(trace: &'a Trace, query: &Query) -> GameFacts<'a> {
         let plies = (trace.plies.iter())
             .map(|p| PlyFacts {
                 number: p.number,
@@ -446,15 +448,18 @@ impl<'a> GameFacts<'a, &'a Position> {
                 foul: p.foul,
             })
             .collect();
-        let positions = match (&trace.start, trace.rules.is_some()) {
+        let positions: Vec<&Position> = match (&trace.start, trace.rules.is_some()) {
             (Some(start), true) => std::iter::once(start)
                 .chain(trace.plies.iter().map_while(|p| p.after.as_ref()))
                 .collect(),
             _ => Vec::new(),
         };
+        let reached = (query.positions.iter())
+            .map(|q| positions.iter().position(|p| q.holds(p)).map(|i| i as u32))
+            .collect();
         GameFacts {
             plies,
-            positions,
+            reached,
             error: trace.first_error().map(|d| (d.code, d.ply)),
             repetition: repetition_ply(trace),
         }
@@ -495,7 +500,7 @@ pub struct Match {
 
 impl Query {
     /// What every criterion found in the game, or `None` when one does not hold.
-    pub fn check<P: Pits>(&self, facts: &GameFacts<'_, P>) -> Option<Vec<Hit>> {
+    pub fn check(&self, facts: &GameFacts<'_>) -> Option<Vec<Hit>> {
         let mut hits = Vec::new();
         let first_ply =
             |criterion, holds: &dyn Fn(&PlyFacts) -> bool, found: &dyn Fn(&PlyFacts) -> String| {
@@ -562,11 +567,10 @@ impl Query {
         if self.foul {
             hits.push(first_ply("foul", &|p| p.foul, &|p| p.text.to_string())?);
         }
-        for query in &self.positions {
-            let at = facts.positions.iter().position(|p| query.holds(p))?;
+        for (query, reached) in self.positions.iter().zip(&facts.reached) {
             hits.push(Hit {
                 criterion: "position",
-                ply: Some(at as u32),
+                ply: Some((*reached)?),
                 found: query.text.clone(),
             });
         }
@@ -720,7 +724,10 @@ pub fn search_pmn(
         let Some((_, trace)) = replayer.replay_text(&text, &lean, &keep) else {
             return Ok(None);
         };
-        let Some(hits) = search.query.check(&GameFacts::of_trace(&trace)) else {
+        let Some(hits) = search
+            .query
+            .check(&GameFacts::of_trace(&trace, search.query))
+        else {
             return Ok(None);
         };
         let name = &names[input];
@@ -776,10 +783,11 @@ pub fn run(
             .map_err(|e| CommandError::io(out_name, e))
     };
     let mut unreadable = 0;
+    let databases: Vec<bool> = inputs.iter().map(is_database).collect();
     // Runs of PMN inputs go to the corpus driver together; a database is read alone.
     let mut start = 0;
     while start < inputs.len() {
-        if is_database(&inputs[start]) {
+        if databases[start] {
             let Input::File(path) = &inputs[start] else {
                 unreachable!("a database is a file");
             };
@@ -791,7 +799,7 @@ pub fn run(
             continue;
         }
         let end = (start..inputs.len())
-            .find(|&i| is_database(&inputs[i]))
+            .find(|&i| databases[i])
             .unwrap_or(inputs.len());
         unreadable += search_pmn(&inputs[start..end], search, &mut sink, notes)?;
         start = end;

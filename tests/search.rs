@@ -300,6 +300,10 @@ fn the_database_gives_the_same_answers() {
         .collect();
     let found = agree(&[GAMES], &db, &queries);
     assert!(found.iter().all(|&n| n > 0), "{found:?}");
+    // Its games were replayed under their own rules: another rule set is refused.
+    let other = sow(&["search", &db, "--rules", "bonus=1"]);
+    assert_eq!(other.status.code(), Some(2), "{other:?}");
+    assert!(String::from_utf8_lossy(&other.stderr).contains("make the database again"));
     // A second time over the same name: refused without --force.
     let again = sow(&["convert", "--to", "sqlite", "-o", &db, GAMES]);
     assert_eq!(again.status.code(), Some(2), "{again:?}");
@@ -340,7 +344,7 @@ fn the_database_holds_the_stats_ply_rows_and_the_positions() {
             |r| r.get(3),
         )
         .unwrap();
-    assert!(plan.contains("positions_by_position"), "{plan}");
+    assert!(plan.contains("PRIMARY KEY (position=?)"), "{plan}");
 }
 
 #[test]
