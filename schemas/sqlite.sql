@@ -64,16 +64,16 @@ CREATE TABLE plies (
 ) WITHOUT ROWID;
 
 -- The position before ply 1 (ply 0) and after every ply replayed, as PMN Position
--- strings, byte for byte as `sow show --format pmn` prints them. Kept in the order of
--- the positions: the table is its own index of positions (a string is stored once).
+-- strings, byte for byte as `sow show --format pmn` prints them, in the order of the
+-- games and their plies.
 CREATE TABLE positions (
-  position TEXT NOT NULL,
   game_id INTEGER NOT NULL REFERENCES games(id),
   ply INTEGER NOT NULL,            -- 0: before the first ply
-  PRIMARY KEY (position, game_id, ply)
-) WITHOUT ROWID;
+  position TEXT NOT NULL
+);
 
 -- Indexes, made once the rows are in.
+CREATE INDEX positions_by_position ON positions (position);
 CREATE INDEX game_tags_by_value ON game_tags (name, value);
 CREATE INDEX games_by_game ON games ("Game", "Board", "Rules");
 CREATE INDEX games_by_site ON games ("Site");

@@ -344,7 +344,7 @@ fn the_database_holds_the_stats_ply_rows_and_the_positions() {
             |r| r.get(3),
         )
         .unwrap();
-    assert!(plan.contains("PRIMARY KEY (position=?)"), "{plan}");
+    assert!(plan.contains("positions_by_position"), "{plan}");
 }
 
 #[test]
