@@ -45,6 +45,8 @@ pub enum Command {
     View(ViewArgs),
     /// Write a copy of a record with its games repaired, each change in a comment.
     Repair(RepairArgs),
+    /// The games that match every criterion given: tags, a position, plies, events.
+    Search(SearchArgs),
     /// Print shell completions for sow.
     Completions {
         /// The shell.
@@ -100,6 +102,9 @@ pub struct CorpusArgs {
     #[arg(long = "game", value_name = "NAME")]
     pub game_name: Option<String>,
     /// Only games with this tag value, e.g. --where Site=Mutoko (repeatable; all hold).
+    /// Also TAG!=VALUE, TAG~REGEX (found anywhere in the value), and TAG<VALUE, TAG<=,
+    /// TAG>, TAG>= (Date and *Date tags compared as dates, e.g. --where 'Date>=1964',
+    /// others as numbers). A game without a Board tag has its game's default board.
     #[arg(long = "where", value_name = "TAG=VALUE")]
     pub wheres: Vec<String>,
     /// Override a rule option of every record, e.g. --rules bonus=1 (repeatable).
@@ -250,9 +255,37 @@ pub struct PlotArgs {
     pub force: bool,
 }
 
-value_enum!(ConvertTo => crate::convert::ConvertTo {
-    Pmn, Json, Jsonl, Csv, Long, Relative, Ludii,
-});
+/// The output forms of `sow convert`: the library's text forms, and the database.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConvertTo {
+    Pmn,
+    Json,
+    Jsonl,
+    Csv,
+    Long,
+    Relative,
+    Ludii,
+    /// An SQLite database (schemas/sqlite.md), written to the file -o names: every game
+    /// kept with its verdict, read by `sow search`.
+    Sqlite,
+}
+
+impl ConvertTo {
+    /// The text form, or `None` for the database.
+    fn text_form(self) -> Option<crate::convert::ConvertTo> {
+        use crate::convert::ConvertTo as To;
+        Some(match self {
+            ConvertTo::Pmn => To::Pmn,
+            ConvertTo::Json => To::Json,
+            ConvertTo::Jsonl => To::Jsonl,
+            ConvertTo::Csv => To::Csv,
+            ConvertTo::Long => To::Long,
+            ConvertTo::Relative => To::Relative,
+            ConvertTo::Ludii => To::Ludii,
+            ConvertTo::Sqlite => return None,
+        })
+    }
+}
 
 value_enum!(ConvertFrom => crate::convert::ConvertFrom {
     Pmn,
@@ -516,9 +549,12 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
             Ok(0)
         }
         Command::Convert(args) => {
+            let Some(to) = args.to.text_form() else {
+                return run_database(args);
+            };
             let forms = crate::convert::Forms {
                 from: args.from.map(Into::into),
-                to: args.to.into(),
+                to,
                 keep_broken: args.keep_broken,
             };
             let extensions = forms
@@ -568,6 +604,7 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
             Ok(0)
         }
         Command::Repair(args) => run_repair(args),
+        Command::Search(args) => run_search(args),
         Command::Completions { shell } => {
             let mut cmd = Cli::command();
             clap_complete::generate(shell, &mut cmd, "sow", &mut io::stdout());
@@ -850,6 +887,131 @@ fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
     let inputs = std::slice::from_ref(&input);
     write_output(args.output.as_deref(), args.force, inputs, text.as_bytes())
         .map_err(|e| CommandError::io(output_name(args.output.as_deref()), e))?;
+    Ok(0)
+}
+
+value_enum!(SearchFormat => crate::search::Format { Pmn, Json });
+
+/// Folders given to `sow search` are walked for PMN files; a database is named as a file.
+const SEARCH_PATHS_HELP: &str = "Files (read whatever their extension; an SQLite file written by `sow convert --to sqlite` is searched as a database) and folders, walked recursively for *.pmn; `-` reads standard input";
+
+#[derive(Args, Debug)]
+#[command(mut_arg("paths", |a| a.help(SEARCH_PATHS_HELP)))]
+pub struct SearchArgs {
+    #[command(flatten)]
+    pub corpus: CorpusArgs,
+    /// A position reached at some ply (0: before the first), exactly: a PMN Position
+    /// string, e.g. "2,2,2,2,2,2/0,0,0,0,0,0/0,0,0,0,0,0/2,2,2,2,2,2 S" (repeatable;
+    /// all must be reached).
+    #[arg(long, value_name = "POSITION")]
+    pub position: Vec<String>,
+    /// A position reached at some ply, as a pattern: a Position string whose counts may
+    /// be `?` (any), `>=n` or `<=n`; the side to move (and Kiothi's prisons) optional,
+    /// e.g. "?,?,>=4,?/0,0,0,0/0,0,0,0/?,?,?,? N" (repeatable).
+    #[arg(long, value_name = "PATTERN")]
+    pub pattern: Vec<String>,
+    /// The game opens with these plies, e.g. "a3 d10 a9" (a ply given in part, `a3`,
+    /// matches the plies that begin so: `a3-a7`, `a3xb4`; move numbers are skipped).
+    #[arg(long, value_name = "PLIES")]
+    pub opening: Option<String>,
+    /// These plies one after another, from any ply (as --opening).
+    #[arg(long, value_name = "PLIES")]
+    pub plies: Option<String>,
+    /// A ply captures at least K stones (bonus not counted).
+    #[arg(long, value_name = "K")]
+    pub capture: Option<u32>,
+    /// A ply's sowing relays over at least K laps.
+    #[arg(long, value_name = "K")]
+    pub relay: Option<u64>,
+    /// A ply takes a bonus.
+    #[arg(long)]
+    pub bonus: bool,
+    /// A ply is played under [%foul].
+    #[arg(long)]
+    pub foul: bool,
+    /// The game ends in a repetition draw.
+    #[arg(long)]
+    pub repetition: bool,
+    /// The replay stops at an error of this code (its first error), e.g. illegal-move.
+    #[arg(long, value_name = "CODE")]
+    pub error: Option<String>,
+    /// The games in the PMN export form, or JSON Lines: one object a game matched, with
+    /// its file, game, ply and what matched.
+    #[arg(long, value_enum, default_value_t = SearchFormat::Pmn)]
+    pub format: SearchFormat,
+    /// Write to this file instead of standard output.
+    #[arg(long, short = 'o')]
+    pub output: Option<PathBuf>,
+    /// Replace the output file if it exists.
+    #[arg(long)]
+    pub force: bool,
+}
+
+impl SearchArgs {
+    /// The criteria asked, besides the tags.
+    pub fn query(&self) -> Result<crate::search::Query, CommandError> {
+        use crate::search::PositionQuery;
+        let mut positions: Vec<PositionQuery> = (self.position.iter())
+            .map(|p| PositionQuery::exact(p))
+            .collect::<Result<_, _>>()
+            .map_err(CommandError::Usage)?;
+        for p in &self.pattern {
+            positions.push(PositionQuery::pattern(p).map_err(CommandError::Usage)?);
+        }
+        let query = crate::search::Query {
+            positions,
+            capture: self.capture,
+            relay: self.relay,
+            bonus: self.bonus,
+            foul: self.foul,
+            repetition: self.repetition,
+            error: self.error.clone(),
+            ..crate::search::Query::default()
+        };
+        Ok(query.with_plies(self.opening.as_deref(), self.plies.as_deref()))
+    }
+}
+
+/// `sow search`: exit status 0 when a game matched, 1 when none did.
+fn run_search(args: SearchArgs) -> Result<i32, CommandError> {
+    let query = args.query()?;
+    let (inputs, filter, replay) = corpus_inputs(&args.corpus, corpus::PMN_EXTENSIONS)?;
+    let search = crate::search::Search {
+        filter: &filter,
+        wheres: &args.corpus.wheres,
+        query: &query,
+        replay: &replay,
+        format: args.format.into(),
+    };
+    let name = output_name(args.output.as_deref());
+    let mut found = 0;
+    let written =
+        crate::output::stream_whole_output(args.output.as_deref(), args.force, &inputs, |out| {
+            found = crate::search::run(&inputs, &search, out, &name, &mut say)?;
+            Ok(())
+        })
+        .map_err(|e| stream_failure(e, &name));
+    say_none_matched(&filter);
+    written?;
+    Ok(i32::from(found == 0))
+}
+
+/// `sow convert --to sqlite`: the database of the games, written to the file -o names.
+fn run_database(args: ConvertArgs) -> Result<i32, CommandError> {
+    let Some(output) = args.output.as_deref().filter(|o| o.as_os_str() != "-") else {
+        return Err(CommandError::Usage(
+            "--to sqlite writes a file: name it with -o".into(),
+        ));
+    };
+    if args.from.is_some_and(|f| f != ConvertFrom::Pmn) {
+        return Err(CommandError::Usage(
+            "--to sqlite reads PMN (convert other forms to PMN first)".into(),
+        ));
+    }
+    let (inputs, filter, replay) = corpus_inputs(&args.corpus, corpus::PMN_EXTENSIONS)?;
+    let written = crate::database::write(&inputs, &filter, &replay, output, args.force, &mut say);
+    say_none_matched(&filter);
+    written?;
     Ok(0)
 }
 

@@ -6,6 +6,7 @@
 pub mod cli;
 pub mod convert;
 pub mod corpus;
+pub mod database;
 pub mod diagnostic;
 pub mod diagram;
 pub mod error;
@@ -25,6 +26,7 @@ pub mod repetition;
 pub mod replay;
 pub mod rng;
 pub mod rules;
+pub mod search;
 mod sowing;
 pub mod stats;
 pub mod validate;
