@@ -40,6 +40,9 @@ pub struct ReplayOptions {
     /// `--max-laps`: the lap budget of one sowing ([`Rules::max_laps`]); `None` keeps
     /// the rules' default.
     pub max_laps: Option<u64>,
+    /// `--max-game-size`: the text one game read may take, in bytes; `None` keeps the
+    /// reader's default ([`crate::pmn::reader::MAX_GAME_BYTES`]).
+    pub max_game_bytes: Option<usize>,
 }
 
 impl ReplayOptions {
@@ -724,7 +727,7 @@ impl Replayer {
     /// replay comes to it.
     pub fn replay(&mut self, parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
         let record = &parsed.record;
-        let mut game = Replaying::begin(self, record, options);
+        let mut game = Replaying::begin(self, record, options, None);
         if game.replays() {
             // Commands before the first ply follow no ply: a checkpoint there is of the
             // start.
@@ -775,12 +778,26 @@ impl Replayer {
         options: &ReplayOptions,
         keep: &dyn Fn(&Record) -> bool,
     ) -> Option<(Record, Trace)> {
+        self.replay_text_each(game, options, keep, None)
+    }
+
+    /// [`Replayer::replay_text`], each ply replayed handed to `each` (with the rules)
+    /// as it is played, rather than kept in the trace, when `each` is given: the
+    /// trace's `plies` are then empty, and memory does not grow with the game.
+    pub fn replay_text_each<'a>(
+        &'a mut self,
+        game: &'a GameText,
+        options: &'a ReplayOptions,
+        keep: &'a dyn Fn(&Record) -> bool,
+        each: Option<&'a mut PlySink<'a>>,
+    ) -> Option<(Record, Trace)> {
         if !game.is_game() {
             return None;
         }
         let mut events = EventReplay {
             replayer: self,
             options,
+            each,
             keep,
             text: TextAt {
                 text: game.text(),
@@ -852,8 +869,13 @@ struct TextAt<'t> {
 /// A replay in progress, fed by a parsed record ([`Replayer::replay`]) or by the
 /// reader's events ([`Replayer::replay_text`]): the rules and start its tags give,
 /// the commands before its first ply, its main line's plies one by one, then its end.
+/// What takes each ply replayed, in place of the trace: with the game's rules.
+pub type PlySink<'a> = dyn FnMut(&Rules, &PlyTrace) + 'a;
+
 struct Replaying<'o> {
     options: &'o ReplayOptions,
+    /// Takes each ply replayed instead of the trace's list, when given.
+    each: Option<&'o mut PlySink<'o>>,
     /// The replay's own diagnostics so far (the reader's join them at the end).
     trace: Trace,
     /// Why no rule set could be built, said at the end (unless the reader said it).
@@ -873,9 +895,11 @@ impl<'o> Replaying<'o> {
         replayer: &mut Replayer,
         record: &Record,
         options: &'o ReplayOptions,
+        each: Option<&'o mut PlySink<'o>>,
     ) -> Replaying<'o> {
         let mut game = Replaying {
             options,
+            each,
             trace: Trace::default(),
             no_rules: None,
             state: None,
@@ -971,7 +995,10 @@ impl<'o> Replaying<'o> {
             self.trace.played += 1;
         }
         if let Some(ply) = ply {
-            self.trace.plies.push(ply);
+            match &mut self.each {
+                Some(each) => each(state.rules(), &ply),
+                None => self.trace.plies.push(ply),
+            }
         }
         !self.failed
     }
@@ -1058,6 +1085,8 @@ impl<'o> Replaying<'o> {
 struct EventReplay<'r> {
     replayer: &'r mut Replayer,
     options: &'r ReplayOptions,
+    /// Handed to the replay once the tags are read.
+    each: Option<&'r mut PlySink<'r>>,
     keep: &'r dyn Fn(&Record) -> bool,
     text: TextAt<'r>,
     /// The replay, once the tags are read (and kept).
@@ -1103,7 +1132,8 @@ impl Visitor for EventReplay<'_> {
         if !(self.keep)(record) {
             return ControlFlow::Break(());
         }
-        self.game = Some(Replaying::begin(self.replayer, record, self.options));
+        let each = self.each.take();
+        self.game = Some(Replaying::begin(self.replayer, record, self.options, each));
         // The move text follows the last tag (a tag's value may hold `{` or `;`).
         let moves = (record.tags.iter())
             .map(|t| t.span.end)
