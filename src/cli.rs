@@ -388,7 +388,11 @@ fn parse_size(text: &str) -> Result<usize, String> {
         "mb" => 1e6,
         "gb" => 1e9,
         "tb" => 1e12,
-        other => return Err(format!("{other:?} is not a unit of size (KiB, MiB, GiB, ...)")),
+        other => {
+            return Err(format!(
+                "{other:?} is not a unit of size (KiB, MiB, GiB, ...)"
+            ))
+        }
     };
     let number: f64 = number
         .parse()

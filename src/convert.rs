@@ -82,8 +82,8 @@ use crate::error::CommandError;
 use crate::geometry::Pit;
 use crate::moves::Move;
 use crate::pmn::{
-    self, decode, reader, Comment, CommentKind, Element, GameText, ParsedGame, Problem, ProblemCode,
-    Record, Span, Tag, Variation,
+    self, decode, reader, Comment, CommentKind, Element, GameText, ParsedGame, Problem,
+    ProblemCode, Record, Span, Tag, Variation,
 };
 use crate::replay::{replay, rules_of, ReplayOptions, Trace};
 use crate::rules::{Game, Rules};
@@ -956,7 +956,12 @@ pub fn run(
             }
             Piece::Games(vec![convert(input, index, parsed, from)])
         };
-        corpus::drive(Batches::new(inputs, replay.max_game_bytes), game, &mut sink, |_| {})?;
+        corpus::drive(
+            Batches::new(inputs, replay.max_game_bytes),
+            game,
+            &mut sink,
+            |_| {},
+        )?;
     } else {
         // An input at a time: its text is read whole.
         let whole = |input: usize| -> Piece {
@@ -1202,7 +1207,10 @@ fn read_input(
         .read_to_end(&mut bytes)
         .map_err(InputError::from)?;
     if let Some(why) = reader::not_text(&bytes) {
-        return Err(InputError::from(io::Error::new(io::ErrorKind::InvalidData, why)));
+        return Err(InputError::from(io::Error::new(
+            io::ErrorKind::InvalidData,
+            why,
+        )));
     }
     opened
         .take((limit as u64 + 1).saturating_sub(bytes.len() as u64))

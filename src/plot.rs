@@ -245,9 +245,12 @@ pub fn gather(
         let keep = |record: &Record| filter.accepts(record);
         let mut series: Option<Series> = None;
         let mut each = |rules: &Rules, p: &PlyTrace| {
-            series.get_or_insert_with(|| Series::new(Some(kind), rules)).add(p);
+            series
+                .get_or_insert_with(|| Series::new(Some(kind), rules))
+                .add(p);
         };
-        let Some((record, trace)) = replayer.replay_text_each(&text, &options, &keep, Some(&mut each))
+        let Some((record, trace)) =
+            replayer.replay_text_each(&text, &options, &keep, Some(&mut each))
         else {
             // A file's stand-in, or a game the filter leaves out.
             return Ok(None);

@@ -15,10 +15,10 @@ use std::io::{self, Write};
 use serde::{Deserialize, Serialize};
 
 use crate::corpus::{self, Batches, Filter, Input, Work};
-use crate::pmn::GameText;
 use crate::error::CommandError;
 use crate::games;
 use crate::geometry::Side;
+use crate::pmn::GameText;
 use crate::pmn::{ParsedGame, Record};
 use crate::replay::{replay, PlyTrace, ReplayOptions, Replayer, Trace};
 use crate::rules::{Game, Rules};
@@ -294,63 +294,63 @@ impl Tally {
 
     /// The row, of the game whose plies were added (`trace` holds the rest).
     fn row(self, file: &str, game: usize, record: &Record, trace: &Trace) -> GameRow {
-    let Tally {
-        plies,
-        captures,
-        total_laps,
-        max_laps,
-        longest_sowing,
-        first_capture_ply,
-    } = self;
-    let kiothi = trace.rules.as_ref().map(|r| r.game()) == Some(Game::Kiothi);
-    let finals: Option<[u32; 2]> = match (&trace.outcome, &trace.last) {
-        (Some(o), _) if o.score().is_some() => o.score().map(|[s, n]| [s as u32, n as u32]),
-        (_, Some(last)) if kiothi => Some([last.prisons[0] as u32, last.prisons[1] as u32]),
-        (_, Some(last)) => Some([last.stones_of(Side::South), last.stones_of(Side::North)]),
-        _ => None,
-    };
-    let side_name = |s: Option<Side>| s.map_or("draw", Side::name).to_string();
-    let winner = match (&trace.outcome, trace.declared) {
-        (Some(o), _) => Some(side_name(o.winner())),
-        (None, Some(r)) => match r.as_str() {
-            "1-0" => Some("South".to_string()),
-            "0-1" => Some("North".to_string()),
-            "1/2-1/2" => Some("draw".to_string()),
+        let Tally {
+            plies,
+            captures,
+            total_laps,
+            max_laps,
+            longest_sowing,
+            first_capture_ply,
+        } = self;
+        let kiothi = trace.rules.as_ref().map(|r| r.game()) == Some(Game::Kiothi);
+        let finals: Option<[u32; 2]> = match (&trace.outcome, &trace.last) {
+            (Some(o), _) if o.score().is_some() => o.score().map(|[s, n]| [s as u32, n as u32]),
+            (_, Some(last)) if kiothi => Some([last.prisons[0] as u32, last.prisons[1] as u32]),
+            (_, Some(last)) => Some([last.stones_of(Side::South), last.stones_of(Side::North)]),
             _ => None,
-        },
-        _ => None,
-    };
-    GameRow {
-        file: file.to_string(),
-        game,
-        name: game_name(record),
-        board: trace.rules.as_ref().map(|r| r.board().to_string()),
-        rules: match &trace.rules {
-            Some(r) => r.options_tag(),
-            None => record.tag("Rules").unwrap_or("").to_string(),
-        },
-        plies,
-        plies_written: trace.plies_written,
-        result: trace.declared.map(|r| r.as_str().to_string()),
-        over: trace.outcome.is_some(),
-        winner,
-        margin: finals.map(|[s, n]| s as i64 - n as i64),
-        south_final: finals.map(|f| f[0]),
-        north_final: finals.map(|f| f[1]),
-        captures_south: captures[0],
-        captures_north: captures[1],
-        total_laps,
-        max_laps,
-        longest_sowing,
-        first_capture_ply,
-        one_warrior_victory: trace
-            .outcome
-            .filter(|_| kiothi)
-            .map(|o| o.one_warrior_victory()),
-        valid: trace.is_valid(),
-        first_error_ply: trace.first_error_ply(),
-        set: trace.rules.as_ref().map(set_of).unwrap_or_default(),
-    }
+        };
+        let side_name = |s: Option<Side>| s.map_or("draw", Side::name).to_string();
+        let winner = match (&trace.outcome, trace.declared) {
+            (Some(o), _) => Some(side_name(o.winner())),
+            (None, Some(r)) => match r.as_str() {
+                "1-0" => Some("South".to_string()),
+                "0-1" => Some("North".to_string()),
+                "1/2-1/2" => Some("draw".to_string()),
+                _ => None,
+            },
+            _ => None,
+        };
+        GameRow {
+            file: file.to_string(),
+            game,
+            name: game_name(record),
+            board: trace.rules.as_ref().map(|r| r.board().to_string()),
+            rules: match &trace.rules {
+                Some(r) => r.options_tag(),
+                None => record.tag("Rules").unwrap_or("").to_string(),
+            },
+            plies,
+            plies_written: trace.plies_written,
+            result: trace.declared.map(|r| r.as_str().to_string()),
+            over: trace.outcome.is_some(),
+            winner,
+            margin: finals.map(|[s, n]| s as i64 - n as i64),
+            south_final: finals.map(|f| f[0]),
+            north_final: finals.map(|f| f[1]),
+            captures_south: captures[0],
+            captures_north: captures[1],
+            total_laps,
+            max_laps,
+            longest_sowing,
+            first_capture_ply,
+            one_warrior_victory: trace
+                .outcome
+                .filter(|_| kiothi)
+                .map(|o| o.one_warrior_victory()),
+            valid: trace.is_valid(),
+            first_error_ply: trace.first_error_ply(),
+            set: trace.rules.as_ref().map(set_of).unwrap_or_default(),
+        }
     }
 }
 
@@ -385,7 +385,10 @@ fn game_csv(
 /// when it holds a comma, a quote or a line break; as it is otherwise.
 fn push_field(out: &mut Vec<u8>, field: &str) {
     let bytes = field.as_bytes();
-    if !bytes.iter().any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r')) {
+    if !bytes
+        .iter()
+        .any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
+    {
         out.extend_from_slice(bytes);
         return;
     }
@@ -636,7 +639,15 @@ pub fn write_stats(
         if !text.is_game() {
             return Ok(Ok(Vec::new()));
         }
-        Ok(text_csv(worker, &names[input], index, &text, filter, options, per))
+        Ok(text_csv(
+            worker,
+            &names[input],
+            index,
+            &text,
+            filter,
+            options,
+            per,
+        ))
     };
     let write = |_, rows: Result<Result<Vec<u8>, CommandError>, String>| {
         match rows {
@@ -672,6 +683,70 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rows_from_the_text_are_the_slow_twins_bytes() {
+        // The records written by hand (every diagnostic's, the examples, the sources)
+        // and the tests' data; a file name that must be quoted. The generated records
+        // and the long sowings are left to the other tests, to keep a debug run quick.
+        let root = env!("CARGO_MANIFEST_DIR");
+        let walk = |dir: &str| walkdir::WalkDir::new(format!("{root}/{dir}"));
+        let mut paths: Vec<_> = (walk("records").into_iter())
+            .chain(walk("tests/data"))
+            .filter_map(Result::ok)
+            .filter(|e| {
+                let skipped = |c: std::path::Component| {
+                    c.as_os_str() == "generated" || c.as_os_str() == "long-sowings"
+                };
+                !e.path().components().any(skipped)
+            })
+            .filter(|e| e.path().extension().is_some_and(|x| x == "pmn"))
+            .map(|e| e.into_path())
+            .collect();
+        paths.sort();
+        assert!(paths.len() > 20, "{paths:?}");
+        let mut worker = Worker {
+            replayer: Replayer::new(),
+            rows: RowWriter::new(),
+        };
+        let filter = Filter::default();
+        let mut rows = 0;
+        for path in &paths {
+            let bytes = std::fs::read(path).unwrap();
+            let name = format!("{}, \"quoted\"", path.display());
+            for per in [Per::Ply, Per::Game] {
+                let options = ReplayOptions {
+                    keep_positions: per == Per::Ply,
+                    keep_laps: false,
+                    ..ReplayOptions::full()
+                };
+                let mut reader = crate::pmn::Reader::new(&bytes[..]);
+                let mut index = 0;
+                while let Some(text) = reader.next_text() {
+                    index += 1;
+                    if !text.is_game() {
+                        continue;
+                    }
+                    let fast =
+                        text_csv(&mut worker, &name, index, &text, &filter, &options, per).unwrap();
+                    let game = text.parse();
+                    let slow = match game.is_no_game() {
+                        true => Vec::new(),
+                        false => {
+                            game_csv(&name, index, &game, &replay(&game, &options), per).unwrap()
+                        }
+                    };
+                    assert_eq!(
+                        String::from_utf8_lossy(&fast),
+                        String::from_utf8_lossy(&slow),
+                        "{name}, game {index}"
+                    );
+                    rows += fast.iter().filter(|&&b| b == b'\n').count();
+                }
+            }
+        }
+        assert!(rows > 250, "{rows}");
+    }
 
     fn serde_header<T: Serialize>(row: &T) -> Vec<String> {
         let mut w = csv::Writer::from_writer(Vec::new());

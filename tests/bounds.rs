@@ -6,7 +6,6 @@
 
 #![cfg(target_os = "linux")]
 
-use std::fs::File;
 use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -24,6 +23,8 @@ const MB: u64 = 1 << 20;
 
 /// Runs `sow ARGS` with its standard input fed by `feed` (none: no input), and waits
 /// for it with `wait4` for its peak memory.
+// The child is waited for by `wait4`, which clippy does not know.
+#[allow(clippy::zombie_processes)]
 fn run(args: &[&str], feed: Option<Box<dyn FnOnce(std::process::ChildStdin) + Send>>) -> Run {
     let mut said_file = tempfile::tempfile().unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_sow"))
@@ -141,7 +142,12 @@ fn an_input_read_whole_is_held_to_the_limit_of_one_game() {
     let args = ["convert", "--to", "jsonl", "-", "--max-game-size", "8MiB"];
     let r = run(&args, endless_comment());
     assert_eq!(r.status, Some(2), "{}", r.said);
-    assert!(r.said.contains("<stdin>: the input, read whole in this form, is longer than 8 MiB"), "{}", r.said);
+    assert!(
+        r.said
+            .contains("<stdin>: the input, read whole in this form, is longer than 8 MiB"),
+        "{}",
+        r.said
+    );
     assert!(r.peak < 100 * MB, "{} MB", r.peak / MB);
 }
 
@@ -171,21 +177,104 @@ fn repair_refuses_a_game_past_the_limit_before_reading_the_file_whole() {
     assert_eq!(raised.status, Some(0), "{}", raised.said);
 }
 
-/// A file of one Tsoro game of `plies` legal plies (a generated game's plies, repeated
-/// as long as they stay legal is not assured: the game is generated with no end).
-fn long_game(dir: &Path, plies: u32) -> PathBuf {
+/// A file of one Tsoro game of `bytes` of move text or more: a few legal plies, then
+/// the same plies again and again (the replay stops at the first that is not legal,
+/// but every ply is read).
+fn long_game(dir: &Path, bytes: usize) -> PathBuf {
     let path = dir.join("long.pmn");
-    let status = Command::new(env!("CARGO_BIN_EXE_sow"))
-        .args(["generate", "--game", "Tsoro", "--games", "1", "--seed", "7"])
-        .args(["--max-plies", &plies.to_string(), "-o"])
-        .arg(&path)
-        .status()
-        .unwrap();
-    assert!(status.success());
+    let mut text = String::from("[Game \"Tsoro\"]\n\n");
+    let mut n = 1;
+    while text.len() < bytes {
+        text += &format!("{n}. a3 d10 ");
+        n += 1;
+        if n % 8 == 0 {
+            text.push('\n');
+        }
+    }
+    text += "*\n";
+    std::fs::write(&path, text).unwrap();
     path
 }
 
-#[allow(dead_code)]
-fn size(path: &Path) -> u64 {
-    File::open(path).unwrap().metadata().unwrap().len()
+#[test]
+fn one_long_game_takes_a_small_multiple_of_its_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = 8 << 20;
+    let game = long_game(dir.path(), text);
+    let game = game.to_str().unwrap();
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    // The commands that replay a game from its text as it is read: no syntax tree,
+    // no ply kept.
+    let bounded = ["validate", "stats", "plot", "show"];
+    for args in every_command(game, &out) {
+        if !bounded.contains(&args[0].as_str()) {
+            continue;
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let r = run(&args, None);
+        assert!(
+            matches!(r.status, Some(0 | 1)),
+            "{args:?}: {:?} {}",
+            r.status,
+            r.said
+        );
+        assert!(
+            r.peak < 4 * text as u64 + 40 * MB,
+            "{args:?}: {} MB for {} MB of text",
+            r.peak / MB,
+            text as u64 / MB
+        );
+    }
+}
+
+#[test]
+fn convert_says_each_games_note_before_its_input_ends() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    // Games with an error, left out and each named on standard error, fed until a note
+    // is seen, or at most `most` of them: notes held to the end would come after.
+    let most = 100_000;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sow"))
+        .args(["convert", "--from", "pmn", "--to", "pmn", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let seen = Arc::new(AtomicBool::new(false));
+    let mut stderr = child.stderr.take().unwrap();
+    let reader = {
+        let seen = Arc::clone(&seen);
+        std::thread::spawn(move || {
+            let mut said = Vec::new();
+            let mut byte = [0u8; 1];
+            while let Ok(1) = stderr.read(&mut byte) {
+                said.push(byte[0]);
+                if byte[0] == b'\n' {
+                    seen.store(true, Ordering::SeqCst);
+                }
+            }
+            String::from_utf8_lossy(&said).into_owned()
+        })
+    };
+    let mut stdin = child.stdin.take().unwrap();
+    let mut fed = 0;
+    while fed < most && !seen.load(Ordering::SeqCst) {
+        let game = format!("[Game \"Tsoro\"]\n[Round \"{fed}\"]\n\n1. z99 *\n\n");
+        stdin.write_all(game.as_bytes()).unwrap();
+        fed += 1;
+    }
+    let seen_before_the_end = seen.load(Ordering::SeqCst);
+    drop(stdin);
+    let status = child.wait().unwrap();
+    let said = reader.join().unwrap();
+    assert!(seen_before_the_end, "no note before {fed} games were fed");
+    assert!(fed < most);
+    assert_eq!(status.code(), Some(1), "{said}");
+    assert_eq!(
+        said.lines().filter(|l| l.contains("z99")).count(),
+        fed,
+        "{said}"
+    );
 }
