@@ -47,9 +47,14 @@ impl Input {
         })
     }
 
-    /// The games of the input, one at a time.
-    pub fn games(&self) -> io::Result<Reader<Box<dyn Read + Send>>> {
-        Ok(Reader::new(self.open()?))
+    /// The games of the input, one at a time, each at most `max_game_bytes` of text
+    /// (`None`: the reader's default).
+    pub fn games(&self, max_game_bytes: Option<usize>) -> io::Result<Reader<Box<dyn Read + Send>>> {
+        let reader = Reader::new(self.open()?);
+        Ok(match max_game_bytes {
+            Some(bytes) => reader.with_max_game_bytes(bytes),
+            None => reader,
+        })
     }
 }
 
@@ -564,15 +569,18 @@ pub struct Batches<'a> {
     /// The input being read, its reader, and the number of the last game read from it.
     input: usize,
     games: Option<(Reader<Box<dyn Read + Send>>, usize)>,
+    max_game_bytes: Option<usize>,
 }
 
 impl<'a> Batches<'a> {
-    /// Nothing is opened until the first batch is asked for.
-    pub fn new(inputs: &'a [Input]) -> Batches<'a> {
+    /// Nothing is opened until the first batch is asked for. Each game's text is at
+    /// most `max_game_bytes` (`None`: the reader's default; see [`Input::games`]).
+    pub fn new(inputs: &'a [Input], max_game_bytes: Option<usize>) -> Batches<'a> {
         Batches {
             inputs,
             input: 0,
             games: None,
+            max_game_bytes,
         }
     }
 
@@ -582,7 +590,7 @@ impl<'a> Batches<'a> {
         let mut bytes = 0;
         while batch.len() < BATCH && bytes < BATCH_BYTES && self.input < self.inputs.len() {
             let Some((games, index)) = &mut self.games else {
-                match self.inputs[self.input].games() {
+                match self.inputs[self.input].games(self.max_game_bytes) {
                     Ok(games) => self.games = Some((games, 0)),
                     Err(e) => {
                         batch.push(Work::Unreadable {
@@ -758,7 +766,7 @@ mod tests {
                 got.push((input, result));
                 Ok::<(), ()>(())
             };
-            drive(Batches::new(inputs), work, sink, |n| done.push(n)).unwrap();
+            drive(Batches::new(inputs, None), work, sink, |n| done.push(n)).unwrap();
         });
         assert!(done.windows(2).all(|w| w[0] <= w[1]), "{done:?}");
         assert_eq!(done.last(), Some(&inputs.len()));
