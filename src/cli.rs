@@ -14,7 +14,7 @@ use crate::corpus::{self, Filter, Input};
 use crate::error::CommandError;
 use crate::output::write_output;
 use crate::repair::RepairOptions;
-use crate::replay::{replay, ReplayOptions};
+use crate::replay::ReplayOptions;
 use crate::rules::{known_keys, parse_options, Game, RulesError};
 use crate::validate;
 
@@ -87,6 +87,9 @@ pub struct RepairArgs {
     /// Stop each game's search once its candidates have replayed this many plies.
     #[arg(long, value_name = "PLIES", default_value_t = RepairOptions::PLIES)]
     pub suggest_plies: u64,
+    /// Laps one sowing may take before its ply is reported undecided (default 10000000).
+    #[arg(long = "max-laps", value_name = "N")]
+    pub max_laps: Option<u64>,
 }
 
 /// Paths and filters shared by the corpus commands.
@@ -154,13 +157,6 @@ pub struct ValidateArgs {
     pub deny_warnings: bool,
 }
 
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ShowFormat {
-    Text,
-    Pmn,
-    Svg,
-}
-
 #[derive(Args, Debug)]
 pub struct ShowArgs {
     /// The file.
@@ -183,6 +179,9 @@ pub struct ShowArgs {
     /// Override a rule option of the record (repeatable).
     #[arg(long = "rules", value_name = "KEY=VALUE")]
     pub rules: Vec<String>,
+    /// Laps one sowing may take before its ply is reported undecided (default 10000000).
+    #[arg(long = "max-laps", value_name = "N")]
+    pub max_laps: Option<u64>,
 }
 
 /// A clap value enum for a library's option enum of the same variants, and the map
@@ -205,6 +204,8 @@ macro_rules! value_enum {
 }
 
 value_enum!(Per => crate::stats::Per { Ply, Game });
+
+value_enum!(ShowFormat => crate::show::ShowFormat { Text, Pmn, Svg });
 
 #[derive(Args, Debug)]
 pub struct StatsArgs {
@@ -628,6 +629,7 @@ fn run_repair(args: RepairArgs) -> Result<i32, CommandError> {
     })?;
     let mut replay = ReplayOptions::validate();
     replay.overrides = overrides(&args.rules)?;
+    replay.max_laps = args.max_laps;
     let bounds = RepairOptions {
         window: args.suggest_window,
         plies: args.suggest_plies,
@@ -773,80 +775,20 @@ fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
     }
     let mut options = ReplayOptions::full();
     options.overrides = overrides(&args.rules)?;
-    let trace = replay(&parsed, &options);
-    // Where the first error is, as `file:line:column: `, to lead to the record.
-    let first_error = trace.first_error();
-    let place = |d: &crate::diagnostic::Diagnostic| match d.span.line {
-        0 => format!("{}: ", args.file.display()),
-        line => format!("{}:{line}:{}: ", args.file.display(), d.span.column),
-    };
-    let Some(rules) = trace.rules.clone() else {
-        let (at, why) = first_error
-            .map(|d| (place(d), d.message.clone()))
-            .unwrap_or_default();
-        return Err(CommandError::Usage(format!(
-            "{at}game {} cannot be replayed: {why}",
-            args.game
-        )));
-    };
-    let replayed = trace.plies.len();
-    let ply = args.ply.unwrap_or(replayed);
-    if ply > replayed {
-        let why = match first_error {
-            Some(d) => format!(
-                "{}the replay stops at ply {}: {}",
-                place(d),
-                d.ply.unwrap_or(0),
-                d.message
-            ),
-            None if replayed == 1 => "the game has 1 ply".into(),
-            None => format!("the game has {replayed} plies"),
-        };
-        return Err(CommandError::Usage(format!(
-            "no position after ply {ply}: {why}"
-        )));
+    options.max_laps = args.max_laps;
+    let name = args.file.display().to_string();
+    let shown = crate::show::show(
+        &name,
+        args.game,
+        &parsed,
+        args.ply,
+        args.format.into(),
+        &options,
+    )?;
+    if let Some(note) = shown.note {
+        let _ = writeln!(io::stderr(), "sow: {}", crate::escape::escaped_owned(note));
     }
-    if let (None, Some(d)) = (args.ply, first_error) {
-        // The end was asked for, and the game breaks before it: say which position this is.
-        let said = format!(
-            "{}game {} stops at an error ({}: {}); this is the position after ply {replayed}",
-            place(d),
-            args.game,
-            d.code,
-            d.message
-        );
-        let _ = writeln!(io::stderr(), "sow: {}", crate::escape::escaped_owned(said));
-    }
-    let pos = trace
-        .position_after(ply)
-        .ok_or_else(|| CommandError::Usage(format!("no position after ply {ply}")))?;
-    // The game's outcome belongs to its final position only.
-    let outcome = trace.outcome.as_ref().filter(|_| ply == replayed);
-    let text = match args.format {
-        ShowFormat::Pmn => format!("{pos}\n"),
-        ShowFormat::Text => {
-            let caption = format!(
-                "{} {}{}, game {}, {}",
-                rules.game(),
-                rules.board(),
-                match rules.options_tag().as_str() {
-                    "" => String::new(),
-                    o => format!(" ({o})"),
-                },
-                args.game,
-                if ply == 0 {
-                    "start position".to_string()
-                } else {
-                    format!("after ply {ply} `{}`", trace.plies[ply - 1].text)
-                }
-            );
-            crate::escape::escaped_owned(crate::diagram::text_board(&rules, pos, &caption, outcome))
-        }
-        ShowFormat::Svg => {
-            let last = ply.checked_sub(1).and_then(|i| trace.plies.get(i));
-            crate::diagram::svg_board(&rules, pos, last, outcome)
-        }
-    };
+    let text = shown.text;
     let inputs = std::slice::from_ref(&input);
     write_output(args.output.as_deref(), args.force, inputs, text.as_bytes())
         .map_err(|e| CommandError::io(output_name(args.output.as_deref()), e))?;

@@ -25,6 +25,7 @@ pub mod repetition;
 pub mod replay;
 pub mod rng;
 pub mod rules;
+pub mod show;
 mod sowing;
 pub mod stats;
 pub mod validate;

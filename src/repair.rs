@@ -28,7 +28,7 @@ use crate::play::GameState;
 use crate::pmn::{
     self, BonusPits, Element, GameResult, ParsedGame, PitCount, PitRef, PlySyntax, Record,
 };
-use crate::replay::{self, replay_from, PlyInput, ReplayOptions, Trace};
+use crate::replay::{self, replay_from, said_ply, PlyInput, ReplayOptions, Trace};
 use crate::rules::{parse_options, split_options, Game, Options, Rules};
 
 /// One edit of a record's main line (ply indices are 0-based here; messages say 1-based).
@@ -118,12 +118,17 @@ impl Edit {
 
     /// In words, with 1-based ply numbers.
     pub fn describe(&self, written: &[&PlySyntax]) -> String {
-        let text = |i: usize| written.get(i).map(|s| s.to_string()).unwrap_or_default();
+        let text = |i: usize| written.get(i).map(|s| said_ply(s)).unwrap_or_default();
         match self {
             Edit::Replace { at, with } => {
-                format!("replace ply {} `{}` by `{with}`", at + 1, text(*at))
+                format!(
+                    "replace ply {} `{}` by `{}`",
+                    at + 1,
+                    text(*at),
+                    said_ply(with)
+                )
             }
-            Edit::Insert { at, ply } => format!("insert `{ply}` as ply {}", at + 1),
+            Edit::Insert { at, ply } => format!("insert `{}` as ply {}", said_ply(ply), at + 1),
             Edit::Delete { at } => format!("delete ply {} `{}`", at + 1, text(*at)),
             Edit::Swap { at } => format!(
                 "swap plies {} `{}` and {} `{}`",
@@ -337,10 +342,17 @@ pub struct RepairSearch {
     pub replayed: u64,
 }
 
-/// Levenshtein distance between two short strings.
+/// Levenshtein distance between two short strings. Between long ones (no transcriber's
+/// slip, and a cost that grows with the product of the lengths) it is taken as the
+/// longer length, which bounds it from above.
 fn distance(a: &str, b: &str) -> usize {
+    /// The largest product of the lengths computed exactly.
+    const EXACT: usize = 1 << 16;
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
+    if a.len().saturating_mul(b.len()) > EXACT {
+        return a.len().max(b.len());
+    }
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.iter().enumerate() {
         let mut prev = row[0];
@@ -357,15 +369,54 @@ fn distance(a: &str, b: &str) -> usize {
 }
 
 /// Every legal ply at a position, each completed with one bonus choice (the written
-/// bonus when it fits, else the fullest pits), as ply syntax.
-fn legal_plies(state: &GameState, written: Option<&PlySyntax>) -> Vec<PlySyntax> {
-    let pos = state.position();
+/// bonus when it fits, else the fullest pits), as ply syntax: at most `most` of them, and
+/// whether `most` cut the listing short. The first ply of every candidate comes before
+/// a Tsoro head's later stops, so that a short listing holds a ply from each.
+///
+/// A head stop is listed without sowing it to its arrival (a candidate's stops are
+/// legal, and capture nothing), so the listing costs no laps; stops past the largest
+/// arrival PMN writes are left out.
+fn legal_plies(
+    state: &GameState,
+    written: Option<&PlySyntax>,
+    most: u64,
+) -> (Vec<PlySyntax>, bool) {
+    let legal = state.legal_moves();
+    let most = usize::try_from(most).unwrap_or(usize::MAX);
+    let firsts = legal.iter().filter_map(|c| c.each().next());
+    let later_stops = legal.iter().flat_map(|c| {
+        c.each()
+            .skip(1)
+            .take_while(|one| one.last_arrival <= u32::from(u16::MAX))
+    });
     let mut out = Vec::new();
     let mut effect = Effect::default();
-    for c in state
-        .legal_moves()
-        .iter()
-        .flat_map(crate::moves::Candidate::each)
+    for c in firsts.chain(later_stops) {
+        if out.len() >= most {
+            return (out, true);
+        }
+        list_one(state, &c, written, &mut effect, &mut out);
+    }
+    let cut = out.len() > most;
+    out.truncate(most);
+    (out, cut)
+}
+
+/// Lists the plies of one candidate of one ply (see [`legal_plies`]).
+fn list_one(
+    state: &GameState,
+    c: &crate::moves::Candidate,
+    written: Option<&PlySyntax>,
+    effect: &mut Effect,
+    out: &mut Vec<PlySyntax>,
+) {
+    let pos = state.position();
+    if let Move::Sow(s) = &c.mv {
+        if s.stop.is_some() && !c.captures && c.bonus == BonusChoice::None {
+            out.push(ply_of(&c.mv, &Effect::default()));
+            return;
+        }
+    }
     {
         let mut mv = c.mv.clone();
         if let Move::Sow(s) = &mut mv {
@@ -409,7 +460,7 @@ fn legal_plies(state: &GameState, written: Option<&PlySyntax>) -> Vec<PlySyntax>
                     for extra in others {
                         let mut pits = kept.clone();
                         pits.extend(extra);
-                        try_bonus(state, s, take(pits), &mut effect, &mut out);
+                        try_bonus(state, s, take(pits), effect, out);
                     }
                     // Every pit written: one of them misread for a pit beside it.
                     if need == 0 {
@@ -417,7 +468,7 @@ fn legal_plies(state: &GameState, written: Option<&PlySyntax>) -> Vec<PlySyntax>
                             for &near in rest.iter().filter(|p| beside(**p, kept[i])) {
                                 let mut pits = kept.clone();
                                 pits[i] = near;
-                                try_bonus(state, s, take(pits), &mut effect, &mut out);
+                                try_bonus(state, s, take(pits), effect, out);
                             }
                         }
                     }
@@ -435,7 +486,7 @@ fn legal_plies(state: &GameState, written: Option<&PlySyntax>) -> Vec<PlySyntax>
                     if named.is_empty() {
                         for taken in stone_choices(&pits, *stones, OTHER_BONUS_CHOICES + 1) {
                             if taken != s.bonus {
-                                try_bonus(state, s, taken, &mut effect, &mut out);
+                                try_bonus(state, s, taken, effect, out);
                             }
                         }
                     } else {
@@ -455,7 +506,7 @@ fn legal_plies(state: &GameState, written: Option<&PlySyntax>) -> Vec<PlySyntax>
                                 if let Some(need) = need.filter(|&n| n >= 1 && n <= h) {
                                     let mut fixed = list.clone();
                                     fixed[i].stones = (need != h).then_some(need as u16);
-                                    try_bonus(state, s, fixed, &mut effect, &mut out);
+                                    try_bonus(state, s, fixed, effect, out);
                                 }
                             }
                             for &(near, h) in eligible.iter().filter(|e| {
@@ -466,7 +517,7 @@ fn legal_plies(state: &GameState, written: Option<&PlySyntax>) -> Vec<PlySyntax>
                                 if fixed[i].stones.is_some_and(|n| n as u32 > h as u32) {
                                     continue;
                                 }
-                                try_bonus(state, s, fixed, &mut effect, &mut out);
+                                try_bonus(state, s, fixed, effect, out);
                             }
                         }
                         // Then the ways of taking the stones from the pits written first.
@@ -475,12 +526,12 @@ fn legal_plies(state: &GameState, written: Option<&PlySyntax>) -> Vec<PlySyntax>
                         });
                         for taken in stone_choices(&pits, *stones, WRITTEN_BONUS_CHOICES) {
                             if taken != s.bonus {
-                                try_bonus(state, s, taken, &mut effect, &mut out);
+                                try_bonus(state, s, taken, effect, out);
                             }
                         }
                     }
                 }
-                BonusChoice::Redistribution { .. } => continue,
+                BonusChoice::Redistribution { .. } => return,
                 BonusChoice::None => {}
             }
             // Prefer the bonus as written when it makes the ply legal.
@@ -494,19 +545,18 @@ fn legal_plies(state: &GameState, written: Option<&PlySyntax>) -> Vec<PlySyntax>
                                 stones: pc.count,
                             })
                             .collect();
-                        if try_bonus(state, s, as_written, &mut effect, &mut out) {
-                            continue;
+                        if try_bonus(state, s, as_written, effect, out) {
+                            return;
                         }
                     }
                 }
             }
         }
         let mut p = pos.clone();
-        if games::apply(state.rules(), &mut p, &mv, Mode::Legal, &mut effect).is_ok() {
-            out.push(ply_of(&mv, &effect));
+        if games::apply(state.rules(), &mut p, &mv, Mode::Legal, effect).is_ok() {
+            out.push(ply_of(&mv, effect));
         }
     }
-    out
 }
 
 /// How many choices of bonus pits besides the fullest are tried for a capture whose
@@ -650,6 +700,11 @@ fn ply_cost(written: &PlySyntax, other: &PlySyntax) -> usize {
         if (a.from, a.lift, a.end, a.arrival) == (b.from, b.lift, b.end, b.arrival) {
             let la = a.capture.as_deref().unwrap_or_default();
             let lb = b.capture.as_deref().unwrap_or_default();
+            // Lists longer than a board's pits name some pit twice: no slip, and the
+            // count below would grow with the square of their length.
+            if la.len() + lb.len() > 2 * crate::geometry::MAX_PITS {
+                return 1 + la.len() + lb.len();
+            }
             let removed = la.iter().filter(|p| !lb.contains(p)).count();
             let added = lb.iter().filter(|p| !la.contains(p)).count();
             return (a.capture.is_some() != b.capture.is_some()) as usize + removed + added;
@@ -750,7 +805,7 @@ pub fn search(
     options: &ReplayOptions,
     bounds: &RepairOptions,
 ) -> RepairSearch {
-    let baseline = replay::replay(parsed, &ReplayOptions::quiet(&options.overrides));
+    let baseline = replay::replay(parsed, &options.quieted());
     match baseline.first_error_ply() {
         Some(first_error) => search_from(parsed, first_error, options, bounds),
         None => RepairSearch::default(),
@@ -812,6 +867,18 @@ pub fn search_from(
     result
 }
 
+/// The work of an edit's head stop beyond its one ply: its arrival less one (see
+/// [`search_single`]).
+fn stop_work(edit: &Edit) -> u64 {
+    match edit {
+        Edit::Replace { with: ply, .. } | Edit::Insert { ply, .. } => match ply {
+            PlySyntax::Sowing(s) => s.arrival.map_or(0, |k| u64::from(k).saturating_sub(1)),
+            PlySyntax::Redistribution(_) => 0,
+        },
+        _ => 0,
+    }
+}
+
 /// Sorts repairs best first and keeps one of each group that differ only in optional
 /// marks (an `x` with no bonus, a `:n` or bonus count that is the whole pit, an `-END`
 /// outside Tsoro, where it is only a check).
@@ -867,9 +934,9 @@ fn search_single(
     started: Instant,
 ) -> RepairSearch {
     let record = &parsed.record;
-    let lean = ReplayOptions::quiet(&options.overrides);
+    let lean = options.quieted();
     let mut result = RepairSearch::default();
-    let Ok(rules) = replay::rules_of(record, &lean.overrides) else {
+    let Ok(rules) = replay::rules_for(record, &lean) else {
         return result;
     };
     let Ok(start) = replay::start_of(record, &rules) else {
@@ -1012,9 +1079,10 @@ fn search_single(
         }
     }
 
-    // Candidate edits of plies, nearest the error first. Each listing of legal plies
-    // counts as work, and the bound is checked before each: a listing can be long (a
+    // Candidate edits of plies, nearest the error first. Each ply listed counts as
+    // work, and a listing stops at what is left of the bound: a listing can be long (a
     // Tsoro sowing reaching its heads many times).
+    let left = |result: &RepairSearch| bounds.plies.saturating_sub(result.replayed);
     for at in (lowest..=error_index.min(states.len() + base - 1)).rev() {
         if out_of_bounds(&result) {
             result.stopped_early = true;
@@ -1025,7 +1093,8 @@ fn search_single(
         let here_text = here.map(|s| s.to_string()).unwrap_or_default();
         let mut seen = std::collections::HashSet::new();
         if let Some(w) = here {
-            let legal = legal_plies(st, Some(w));
+            let (legal, cut) = legal_plies(st, Some(w), left(&result));
+            result.stopped_early |= cut;
             result.replayed += legal.len() as u64;
             for v in legal.into_iter().chain(near_variants(w, &rules)) {
                 let text = v.to_string();
@@ -1036,7 +1105,8 @@ fn search_single(
                 }
             }
         }
-        let legal = legal_plies(st, None);
+        let (legal, cut) = legal_plies(st, None, left(&result));
+        result.stopped_early |= cut;
         result.replayed += legal.len() as u64;
         for ply in legal {
             candidates.push((Edit::Insert { at, ply }, 2, 4));
@@ -1056,6 +1126,14 @@ fn search_single(
             result.stopped_early = true;
             break;
         }
+        // A head stop at its k-th arrival sows at least k laps: it counts as k plies of
+        // work, and one that the bound has no room for is not tried.
+        let sown = stop_work(&edit);
+        if result.replayed + sown > bounds.plies {
+            result.stopped_early = true;
+            continue;
+        }
+        result.replayed += sown;
         let at = edit.at();
         let mut from = at;
         // The edited plies, then the written ones from `tail` on: those are read from the
@@ -1241,6 +1319,7 @@ fn unreadable_ply_repairs(
     error: &crate::diagnostic::Diagnostic,
     options: &ReplayOptions,
     keep: usize,
+    most: u64,
 ) -> Option<Vec<Fix>> {
     /// Candidates tried, nearest first: a token is one slip away from few plies.
     const TRIED: usize = 40;
@@ -1276,8 +1355,8 @@ fn unreadable_ply_repairs(
         .filter(|t| !t.is_empty() && !t.starts_with(|c: char| c.is_ascii_digit()))?;
     let meant = likely_meant(token);
     // The state before the unreadable ply: the plies read before it replay.
-    let lean = ReplayOptions::quiet(&options.overrides);
-    let rules = replay::rules_of(&game.record, &lean.overrides).ok()?;
+    let lean = options.quieted();
+    let rules = replay::rules_for(&game.record, &lean).ok()?;
     let start_position = replay::start_of(&game.record, &rules).ok()?;
     let inputs = PlyInput::main_line(&game.record);
     if inputs.len() + 1 != number {
@@ -1285,7 +1364,8 @@ fn unreadable_ply_repairs(
     }
     let start_state = GameState::new(rules, start_position);
     let state = states_before(start_state, &inputs, inputs.len(), inputs.len(), &lean).pop()?;
-    let mut candidates: Vec<(usize, usize, String)> = legal_plies(&state, None)
+    let mut candidates: Vec<(usize, usize, String)> = legal_plies(&state, None, most)
+        .0
         .iter()
         .map(|p| {
             let p = p.to_string();
@@ -1334,7 +1414,10 @@ fn unreadable_ply_repairs(
                 let replays = usize::MAX - far;
                 Fix {
                     suggestion: Suggestion {
-                        edit: format!("replace unreadable ply {number} `{token}` by `{ply}`"),
+                        edit: format!(
+                            "replace unreadable ply {number} `{}` by `{ply}`",
+                            crate::escape::quoted(token)
+                        ),
                         text: format!("{number}:{ply}"),
                         replays,
                         complete: !incomplete,
@@ -1555,8 +1638,13 @@ pub fn suggest(
     };
     // A ply the reader could not read: the record stops before it, so edits of the
     // record cannot reach past it; the text is mended instead.
-    if let Some(found) = unreadable_ply_repairs(game, &trace.diagnostics[at], options, bounds.keep)
-    {
+    if let Some(found) = unreadable_ply_repairs(
+        game,
+        &trace.diagnostics[at],
+        options,
+        bounds.keep,
+        bounds.plies,
+    ) {
         out.fixes = found;
         if out.fixes.is_empty() {
             out.none = Some(format!(
@@ -1883,7 +1971,10 @@ pub fn infer_rules(game: &ParsedGame, options: &ReplayOptions) -> Vec<RulesVerdi
             })
             .collect();
     }
-    let lean = ReplayOptions::quiet(&[]);
+    let lean = ReplayOptions {
+        overrides: Vec::new(),
+        ..options.quieted()
+    };
     let mut verdicts = Vec::new();
     for combo in combos {
         let Ok(opts) = parse_options(kind, &combo) else {

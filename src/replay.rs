@@ -62,6 +62,14 @@ impl ReplayOptions {
         }
     }
 
+    /// [`ReplayOptions::quiet`] with these options' overrides and lap budget.
+    pub fn quieted(&self) -> ReplayOptions {
+        ReplayOptions {
+            max_laps: self.max_laps,
+            ..ReplayOptions::quiet(&self.overrides)
+        }
+    }
+
     /// Options for the analysers and converters: positions and laps kept.
     pub fn full() -> ReplayOptions {
         ReplayOptions {
@@ -265,6 +273,12 @@ impl RulesSource {
     fn is(&self, tags: [Option<&str>; 3], overrides: &[(String, String)]) -> bool {
         self.tags.iter().zip(tags).all(|(a, b)| a.as_deref() == b) && self.overrides == overrides
     }
+}
+
+/// [`rules_of`] with the options' overrides and lap budget.
+#[allow(clippy::result_large_err)]
+pub fn rules_for(record: &Record, options: &ReplayOptions) -> Result<Rules, Diagnostic> {
+    rules_of(record, &options.overrides).map(|rules| budgeted(rules, options))
 }
 
 /// The rule set with the options' lap budget, if they set one.
@@ -528,6 +542,7 @@ fn step_into(
 ) -> Option<PlyTrace> {
     let number = input.number;
     let syntax = input.syntax;
+    let said = said_ply(syntax);
     let span = input.span;
     let side = state.position().side;
     let has_x = matches!(syntax, PlySyntax::Sowing(s) if s.capture.is_some());
@@ -539,7 +554,7 @@ fn step_into(
                 code::PLY_FORM,
                 Some(number),
                 span,
-                format!("ply {number} `{syntax}`: {message}"),
+                format!("ply {number} `{said}`: {message}"),
             ));
             *failed = true;
             return None;
@@ -561,7 +576,7 @@ fn step_into(
             code::FOUL,
             Some(number),
             span,
-            format!("ply {number} `{syntax}` broke a rule and was accepted ([%foul]): {broken}"),
+            format!("ply {number} `{said}` broke a rule and was accepted ([%foul]): {broken}"),
         ));
     }
     if foul && effect.fouls.is_empty() {
@@ -569,7 +584,7 @@ fn step_into(
             code::FOUL,
             Some(number),
             span,
-            format!("ply {number} `{syntax}` is marked [%foul] but breaks no rule"),
+            format!("ply {number} `{said}` is marked [%foul] but breaks no rule"),
         ));
     }
     // The written `-END` is a check.
@@ -581,7 +596,7 @@ fn step_into(
                 Some(number),
                 span,
                 format!(
-                    "ply {number} `{syntax}` did not stop at a head: it never reached the head occupied a {k}{} time, and ended in the empty pit {end}",
+                    "ply {number} `{said}` did not stop at a head: it never reached the head occupied a {k}{} time, and ended in the empty pit {end}",
                     ordinal_suffix(k)
                 ),
             ));
@@ -593,9 +608,7 @@ fn step_into(
                     code::END_MISMATCH,
                     Some(number),
                     span,
-                    format!(
-                        "ply {number} `{syntax}` ends in {actual}, not in {written} as written"
-                    ),
+                    format!("ply {number} `{said}` ends in {actual}, not in {written} as written"),
                 ));
                 *failed = true;
             }
@@ -608,7 +621,7 @@ fn step_into(
             code::CAPTURE_MARK,
             Some(number),
             span,
-            format!("ply {number} `{syntax}` is marked x but captured nothing"),
+            format!("ply {number} `{said}` is marked x but captured nothing"),
         ));
         *failed = true;
     } else if !*failed && !has_x && captured {
@@ -622,7 +635,7 @@ fn step_into(
             Some(number),
             span,
             format!(
-                "ply {number} `{syntax}` captured {} but is not marked x",
+                "ply {number} `{said}` captured {} but is not marked x",
                 taken.join(", ")
             ),
         ));
@@ -1366,6 +1379,11 @@ fn check_result(record: &Record, trace: &mut Trace, outcome: Option<Outcome>) {
     }
 }
 
+/// A ply as a message quotes it (see [`crate::escape::quoted`]).
+pub fn said_ply(syntax: &PlySyntax) -> String {
+    crate::escape::quoted(&syntax.to_string()).into_owned()
+}
+
 /// The diagnostic of a ply that could not be played.
 fn illegal(
     state: &GameState,
@@ -1378,15 +1396,16 @@ fn illegal(
 ) -> Diagnostic {
     let code = code_of(e, has_x);
     let pos = state.position();
+    let said = said_ply(syntax);
     let message = match e {
         Illegal::GameOver => match state.outcome() {
             Some(outcome) => format!(
-                "ply {number} `{syntax}` is written after the end of the game ({})",
+                "ply {number} `{said}` is written after the end of the game ({})",
                 describe(&outcome)
             ),
-            None => format!("ply {number} `{syntax}` is written after the end of the game"),
+            None => format!("ply {number} `{said}` is written after the end of the game"),
         },
-        _ => format!("ply {number} `{syntax}` by {} is illegal: {e}", pos.side),
+        _ => format!("ply {number} `{said}` by {} is illegal: {e}", pos.side),
     };
     let mut d = Diagnostic::error(code, Some(number), span, message);
     // Repairs replay many candidates and read no message: they ask for no legal list.
