@@ -77,38 +77,37 @@ impl Encoding {
     }
 }
 
-/// Whether the first line of `body` (text without its mark, in `encoding`) ends in a
-/// carriage return alone (CR, as on classic Mac OS) rather than LF or CRLF; `None` while
-/// `body` holds no line end and the character after it (unless `whole`, the entire text).
-pub fn first_line_ends_in_cr(body: &[u8], encoding: Encoding, whole: bool) -> Option<bool> {
-    let step = if encoding.utf16().is_some() { 2 } else { 1 };
-    let unit = |i: usize| -> Option<u16> {
-        match encoding.utf16() {
-            None => body.get(i).map(|&b| u16::from(b)),
-            Some(big) => {
-                let pair = [*body.get(i)?, *body.get(i + 1)?];
-                Some(if big {
+/// Whether the lines of `body` (text without its mark, in `encoding`) end in a carriage
+/// return alone (CR, as on classic Mac OS): it holds a CR and no line feed. `None` while
+/// that is not known: no line feed yet, and more to come unless `complete`.
+pub fn lines_end_in_cr_alone(body: &[u8], encoding: Encoding, complete: bool) -> Option<bool> {
+    let (lf, cr) = match encoding.utf16() {
+        None => (
+            memchr::memchr(b'\n', body).is_some(),
+            memchr::memchr(b'\r', body).is_some(),
+        ),
+        Some(big) => {
+            let units = body.chunks_exact(2).map(|pair| {
+                let pair = [pair[0], pair[1]];
+                if big {
                     u16::from_be_bytes(pair)
                 } else {
                     u16::from_le_bytes(pair)
-                })
+                }
+            });
+            let (mut lf, mut cr) = (false, false);
+            for unit in units {
+                lf |= unit == 0x0A;
+                cr |= unit == 0x0D;
             }
+            (lf, cr)
         }
     };
-    let mut i = 0;
-    while let Some(u) = unit(i) {
-        match u {
-            0x0A => return Some(false),
-            0x0D => {
-                return match unit(i + step) {
-                    Some(next) => Some(next != 0x0A),
-                    None => whole.then_some(true),
-                }
-            }
-            _ => i += step,
-        }
+    match (lf, complete) {
+        (true, _) => Some(false),
+        (false, true) => Some(cr),
+        (false, false) => None,
     }
-    whole.then_some(false)
 }
 
 /// One line (or any piece of text that does not split a character) as text: UTF-8 when it

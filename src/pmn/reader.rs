@@ -276,8 +276,8 @@ impl<R: Read> Reader<R> {
         let Input::Unopened(mut raw) = std::mem::replace(&mut self.input, Input::Done) else {
             unreachable!("checked above")
         };
-        // The first bytes tell the encoding; the first line end, whether lines end in a
-        // carriage return alone. A first line longer than the look-ahead is no PMN line.
+        // The first bytes tell the encoding; the look-ahead, whether lines end in a
+        // carriage return alone (it is read up to the first line feed).
         const LOOK_AHEAD: usize = 1 << 16;
         let mut prefix = Vec::with_capacity(Encoding::SNIFF_LEN);
         let mut chunk = [0u8; 4096];
@@ -286,11 +286,9 @@ impl<R: Read> Reader<R> {
             if prefix.len() >= Encoding::SNIFF_LEN || ended {
                 let encoding = Encoding::sniff(&prefix);
                 let body = &prefix[encoding.bom_len()..];
-                if let Some(cr) = decode::first_line_ends_in_cr(body, encoding, ended) {
+                let complete = ended || prefix.len() >= LOOK_AHEAD;
+                if let Some(cr) = decode::lines_end_in_cr_alone(body, encoding, complete) {
                     break cr;
-                }
-                if prefix.len() >= LOOK_AHEAD {
-                    break false;
                 }
             }
             let want = if prefix.len() < Encoding::SNIFF_LEN {
