@@ -196,3 +196,24 @@ fn every_command_that_replays_takes_the_lap_budget() {
         assert_eq!(figure.contains("stops at an error"), budgeted);
     }
 }
+
+/// Rules inference checks its bound of plies before each combination's replay, and says
+/// when it stopped: the one-ply record's 14 open combinations (its Rules tag fixes
+/// `heads`) replay 2 plies of work each, so a bound of 5 tries 2 of them.
+#[test]
+fn rules_inference_stops_at_its_bound_of_plies_and_says_so() {
+    use sow::repair::infer_rules;
+    let text = std::fs::read_to_string(format!("{DIR}/tsoro-stop-in-cycle.pmn")).unwrap();
+    let games = parse_str(&text);
+    let options = ReplayOptions::validate();
+    let all = infer_rules(&games[0], &options, u64::MAX);
+    assert_eq!((all.verdicts.len(), all.stopped), (14, None));
+    let cut = infer_rules(&games[0], &options, 5);
+    assert_eq!(cut.verdicts.len(), 2);
+    let said = cut.stopped.unwrap();
+    assert!(
+        said.contains("after 4 plies replayed and 2 of 14 combinations"),
+        "{said}"
+    );
+    assert_eq!(cut.verdicts[..], all.verdicts[..2]);
+}
