@@ -136,16 +136,18 @@ pub struct ValidateArgs {
     #[arg(long, value_name = "PLIES", default_value_t = 12, requires = "suggest")]
     pub suggest_window: usize,
     /// With --suggest: stop each game's search once its candidates have replayed this
-    /// many plies (the report says when it stopped early). A bound on the work, so the
-    /// suggestions are the same on every machine.
-    #[arg(long, value_name = "PLIES", default_value_t = RepairOptions::PLIES, requires = "suggest")]
+    /// many plies (the report says when it stopped early); with --infer-rules, each
+    /// game's inference likewise. A bound on the work, so the suggestions are the same on
+    /// every machine.
+    #[arg(long, value_name = "PLIES", default_value_t = RepairOptions::PLIES)]
     pub suggest_plies: u64,
     /// With --suggest: also stop each game's search after this many milliseconds. The
     /// suggestions then depend on the machine's speed.
     #[arg(long, value_name = "MS", requires = "suggest")]
     pub suggest_budget: Option<u64>,
     /// Replay each game under every combination of the options its Rules tag leaves
-    /// open, and say which are consistent with it.
+    /// open, and say which are consistent with it (within --suggest-plies plies
+    /// replayed; the report says when it stopped early).
     #[arg(long)]
     pub infer_rules: bool,
     /// Worker threads (default: one per core; at most four a core).
