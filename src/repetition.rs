@@ -251,7 +251,10 @@ impl Repetitions {
             self.clear();
         }
         self.last.after_ply(self.key, pos, mv, effect);
-        debug_assert_eq!(self.last, Followed::of(self.key, pos), "the key follows");
+        debug_assert!(
+            self.key != Key::Bits || self.last.words[0] == bits(pos),
+            "the bits follow"
+        );
         self.count() >= self.repeat
     }
 
