@@ -3,11 +3,13 @@
 //!
 //! See ARCHITECTURE.md for the map of the modules and the invariants between them.
 
+pub mod align;
 pub mod cli;
 pub mod convert;
 pub mod corpus;
 pub mod diagnostic;
 pub mod diagram;
+pub mod diff;
 pub mod error;
 pub mod escape;
 pub mod games;
@@ -27,6 +29,8 @@ pub mod rng;
 pub mod rules;
 mod sowing;
 pub mod stats;
+pub mod tree;
+pub mod twins;
 pub mod validate;
 pub mod view;
 

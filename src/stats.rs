@@ -259,6 +259,22 @@ pub fn ply_rows(file: &str, game: usize, trace: &Trace) -> Vec<PlyRow> {
         .collect()
 }
 
+/// Who won: the outcome by the rules when the game is over after the last ply
+/// replayed, else the declared decisive or drawn result; `Some(None)` is a draw, `None`
+/// an unfinished game (or one whose result is not known).
+pub fn winner_of(trace: &Trace) -> Option<Option<Side>> {
+    match (&trace.outcome, trace.declared) {
+        (Some(o), _) => Some(o.winner()),
+        (None, Some(r)) => match r.as_str() {
+            "1-0" => Some(Some(Side::South)),
+            "0-1" => Some(Some(Side::North)),
+            "1/2-1/2" => Some(None),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// The row of a game.
 pub fn game_row(file: &str, game: usize, record: &Record, trace: &Trace) -> GameRow {
     let kiothi = trace.rules.as_ref().map(|r| r.game()) == Some(Game::Kiothi);
@@ -283,17 +299,7 @@ pub fn game_row(file: &str, game: usize, record: &Record, trace: &Trace) -> Game
         (_, Some(last)) => Some([last.stones_of(Side::South), last.stones_of(Side::North)]),
         _ => None,
     };
-    let side_name = |s: Option<Side>| s.map_or("draw", Side::name).to_string();
-    let winner = match (&trace.outcome, trace.declared) {
-        (Some(o), _) => Some(side_name(o.winner())),
-        (None, Some(r)) => match r.as_str() {
-            "1-0" => Some("South".to_string()),
-            "0-1" => Some("North".to_string()),
-            "1/2-1/2" => Some("draw".to_string()),
-            _ => None,
-        },
-        _ => None,
-    };
+    let winner = winner_of(trace).map(|w| w.map_or("draw", Side::name).to_string());
     GameRow {
         file: file.to_string(),
         game,
