@@ -81,8 +81,8 @@ fn table_align<T: PartialEq>(a: &[T], b: &[T]) -> Vec<Step> {
     let (n, m) = (a.len(), b.len());
     let width = m + 1;
     let mut cost = vec![0u32; (n + 1) * width];
-    for j in 0..=m {
-        cost[j] = j as u32;
+    for (j, c) in cost.iter_mut().take(width).enumerate() {
+        *c = j as u32;
     }
     for i in 1..=n {
         cost[i * width] = i as u32;
@@ -246,8 +246,8 @@ mod tests {
         for (i, row) in t.iter_mut().enumerate() {
             row[0] = i;
         }
-        for j in 0..=m {
-            t[0][j] = j;
+        for (j, c) in t[0].iter_mut().enumerate() {
+            *c = j;
         }
         for i in 1..=n {
             for j in 1..=m {

@@ -212,7 +212,9 @@ pub fn split_game(path: &Path) -> (PathBuf, Option<usize>) {
     }
     let text = path.to_string_lossy();
     match text.rsplit_once(':') {
-        Some((file, k)) if !file.is_empty() && !k.is_empty() && k.bytes().all(|c| c.is_ascii_digit()) => {
+        Some((file, k))
+            if !file.is_empty() && !k.is_empty() && k.bytes().all(|c| c.is_ascii_digit()) =>
+        {
             (PathBuf::from(file), k.parse().ok())
         }
         _ => (path.to_path_buf(), None),
@@ -223,14 +225,21 @@ pub fn split_game(path: &Path) -> (PathBuf, Option<usize>) {
 pub fn game_of(input: &Input, number: usize) -> Result<ParsedGame, CommandError> {
     let name = input.name();
     if number == 0 {
-        return Err(CommandError::Usage(format!("{name}: games are numbered from 1")));
+        return Err(CommandError::Usage(format!(
+            "{name}: games are numbered from 1"
+        )));
     }
     let games = input.games().map_err(|e| CommandError::io(&name, e))?;
     let mut read = 0;
     for parsed in games {
         if let Some(p) = parsed.io_error() {
-            let message = p.message.trim_start_matches("the input could not be read: ");
-            return Err(CommandError::io(&name, io::Error::other(message.to_string())));
+            let message = p
+                .message
+                .trim_start_matches("the input could not be read: ");
+            return Err(CommandError::io(
+                &name,
+                io::Error::other(message.to_string()),
+            ));
         }
         if parsed.is_no_game() {
             continue;
@@ -294,7 +303,10 @@ pub fn write_human(c: &Comparison, out: &mut dyn Write) -> io::Result<()> {
     } else {
         let start = match c.common_start {
             0 => "They differ from the first ply".to_string(),
-            n => format!("They agree on the first {}, and part after ply {n}", plies(n)),
+            n => format!(
+                "They agree on the first {}, and part after ply {n}",
+                plies(n)
+            ),
         };
         line(format!(
             "{start}; {} aligned alike, {} written otherwise.",

@@ -262,7 +262,7 @@ enum Read {
         set: String,
         misfit: Option<String>,
     },
-    Line(Line),
+    Line(Box<Line>),
 }
 
 /// The trees of the inputs, one per set in the order of their first game, and notes on
@@ -330,13 +330,13 @@ pub fn build(
         let plies = (trace.plies.iter().skip(from).take(options.depth))
             .filter_map(|p| Some((p.text.clone(), p.after.clone()?)))
             .collect();
-        Ok(Read::Line(Line {
+        Ok(Read::Line(Box::new(Line {
             set,
             root,
             plies,
             winner: winner_of(&trace),
             length: trace.plies_written,
-        }))
+        })))
     };
     let mut forest = Forest::default();
     let mut sets: HashMap<String, usize> = HashMap::new();

@@ -303,7 +303,10 @@ pub fn group(entries: &[GameEntry], options: &TwinOptions) -> (Vec<Group>, usize
             continue;
         }
         for j in 0..=k {
-            index.push((block_hash(&state, j, &e.plies[j * b..(j + 1) * b]), g as u32));
+            index.push((
+                block_hash(&state, j, &e.plies[j * b..(j + 1) * b]),
+                g as u32,
+            ));
         }
     }
     index.sort_unstable();
@@ -327,7 +330,12 @@ pub fn group(entries: &[GameEntry], options: &TwinOptions) -> (Vec<Group>, usize
                     continue;
                 };
                 let hash = block_hash(&state, j, window);
-                candidates.extend(hits(hash).iter().map(|&(_, h)| h).filter(|&h| h as usize > g));
+                candidates.extend(
+                    hits(hash)
+                        .iter()
+                        .map(|&(_, h)| h)
+                        .filter(|&h| h as usize > g),
+                );
             }
         }
         candidates.sort_unstable();
@@ -417,10 +425,7 @@ fn plies(n: usize) -> String {
 /// How a group's members are related, in words.
 fn relation_words(group: &Group, entries: &[GameEntry]) -> String {
     match group.relation(entries) {
-        "identical" => format!(
-            "the same {}",
-            plies(entries[group.members[0]].plies.len())
-        ),
+        "identical" => format!("the same {}", plies(entries[group.members[0]].plies.len())),
         "prefix" => "the same plies, one stopping earlier".into(),
         _ => format!("within {} of each other once aligned", edits(group.edits)),
     }
@@ -457,7 +462,12 @@ pub fn write_human(twins: &Twins, marked: bool, out: &mut dyn Write) -> io::Resu
                 (true, false) => "dropped  ",
             };
             let tags: Vec<String> = (AGREEMENT_TAGS.iter().zip(&e.tags))
-                .map(|(t, v)| format!("{t} {}", v.as_deref().map_or("-".into(), |v| format!("{v:?}"))))
+                .map(|(t, v)| {
+                    format!(
+                        "{t} {}",
+                        v.as_deref().map_or("-".into(), |v| format!("{v:?}"))
+                    )
+                })
                 .collect();
             text.push_str(&format!(
                 "  {mark}{} game {}, {}; {}\n",
