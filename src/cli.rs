@@ -360,7 +360,7 @@ impl GenerateArgs {
     }
 }
 
-value_enum!(TreeFormat => crate::tree::TreeFormat { Text, Csv });
+value_enum!(TreeFormat => crate::tree::TreeFormat { Text, Csv, Html });
 
 #[derive(Args, Debug)]
 pub struct TreeArgs {
@@ -376,8 +376,8 @@ pub struct TreeArgs {
     /// Leave out the plies fewer games than this play from their position.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub min_games: u64,
-    /// Indented text, or tidy CSV (a row a ply, with its text and its game count as
-    /// columns of their own).
+    /// Indented text, tidy CSV (a row a ply, with its text and its game count as
+    /// columns of their own), or an HTML page in the style of `sow view`'s.
     #[arg(long, value_enum, default_value_t = TreeFormat::Text)]
     pub format: TreeFormat,
     /// Write to this file instead of standard output.
@@ -398,8 +398,8 @@ pub struct TwinsArgs {
     /// aligned.
     #[arg(long, value_name = "K", default_value_t = crate::twins::TwinOptions::MAX_DIFF)]
     pub max_diff: usize,
-    /// Plies the shorter of two twins has at least (shorter games are grouped only
-    /// when their plies are the same).
+    /// Plies the shorter of two twins has at least: shorter games are not compared (a
+    /// few plies alike are no evidence of one game). At least 2 × K + 1.
     #[arg(long, value_name = "N", default_value_t = crate::twins::TwinOptions::MIN_PLIES)]
     pub min_plies: usize,
     /// With -o: which game of a group is written: the longest, a valid one (the

@@ -31,6 +31,8 @@ pub enum TreeFormat {
     Text,
     /// Tidy CSV, a row a ply.
     Csv,
+    /// One HTML page in the style of `sow view`'s, each position a fold.
+    Html,
 }
 
 /// Writes the trees in a form.
@@ -43,6 +45,7 @@ pub fn write(
     match format {
         TreeFormat::Text => write_text(forest, options, out),
         TreeFormat::Csv => write_csv(forest, options, out),
+        TreeFormat::Html => out.write_all(html(forest, options).as_bytes()),
     }
 }
 
@@ -591,4 +594,129 @@ pub fn write_csv(forest: &Forest, options: &TreeOptions, out: &mut dyn Write) ->
         }
     }
     w.flush()
+}
+
+/// The tree page's own rules, on top of `sow view`'s style.
+const TREE_STYLE: &str = "
+main.tree { padding: 0.5rem 1rem; }
+.tree ul { list-style: none; margin: 0; padding-left: 1.2rem; border-left: 1px solid var(--line); }
+.tree summary, .tree .leaf { display: flex; gap: 0.8rem; align-items: baseline; padding: 0.05rem 0; }
+.tree .leaf { padding-left: 1rem; }
+.tree .ply { font-family: ui-monospace, Menlo, Consolas, monospace; font-weight: 600; min-width: 7rem; }
+.tree .n { font-variant-numeric: tabular-nums; min-width: 4rem; text-align: right; }
+.tree .results, .tree .length { color: var(--muted); font-variant-numeric: tabular-nums; }
+.tree .transposition { color: var(--warning); }
+";
+
+/// The trees as one self-contained HTML page in `sow view`'s style: a section per set,
+/// each position a fold with its plies inside.
+pub fn html(forest: &Forest, options: &TreeOptions) -> String {
+    use crate::diagram::xml_escape as esc;
+    let mut out = String::new();
+    out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    out.push_str(
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n",
+    );
+    out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
+    out.push_str(
+        "<meta name=\"generator\" content=\"sow tree\">\n<title>Opening tree</title>\n<style>\n",
+    );
+    out.push_str(crate::view::STYLE);
+    out.push_str(TREE_STYLE);
+    out.push_str("</style>\n</head>\n<body>\n<header><h1>Opening tree</h1></header>\n<main class=\"tree\">\n");
+    let line = |out: &mut String, ply: &str, node: &Node, note: &str| {
+        let r = &node.results;
+        let _ = write!(
+            out,
+            "<span class=\"ply\">{}</span><span class=\"n\">{}</span><span class=\"results\">South {} · draws {} · North {} · unfinished {}</span><span class=\"length\">mean {:.1} plies</span>",
+            esc(ply), games(node.games), r.south, r.draws, r.north, r.unfinished, node.mean_length()
+        );
+        if !note.is_empty() {
+            let _ = write!(out, "<span class=\"transposition\">{}</span>", esc(note));
+        }
+    };
+    for tree in &forest.trees {
+        let from = match &options.from {
+            Some(p) => format!("from {}", p.trim()),
+            None => "from the start position".into(),
+        };
+        let _ = writeln!(
+            out,
+            "<section>\n<h2>{}</h2>\n<p>{} of {} games reach the root, {}; depth {}, plies of at least {}.</p>",
+            esc(&tree.set),
+            tree.games(),
+            tree.games_read,
+            esc(&from),
+            options.depth,
+            games(options.min_games)
+        );
+        let Some(root) = tree.root() else {
+            out.push_str("</section>\n");
+            continue;
+        };
+        out.push_str("<details open><summary>");
+        line(&mut out, "(root)", root, "");
+        out.push_str("</summary>\n<ul>\n");
+        // Folds opened and closed by an explicit stack: as deep as `--depth`, never
+        // the program's own stack.
+        enum Step {
+            Edge(usize),
+            Close,
+        }
+        let mut shown: HashMap<usize, usize> = HashMap::new();
+        let mut stack: Vec<Step> = (tree.children(0, options.min_games).into_iter().rev())
+            .map(Step::Edge)
+            .collect();
+        while let Some(step) = stack.pop() {
+            let e = match step {
+                Step::Close => {
+                    out.push_str("</ul>\n</details></li>\n");
+                    continue;
+                }
+                Step::Edge(e) => e,
+            };
+            let edge = &tree.edges[e];
+            let node = &tree.nodes[edge.to];
+            let orders = node.into.len();
+            let (note, again) = match shown.get(&edge.to) {
+                Some(&first) => (
+                    format!(
+                        "transposition: {} by this order; shown after {}",
+                        games(edge.games),
+                        path_through(tree, first).join(" ")
+                    ),
+                    true,
+                ),
+                None if orders > 1 => (
+                    format!(
+                        "transposition: {} by this order, of {orders} orders",
+                        games(edge.games)
+                    ),
+                    false,
+                ),
+                None => (String::new(), false),
+            };
+            let children = match again {
+                true => Vec::new(),
+                false => tree.children(edge.to, options.min_games),
+            };
+            if !again {
+                shown.insert(edge.to, e);
+            }
+            if children.is_empty() {
+                out.push_str("<li><div class=\"leaf\">");
+                line(&mut out, &edge.ply, node, &note);
+                out.push_str("</div></li>\n");
+                continue;
+            }
+            out.push_str("<li><details><summary>");
+            line(&mut out, &edge.ply, node, &note);
+            out.push_str("</summary>\n<ul>\n");
+            stack.push(Step::Close);
+            stack.extend(children.into_iter().rev().map(Step::Edge));
+        }
+        out.push_str("</ul>\n</details>\n</section>\n");
+    }
+    out.push_str("</main>\n</body>\n</html>\n");
+    out
 }

@@ -2,19 +2,21 @@
 //! start of the other, or within a few edits of each other once aligned.
 //!
 //! Pairs are never all compared. Each game's plies are read as written (no replay),
-//! each distinct ply text numbered once; the first plies are cut into `max_diff + 1`
-//! blocks, and a game is compared only with the games that have one of its blocks at
-//! its place, give or take `max_diff` plies. Two games within `max_diff` edits of each
-//! other leave at least one block of each untouched (an edit touches one block), at a
-//! place shifted by at most `max_diff` insertions and deletions: the index misses no
-//! twin whose shorter record has `min_plies` plies or more. A candidate is then
-//! measured by the banded edit distance ([`crate::align::within`]), which gives up
-//! after a few plies on unlike games.
+//! each distinct ply text numbered once. The first plies of every game are cut into
+//! blocks; each game is indexed under its `max_diff + 1` rarest blocks (those the fewest
+//! games have at the same place), and looked up under every window of its own that one
+//! of them could be, shifted by up to `max_diff` insertions and deletions. An edit
+//! touches one block, so of two games within `max_diff` edits, one untouched block of
+//! the other's indexed ones is found, provided the shorter record reaches it: a record
+//! is compared with the games sharing what is least common in its opening, never with
+//! every game of a common opening. A candidate is then measured by the banded edit
+//! distance ([`crate::align::within`]), which gives up a few plies after two games
+//! part.
 //!
 //! Memory holds, for every game, its plies as numbers (4 bytes a ply) and a few tags.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasher, Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 
@@ -130,7 +132,8 @@ pub struct Twins {
     pub groups: Vec<Group>,
     /// Input names.
     pub names: Vec<String>,
-    /// Games shorter than `min_plies`, compared only for identical plies.
+    /// Games shorter than `min_plies`, not compared: a few plies alike are no evidence
+    /// of one game.
     pub short: usize,
 }
 
@@ -272,13 +275,40 @@ pub fn find(
     Ok(twins)
 }
 
+/// Plies from the start within which blocks are indexed.
+const REGION: usize = 48;
+
 /// A hash of a block of plies at its place: the same for the same plies at the same
-/// place, whatever the game.
-fn block_hash(state: &std::hash::RandomState, place: usize, plies: &[u32]) -> u64 {
-    let mut h = state.build_hasher();
-    place.hash(&mut h);
-    plies.hash(&mut h);
-    h.finish()
+/// place, whatever the game. Two blocks that collide only make a candidate, which the
+/// alignment then turns down.
+fn block_hash(place: usize, plies: &[u32]) -> u64 {
+    // FxHash-style mixing: a few cycles a ply.
+    const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+    let mut h = (place as u64).wrapping_mul(K);
+    for &p in plies {
+        h = (h.rotate_left(5) ^ p as u64).wrapping_mul(K);
+    }
+    h
+}
+
+/// A hasher for keys that are hashes already.
+#[derive(Default)]
+struct Hashed(u64);
+
+impl Hasher for Hashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | b as u64;
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
 }
 
 /// Union-find's root of `x`, its path halved on the way.
@@ -290,51 +320,68 @@ fn root(parent: &mut [usize], mut x: usize) -> usize {
     x
 }
 
-/// The groups of twins among the entries, and how many games were too short for the
-/// index (compared for identical plies only).
+/// The groups of twins among the entries, and how many games were too short to be
+/// compared.
 pub fn group(entries: &[GameEntry], options: &TwinOptions) -> (Vec<Group>, usize) {
     let k = options.max_diff;
     let b = options.block();
-    let state = std::hash::RandomState::new();
-    // Each long enough game's k + 1 blocks, sorted by hash.
-    let mut index: Vec<(u64, u32)> = Vec::new();
-    for (g, e) in entries.iter().enumerate() {
-        if e.plies.len() < options.min_plies {
-            continue;
-        }
-        for j in 0..=k {
-            index.push((
-                block_hash(&state, j, &e.plies[j * b..(j + 1) * b]),
-                g as u32,
-            ));
+    let long_enough = |e: &GameEntry| e.plies.len() >= options.min_plies;
+    // Every block of the first plies of every long enough game, and how many games
+    // have it at its place.
+    let mut blocks: Vec<(u64, u32, u32)> = Vec::new();
+    for (g, e) in entries.iter().enumerate().filter(|(_, e)| long_enough(e)) {
+        for j in 0..e.plies.len().min(REGION) / b {
+            let hash = block_hash(j, &e.plies[j * b..(j + 1) * b]);
+            blocks.push((hash, g as u32, j as u32));
         }
     }
+    blocks.sort_unstable();
+    let mut ranked: Vec<(u32, u32, u32, u64)> = Vec::with_capacity(blocks.len());
+    for run in blocks.chunk_by(|x, y| x.0 == y.0) {
+        let count = run.len() as u32;
+        ranked.extend(run.iter().map(|&(hash, g, j)| (g, count, j, hash)));
+    }
+    drop(blocks);
+    // Each game's k + 1 rarest blocks (the earliest of equally rare ones), by hash.
+    ranked.sort_unstable();
+    let mut index: Vec<(u64, u32)> = Vec::new();
+    for game in ranked.chunk_by(|x, y| x.0 == y.0) {
+        index.extend(game.iter().take(k + 1).map(|&(g, _, _, hash)| (hash, g)));
+    }
+    drop(ranked);
     index.sort_unstable();
-    let hits = |hash: u64| {
-        let from = index.partition_point(|&(h, _)| h < hash);
-        let to = from + index[from..].partition_point(|&(h, _)| h == hash);
-        &index[from..to]
+    // Where each hash's games are in the index: one probe a window.
+    let mut runs: HashMap<u64, (u32, u32), BuildHasherDefault<Hashed>> = HashMap::default();
+    let mut at = 0;
+    for run in index.chunk_by(|x, y| x.0 == y.0) {
+        runs.insert(run[0].0, (at as u32, run.len() as u32));
+        at += run.len();
+    }
+    let hits = |hash: u64| match runs.get(&hash) {
+        Some(&(from, len)) => &index[from as usize..(from + len) as usize],
+        None => &[],
     };
     let mut parent: Vec<usize> = (0..entries.len()).collect();
     let mut worst: HashMap<usize, usize> = HashMap::new();
     let mut pairs: Vec<(usize, usize, usize)> = Vec::new();
     let mut candidates: Vec<u32> = Vec::new();
     for (g, e) in entries.iter().enumerate() {
-        if e.plies.len() < options.min_plies {
+        if !long_enough(e) {
             continue;
         }
+        // Every window that one of another game's chosen blocks can be, shifted by
+        // up to k insertions and deletions.
         candidates.clear();
-        for j in 0..=k {
+        for j in 0..REGION / b {
             for start in (j * b).saturating_sub(k)..=j * b + k {
                 let Some(window) = e.plies.get(start..start + b) else {
                     continue;
                 };
-                let hash = block_hash(&state, j, window);
+                let hash = block_hash(j, window);
                 candidates.extend(
-                    hits(hash)
-                        .iter()
+                    (hits(hash).iter())
                         .map(|&(_, h)| h)
-                        .filter(|&h| h as usize > g),
+                        .filter(|&h| h as usize != g),
                 );
             }
         }
@@ -343,25 +390,13 @@ pub fn group(entries: &[GameEntry], options: &TwinOptions) -> (Vec<Group>, usize
         for &h in &candidates {
             let h = h as usize;
             if let Some(d) = within(&e.plies, &entries[h].plies, k) {
-                pairs.push((g, h, d));
+                pairs.push((g.min(h), g.max(h), d));
             }
         }
     }
-    // Games too short for the index: the same plies, by a table of whole games.
-    let mut short = 0;
-    let mut same: HashMap<&[u32], usize> = HashMap::new();
-    for (g, e) in entries.iter().enumerate() {
-        if e.plies.len() >= options.min_plies || e.plies.is_empty() {
-            continue;
-        }
-        short += 1;
-        match same.get(e.plies.as_slice()) {
-            Some(&first) => pairs.push((first, g, 0)),
-            None => {
-                same.insert(&e.plies, g);
-            }
-        }
-    }
+    let short = (entries.iter())
+        .filter(|e| e.plies.len() < options.min_plies)
+        .count();
     for &(g, h, _) in &pairs {
         let (rg, rh) = (root(&mut parent, g), root(&mut parent, h));
         if rg != rh {
@@ -497,7 +532,7 @@ fn summary(twins: &Twins, marked: bool) -> String {
     }
     if twins.short > 0 {
         said.push_str(&format!(
-            "; {} shorter than --min-plies, compared for the same plies only",
+            "; {} shorter than --min-plies not compared",
             twins.short
         ));
     }
