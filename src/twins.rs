@@ -13,7 +13,8 @@
 //! distance ([`crate::align::within`]), which gives up a few plies after two games
 //! part.
 //!
-//! Memory holds, for every game, its plies as numbers (4 bytes a ply) and a few tags.
+//! Memory holds, for every game, its plies as numbers (4 bytes a ply) and its tags of
+//! [`AGREEMENT_TAGS`] as numbers, each distinct value once.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -30,7 +31,7 @@ use crate::pmn::{Ply, Problem, Record, Visitor};
 use crate::replay::{ReplayOptions, Replayer};
 
 /// The tags whose agreement a group shows: when, where and who.
-pub const AGREEMENT_TAGS: &[&str] = &["Date", "Site", "South", "North"];
+pub const AGREEMENT_TAGS: [&str; 4] = ["Date", "Site", "South", "North"];
 
 /// Which game of a group is written by `--keep`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,8 +86,8 @@ pub struct GameEntry {
     pub game: usize,
     /// Its plies, each distinct ply text numbered once.
     pub plies: Vec<u32>,
-    /// The values of [`AGREEMENT_TAGS`] (empty when absent).
-    pub tags: Vec<Option<String>>,
+    /// The values of [`AGREEMENT_TAGS`], as numbers into [`Twins::values`] (0: absent).
+    pub tags: [u32; AGREEMENT_TAGS.len()],
     /// Replays without an error (known only for `--keep valid`).
     pub valid: Option<bool>,
 }
@@ -132,12 +133,22 @@ pub struct Twins {
     pub groups: Vec<Group>,
     /// Input names.
     pub names: Vec<String>,
+    /// The tag values the games hold, each once; the first stands for an absent tag.
+    pub values: Vec<String>,
     /// Games shorter than `min_plies`, not compared: a few plies alike are no evidence
     /// of one game.
     pub short: usize,
 }
 
 impl Twins {
+    /// The value of the `t`-th of [`AGREEMENT_TAGS`] in a game.
+    pub fn tag(&self, entry: &GameEntry, t: usize) -> Option<&str> {
+        match entry.tags[t] {
+            0 => None,
+            n => Some(&self.values[n as usize]),
+        }
+    }
+
     /// The games dropped by `--keep`: every member of a group but the one kept, as
     /// (input, game) in input order.
     pub fn dropped(&self) -> Vec<(usize, usize)> {
@@ -179,7 +190,7 @@ impl Visitor for PlyReader<'_> {
 struct Read {
     game: usize,
     plies: String,
-    tags: Vec<Option<String>>,
+    tags: [Option<String>; AGREEMENT_TAGS.len()],
     valid: Option<bool>,
 }
 
@@ -192,8 +203,10 @@ pub fn find(
     let names: Vec<String> = inputs.iter().map(Input::name).collect();
     let mut twins = Twins {
         names: names.clone(),
+        values: vec![String::new()],
         ..Twins::default()
     };
+    let mut values: HashMap<String, u32> = HashMap::new();
     let want_valid = options.keep == Keep::Valid;
     let work = |replayer: &mut Replayer, work: Work| -> Result<Option<Read>, String> {
         let (index, game) = match work {
@@ -228,9 +241,7 @@ pub fn find(
         Ok(Some(Read {
             game: index,
             plies: reader.text,
-            tags: (AGREEMENT_TAGS.iter())
-                .map(|t| record.tag(t).map(|v| v.trim().to_string()))
-                .collect(),
+            tags: AGREEMENT_TAGS.map(|t| record.tag(t).map(|v| v.trim().to_string())),
             valid,
         }))
     };
@@ -244,21 +255,28 @@ pub fn find(
             }
             Ok(None) => {}
             Ok(Some(read)) => {
-                let plies = (read.plies.lines())
-                    .map(|p| match numbers.get(p) {
-                        Some(&n) => n,
-                        None => {
-                            let n = numbers.len() as u32;
-                            numbers.insert(p.to_string(), n);
-                            n
-                        }
-                    })
-                    .collect();
+                // Held for the whole run: allocated to size.
+                let mut plies = Vec::with_capacity(memchr::memchr_iter(b'\n', read.plies.as_bytes()).count());
+                plies.extend(read.plies.lines().map(|p| match numbers.get(p) {
+                    Some(&n) => n,
+                    None => {
+                        let n = numbers.len() as u32;
+                        numbers.insert(p.to_string(), n);
+                        n
+                    }
+                }));
+                let tags = read.tags.map(|v| match v {
+                    None => 0,
+                    Some(v) => *values.entry(v).or_insert_with_key(|v| {
+                        twins.values.push(v.clone());
+                        (twins.values.len() - 1) as u32
+                    }),
+                });
                 twins.entries.push(GameEntry {
                     input,
                     game: read.game,
                     plies,
-                    tags: read.tags,
+                    tags,
                     valid: read.valid,
                 });
             }
@@ -273,6 +291,15 @@ pub fn find(
     twins.groups = groups;
     twins.short = short;
     Ok(twins)
+}
+
+/// A block of a game's plies, with how many games have it at its place (at most
+/// `u16::MAX`: past that, all are equally common).
+struct Block {
+    hash: u64,
+    game: u32,
+    place: u16,
+    games: u16,
 }
 
 /// Plies from the start within which blocks are indexed.
@@ -328,27 +355,29 @@ pub fn group(entries: &[GameEntry], options: &TwinOptions) -> (Vec<Group>, usize
     let long_enough = |e: &GameEntry| e.plies.len() >= options.min_plies;
     // Every block of the first plies of every long enough game, and how many games
     // have it at its place.
-    let mut blocks: Vec<(u64, u32, u32)> = Vec::new();
+    let mut blocks: Vec<Block> = Vec::new();
     for (g, e) in entries.iter().enumerate().filter(|(_, e)| long_enough(e)) {
         for j in 0..e.plies.len().min(REGION) / b {
-            let hash = block_hash(j, &e.plies[j * b..(j + 1) * b]);
-            blocks.push((hash, g as u32, j as u32));
+            blocks.push(Block {
+                hash: block_hash(j, &e.plies[j * b..(j + 1) * b]),
+                game: g as u32,
+                place: j as u16,
+                games: 0,
+            });
         }
     }
-    blocks.sort_unstable();
-    let mut ranked: Vec<(u32, u32, u32, u64)> = Vec::with_capacity(blocks.len());
-    for run in blocks.chunk_by(|x, y| x.0 == y.0) {
-        let count = run.len() as u32;
-        ranked.extend(run.iter().map(|&(hash, g, j)| (g, count, j, hash)));
+    blocks.sort_unstable_by_key(|x| x.hash);
+    for run in blocks.chunk_by_mut(|x, y| x.hash == y.hash) {
+        let games = run.len().min(u16::MAX as usize) as u16;
+        run.iter_mut().for_each(|x| x.games = games);
+    }
+    // Each game's k + 1 rarest blocks (the earliest of equally rare ones).
+    blocks.sort_unstable_by_key(|x| (x.game, x.games, x.place));
+    let mut index: Vec<(u64, u32)> = Vec::new();
+    for game in blocks.chunk_by(|x, y| x.game == y.game) {
+        index.extend(game.iter().take(k + 1).map(|x| (x.hash, x.game)));
     }
     drop(blocks);
-    // Each game's k + 1 rarest blocks (the earliest of equally rare ones), by hash.
-    ranked.sort_unstable();
-    let mut index: Vec<(u64, u32)> = Vec::new();
-    for game in ranked.chunk_by(|x, y| x.0 == y.0) {
-        index.extend(game.iter().take(k + 1).map(|&(g, _, _, hash)| (hash, g)));
-    }
-    drop(ranked);
     index.sort_unstable();
     // Where each hash's games are in the index: one probe a window.
     let mut runs: HashMap<u64, (u32, u32), BuildHasherDefault<Hashed>> = HashMap::default();
@@ -496,12 +525,10 @@ pub fn write_human(twins: &Twins, marked: bool, out: &mut dyn Write) -> io::Resu
                 (true, true) => "kept     ",
                 (true, false) => "dropped  ",
             };
-            let tags: Vec<String> = (AGREEMENT_TAGS.iter().zip(&e.tags))
-                .map(|(t, v)| {
-                    format!(
-                        "{t} {}",
-                        v.as_deref().map_or("-".into(), |v| format!("{v:?}"))
-                    )
+            let tags: Vec<String> = (AGREEMENT_TAGS.iter().enumerate())
+                .map(|(i, t)| {
+                    let value = twins.tag(e, i).map_or("-".into(), |v| format!("{v:?}"));
+                    format!("{t} {value}")
                 })
                 .collect();
             text.push_str(&format!(
@@ -562,8 +589,8 @@ pub fn write_json(twins: &Twins, marked: bool, out: &mut dyn Write) -> io::Resul
                     file: &twins.names[e.input],
                     game: e.game,
                     plies: e.plies.len(),
-                    tags: (AGREEMENT_TAGS.iter().zip(&e.tags))
-                        .map(|(t, v)| (t.to_string(), v.clone().into()))
+                    tags: (AGREEMENT_TAGS.iter().enumerate())
+                        .map(|(i, t)| (t.to_string(), twins.tag(e, i).into()))
                         .collect(),
                     kept: marked.then_some(m == group.kept),
                     valid: e.valid,
