@@ -256,7 +256,8 @@ pub fn find(
             Ok(None) => {}
             Ok(Some(read)) => {
                 // Held for the whole run: allocated to size.
-                let mut plies = Vec::with_capacity(memchr::memchr_iter(b'\n', read.plies.as_bytes()).count());
+                let mut plies =
+                    Vec::with_capacity(memchr::memchr_iter(b'\n', read.plies.as_bytes()).count());
                 plies.extend(read.plies.lines().map(|p| match numbers.get(p) {
                     Some(&n) => n,
                     None => {
