@@ -229,7 +229,7 @@ pub fn game_of(input: &Input, number: usize) -> Result<ParsedGame, CommandError>
             "{name}: games are numbered from 1"
         )));
     }
-    let games = input.games().map_err(|e| CommandError::io(&name, e))?;
+    let games = input.games(None).map_err(|e| CommandError::io(&name, e))?;
     let mut read = 0;
     for parsed in games {
         if let Some(p) = parsed.io_error() {

@@ -375,7 +375,7 @@ pub fn build(
         }
         Ok(())
     };
-    corpus::drive_with(Batches::new(inputs), init, work, sink, |_| {})?;
+    corpus::drive_with(Batches::new(inputs, None), init, work, sink, |_| {})?;
     if unreadable > 0 {
         return Err(CommandError::Unreadable(unreadable));
     }

@@ -284,7 +284,13 @@ pub fn find(
         }
         Ok(())
     };
-    corpus::drive_with(Batches::new(inputs), Replayer::new, work, sink, |_| {})?;
+    corpus::drive_with(
+        Batches::new(inputs, None),
+        Replayer::new,
+        work,
+        sink,
+        |_| {},
+    )?;
     if unreadable > 0 {
         return Err(CommandError::Unreadable(unreadable));
     }
@@ -654,5 +660,5 @@ pub fn write_kept(
             .and_then(|()| out.write_all(text.as_bytes()))
             .map_err(|e| CommandError::io("<output>", e))
     };
-    corpus::drive(Batches::new(inputs), work, sink, |_| {})
+    corpus::drive(Batches::new(inputs, None), work, sink, |_| {})
 }
