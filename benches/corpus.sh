@@ -59,6 +59,7 @@ measure "validate, 1 thread"  "$sow" validate -j 1 --format json "$dir"
 measure "validate, all cores" "$sow" validate --format json "$dir"
 measure "stats --per ply"     "$sow" stats --per ply "$dir"
 measure "stats --per game"    "$sow" stats --per game "$dir"
+measure "twins"               "$sow" twins "$dir"
 # Material is of one kind (Kiothi's is its prisons): the figure of the other games, its
 # MB/s and games/s counted over their files.
 all=("$bytes" "$games")

@@ -45,6 +45,12 @@ pub enum Command {
     View(ViewArgs),
     /// Write a copy of a record with its games repaired, each change in a comment.
     Repair(RepairArgs),
+    /// The opening tree: each next ply with its games, results and mean length.
+    Tree(TreeArgs),
+    /// Groups of games that are one game recorded twice; --keep writes one of each.
+    Twins(TwinsArgs),
+    /// Two transcriptions of one game aligned ply by ply, with where they part.
+    Diff(DiffArgs),
     /// The games that match every criterion given: tags, a position, plies, events.
     Search(SearchArgs),
     /// Print shell completions for sow.
@@ -405,6 +411,85 @@ impl GenerateArgs {
     }
 }
 
+value_enum!(TreeFormat => crate::tree::TreeFormat { Text, Csv, Html });
+
+#[derive(Args, Debug)]
+pub struct TreeArgs {
+    #[command(flatten)]
+    pub corpus: CorpusArgs,
+    /// The root: a PMN Position string, e.g. "2,2,2,2/0,0,0,0/0,0,0,0/2,2,2,2 S"
+    /// (default: the start position). Each game counts from the first time it reaches it.
+    #[arg(long, value_name = "POSITION")]
+    pub from: Option<String>,
+    /// Plies below the root.
+    #[arg(long, default_value_t = crate::tree::TreeOptions::DEPTH)]
+    pub depth: usize,
+    /// Leave out the plies fewer games than this play from their position.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub min_games: u64,
+    /// Indented text, tidy CSV (a row a ply, with its text and its game count as
+    /// columns of their own), or an HTML page in the style of `sow view`'s.
+    #[arg(long, value_enum, default_value_t = TreeFormat::Text)]
+    pub format: TreeFormat,
+    /// Write to this file instead of standard output.
+    #[arg(long, short = 'o')]
+    pub output: Option<PathBuf>,
+    /// Replace the output file if it exists.
+    #[arg(long)]
+    pub force: bool,
+}
+
+value_enum!(KeepTwin => crate::twins::Keep { Longest, Valid, First });
+
+#[derive(Args, Debug)]
+pub struct TwinsArgs {
+    #[command(flatten)]
+    pub corpus: CorpusArgs,
+    /// Plies (changed, inserted or deleted) two records of one game may differ by once
+    /// aligned.
+    #[arg(long, value_name = "K", default_value_t = crate::twins::TwinOptions::MAX_DIFF)]
+    pub max_diff: usize,
+    /// Plies the shorter of two twins has at least: shorter games are not compared (a
+    /// few plies alike are no evidence of one game). At least 2 × K + 1.
+    #[arg(long, value_name = "N", default_value_t = crate::twins::TwinOptions::MIN_PLIES)]
+    pub min_plies: usize,
+    /// With -o: which game of a group is written: the longest, a valid one (the
+    /// longest of those), or the first.
+    #[arg(long, value_enum, default_value_t = KeepTwin::Longest)]
+    pub keep: KeepTwin,
+    /// Write the games (PMN export form), one of each group, to this file; the report
+    /// marks the games kept and dropped.
+    #[arg(long, short = 'o')]
+    pub output: Option<PathBuf>,
+    /// Replace the output file if it exists.
+    #[arg(long)]
+    pub force: bool,
+    /// The report: text, or JSON Lines (a line a group, then a summary).
+    #[arg(long, value_enum, default_value_t = ValidateFormat::Human)]
+    pub format: ValidateFormat,
+}
+
+#[derive(Args, Debug)]
+pub struct DiffArgs {
+    /// The first record (`FILE` or `FILE:K` for its game K).
+    pub a: PathBuf,
+    /// The second record (`FILE` or `FILE:K`).
+    pub b: PathBuf,
+    /// The game of A, from 1 (default 1).
+    #[arg(long, value_name = "K")]
+    pub game_a: Option<usize>,
+    /// The game of B, from 1 (default 1).
+    #[arg(long, value_name = "K")]
+    pub game_b: Option<usize>,
+    /// Text, or JSON Lines (a line for each game, each ply written otherwise and each
+    /// differing tag, then a summary).
+    #[arg(long, value_enum, default_value_t = ValidateFormat::Human)]
+    pub format: ValidateFormat,
+    /// Override a rule option of both records (repeatable).
+    #[arg(long = "rules", value_name = "KEY=VALUE")]
+    pub rules: Vec<String>,
+}
+
 /// Parses a size: a number of bytes, or a number (a fraction allowed) and a unit, `KiB`,
 /// `MiB`, `GiB` or `TiB` (1024 each), or `kB`, `MB`, `GB`, `TB` (1000 each), `B` for
 /// bytes; case aside, a space allowed between.
@@ -658,6 +743,9 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
             Ok(0)
         }
         Command::Repair(args) => run_repair(args),
+        Command::Tree(args) => run_tree(args),
+        Command::Twins(args) => run_twins(args),
+        Command::Diff(args) => run_diff(args),
         Command::Search(args) => run_search(args),
         Command::Completions { shell } => {
             let mut cmd = Cli::command();
@@ -704,6 +792,114 @@ pub fn write_man_pages(dir: &Path, force: bool) -> Result<(), CommandError> {
         )?;
     }
     Ok(())
+}
+
+/// `sow tree`.
+fn run_tree(args: TreeArgs) -> Result<i32, CommandError> {
+    let (inputs, filter, replay) = corpus_inputs(&args.corpus, corpus::PMN_EXTENSIONS)?;
+    let options = crate::tree::TreeOptions {
+        depth: args.depth,
+        min_games: args.min_games,
+        from: args.from.clone(),
+        replay,
+    };
+    let forest = crate::tree::build(&inputs, &filter, &options);
+    say_none_matched(&filter);
+    let forest = forest?;
+    for note in crate::tree::notes(&forest) {
+        say(note);
+    }
+    let name = output_name(args.output.as_deref());
+    crate::output::stream_whole_output(args.output.as_deref(), args.force, &inputs, |out| {
+        crate::tree::write(&forest, &options, args.format.into(), out)
+    })
+    .map_err(|e| match e {
+        crate::output::StreamError::Io(e) | crate::output::StreamError::Write(e) => {
+            CommandError::io(&name, e)
+        }
+    })?;
+    Ok(0)
+}
+
+/// `sow twins`: the report on standard output; with `-o`, the games kept.
+fn run_twins(args: TwinsArgs) -> Result<i32, CommandError> {
+    let (inputs, filter, replay) = corpus_inputs(&args.corpus, corpus::PMN_EXTENSIONS)?;
+    let options = crate::twins::TwinOptions {
+        max_diff: args.max_diff,
+        min_plies: args.min_plies,
+        keep: args.keep.into(),
+        replay: ReplayOptions {
+            diagnostics_only: true,
+            ..replay
+        },
+    };
+    options.check().map_err(CommandError::Usage)?;
+    if args.output.is_some() && inputs.contains(&Input::Stdin) {
+        return Err(CommandError::Usage(
+            "sow twins -o reads its inputs twice, and standard input cannot be read twice".into(),
+        ));
+    }
+    let twins = crate::twins::find(&inputs, &filter, &options);
+    say_none_matched(&filter);
+    let twins = twins?;
+    let marked = args.output.is_some();
+    if let Some(output) = &args.output {
+        let dropped = twins.dropped();
+        crate::output::stream_whole_output(Some(output), args.force, &inputs, |out| {
+            crate::twins::write_kept(&inputs, &filter, &dropped, out)
+        })
+        .map_err(|e| stream_failure(e, output))?;
+    }
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    match args.format {
+        ValidateFormat::Human => crate::twins::write_human(&twins, marked, &mut out),
+        ValidateFormat::Json => crate::twins::write_json(&twins, marked, &mut out),
+    }
+    .and_then(|()| out.flush())
+    .map_err(|e| CommandError::io("<stdout>", e))?;
+    Ok(0)
+}
+
+/// `sow diff`: exit status 0 when the records hold the same plies and tags, 1 when
+/// they differ.
+fn run_diff(args: DiffArgs) -> Result<i32, CommandError> {
+    let mut options = ReplayOptions::full();
+    options.overrides = overrides(&args.rules)?;
+    let mut games = Vec::new();
+    for (path, game) in [(&args.a, args.game_a), (&args.b, args.game_b)] {
+        let (file, in_path) = crate::diff::split_game(path);
+        if let (Some(k), Some(given)) = (in_path, game) {
+            if k != given {
+                return Err(CommandError::Usage(format!(
+                    "{}: game {k} in the path, and {given} by --game-a/--game-b",
+                    path.display()
+                )));
+            }
+        }
+        let number = in_path.or(game).unwrap_or(1);
+        let input = match file.as_os_str() == "-" {
+            true => Input::Stdin,
+            false => Input::File(file),
+        };
+        let parsed = crate::diff::game_of(&input, number)?;
+        games.push((input.name(), number, parsed));
+    }
+    let (a, b) = (&games[0], &games[1]);
+    let comparison = crate::diff::compare(
+        (a.0.as_str(), a.1, &a.2),
+        (b.0.as_str(), b.1, &b.2),
+        &options,
+    );
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    match args.format {
+        ValidateFormat::Human => crate::diff::write_human(&comparison, &mut out),
+        ValidateFormat::Json => crate::diff::write_json(&comparison, &mut out),
+    }
+    .and_then(|()| out.flush())
+    .map_err(|e| CommandError::io("<stdout>", e))?;
+    Ok(i32::from(!comparison.identical()))
 }
 
 /// `sow repair`: exit status 0 when every game is valid or repaired, 1 when a game

@@ -3,12 +3,14 @@
 //!
 //! See ARCHITECTURE.md for the map of the modules and the invariants between them.
 
+pub mod align;
 pub mod cli;
 pub mod convert;
 pub mod corpus;
 pub mod database;
 pub mod diagnostic;
 pub mod diagram;
+pub mod diff;
 pub mod error;
 pub mod escape;
 pub mod games;
@@ -30,6 +32,8 @@ pub mod search;
 pub mod show;
 mod sowing;
 pub mod stats;
+pub mod tree;
+pub mod twins;
 pub mod validate;
 pub mod view;
 

@@ -751,7 +751,13 @@ pub fn search_pmn(
         }
         Ok::<(), CommandError>(())
     };
-    corpus::drive_with(Batches::new(inputs, None), Replayer::new, one, write, |_| {})?;
+    corpus::drive_with(
+        Batches::new(inputs, None),
+        Replayer::new,
+        one,
+        write,
+        |_| {},
+    )?;
     Ok(unreadable)
 }
 

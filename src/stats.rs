@@ -260,6 +260,22 @@ pub fn ply_rows(file: &str, game: usize, trace: &Trace) -> Vec<PlyRow> {
         .collect()
 }
 
+/// Who won: the outcome by the rules when the game is over after the last ply
+/// replayed, else the declared decisive or drawn result; `Some(None)` is a draw, `None`
+/// an unfinished game (or one whose result is not known).
+pub fn winner_of(trace: &Trace) -> Option<Option<Side>> {
+    match (&trace.outcome, trace.declared) {
+        (Some(o), _) => Some(o.winner()),
+        (None, Some(r)) => match r.as_str() {
+            "1-0" => Some(Some(Side::South)),
+            "0-1" => Some(Some(Side::North)),
+            "1/2-1/2" => Some(None),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// The row of a game.
 pub fn game_row(file: &str, game: usize, record: &Record, trace: &Trace) -> GameRow {
     let mut tally = Tally::default();

@@ -33,7 +33,7 @@ use crate::replay::{replay, ReplayOptions, Trace};
 use crate::rules::Game;
 
 const SCRIPT: &str = include_str!("view/view.js");
-const STYLE: &str = include_str!("view/view.css");
+pub(crate) const STYLE: &str = include_str!("view/view.css");
 
 /// Laps of one ply listed in the page, at most; the page says how many there were.
 pub const MAX_LAPS_SHOWN: usize = 200;
