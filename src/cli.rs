@@ -159,6 +159,10 @@ pub enum ShowFormat {
     Text,
     Pmn,
     Svg,
+    /// A PDF diagram, the font embedded.
+    Pdf,
+    /// A PNG diagram at `--dpi`.
+    Png,
 }
 
 #[derive(Args, Debug)]
@@ -172,8 +176,17 @@ pub struct ShowArgs {
     /// replayed).
     #[arg(long)]
     pub ply: Option<usize>,
-    #[arg(long, value_enum, default_value_t = ShowFormat::Text)]
-    pub format: ShowFormat,
+    /// The format (default: as the output's extension says, .svg, .pdf or .png;
+    /// else text).
+    #[arg(long, value_enum)]
+    pub format: Option<ShowFormat>,
+    /// The diagram's width at print (svg, pdf, png): single, double, slide or a length
+    /// such as 84mm (default: sized to the board).
+    #[arg(long)]
+    pub width: Option<String>,
+    /// The resolution of a PNG diagram, in dots per inch.
+    #[arg(long, default_value_t = 300.0)]
+    pub dpi: f64,
     /// Write to this file instead of standard output.
     #[arg(long, short = 'o')]
     pub output: Option<PathBuf>,
@@ -223,31 +236,65 @@ pub struct StatsArgs {
 
 value_enum!(PlotKind => crate::plot::PlotKind { Material, Length, Laps, Captures });
 
+value_enum!(FigureFormat => crate::figure::Format { Svg, Pdf, Png });
+
 #[derive(Args, Debug)]
 pub struct PlotArgs {
     #[command(flatten)]
     pub corpus: CorpusArgs,
-    /// The SVG file to write.
+    /// The file to write: SVG, PDF or PNG, as its extension says.
     #[arg(long, short = 'o')]
     pub output: PathBuf,
     /// What to plot.
     #[arg(long, value_enum, default_value_t = PlotKind::Material)]
     pub kind: PlotKind,
-    /// Width in pixels (SVG user units).
-    #[arg(long, default_value_t = 640)]
-    pub width: u32,
-    /// Height in pixels (SVG user units).
-    #[arg(long, default_value_t = 400)]
-    pub height: u32,
+    #[command(flatten)]
+    pub figure: FigureArgs,
     /// With several games, also draw every game faintly (material plots).
     #[arg(long)]
     pub every: bool,
-    /// The title (default: made from the records).
+    /// The title (default: made from the records; "" for none).
     #[arg(long)]
     pub title: Option<String>,
     /// Replace the output file if it exists.
     #[arg(long)]
     pub force: bool,
+}
+
+/// The size and format of a figure.
+#[derive(Args, Debug)]
+pub struct FigureArgs {
+    /// The width at print: single (84mm), double (174mm), slide (254mm), or a length
+    /// (84mm, 8.4cm, 3.3in, 238pt; a bare number is in px, 96 an inch).
+    #[arg(long, default_value = "single")]
+    pub width: String,
+    /// The height at print, a length (default: suited to the figure).
+    #[arg(long)]
+    pub height: Option<String>,
+    /// The format (default: the output's extension; they must agree).
+    #[arg(long, value_enum)]
+    pub format: Option<FigureFormat>,
+    /// The resolution of a PNG, in dots per inch.
+    #[arg(long, default_value_t = 300.0)]
+    pub dpi: f64,
+}
+
+impl FigureArgs {
+    /// The print size: `None` for the height when it is left to the figure.
+    fn size(&self) -> Result<(f64, Option<f64>), CommandError> {
+        let size = crate::figure::PrintSize::parse(&self.width, self.height.as_deref())
+            .map_err(CommandError::Usage)?;
+        Ok((
+            size.width_mm,
+            self.height.is_some().then_some(size.height_mm),
+        ))
+    }
+
+    /// The format of the output, checked against `--format`.
+    fn format(&self, output: Option<&Path>) -> Result<crate::figure::Format, CommandError> {
+        crate::figure::Format::choose(output, self.format.map(Into::into))
+            .map_err(CommandError::Usage)
+    }
 }
 
 value_enum!(ConvertTo => crate::convert::ConvertTo {
@@ -500,18 +547,21 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
             Ok(0)
         }
         Command::Plot(args) => {
+            let format = args.figure.format(Some(&args.output))?;
+            let (width_mm, height_mm) = args.figure.size()?;
             let (inputs, filter, replay) = corpus_inputs(&args.corpus, corpus::PMN_EXTENSIONS)?;
             let style = crate::plot::Style {
-                width: args.width,
-                height: args.height,
+                width_mm,
+                height_mm,
                 title: args.title.clone(),
                 every: args.every,
             };
             let kind = args.kind.into();
             let svg = crate::plot::run(&inputs, &filter, &replay, kind, &style, &mut say);
             say_none_matched(&filter);
-            let svg = svg?;
-            write_output(Some(&args.output), args.force, &inputs, svg.as_bytes())
+            let bytes = crate::figure::encode(&svg?, format, args.figure.dpi)
+                .map_err(CommandError::Output)?;
+            write_output(Some(&args.output), args.force, &inputs, &bytes)
                 .map_err(|e| CommandError::io(&args.output, e))?;
             Ok(0)
         }
@@ -822,8 +872,43 @@ fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
         .ok_or_else(|| CommandError::Usage(format!("no position after ply {ply}")))?;
     // The game's outcome belongs to its final position only.
     let outcome = trace.outcome.as_ref().filter(|_| ply == replayed);
-    let text = match args.format {
-        ShowFormat::Pmn => format!("{pos}\n"),
+    // The format: the output's extension names a figure's, which a --format given
+    // must agree with.
+    let figure_format = |f: ShowFormat| match f {
+        ShowFormat::Svg => Some(crate::figure::Format::Svg),
+        ShowFormat::Pdf => Some(crate::figure::Format::Pdf),
+        ShowFormat::Png => Some(crate::figure::Format::Png),
+        ShowFormat::Text | ShowFormat::Pmn => None,
+    };
+    let named = args
+        .output
+        .as_deref()
+        .and_then(crate::figure::Format::of_path);
+    let format = match (named, args.format) {
+        (Some(named), Some(given)) if figure_format(given) != Some(named) => {
+            return Err(CommandError::Usage(format!(
+                "the output {} is named as {} but --format says {:?}",
+                output_name(args.output.as_deref()).display(),
+                named.name().to_uppercase(),
+                given
+            )))
+        }
+        (_, Some(given)) => given,
+        (Some(crate::figure::Format::Svg), None) => ShowFormat::Svg,
+        (Some(crate::figure::Format::Pdf), None) => ShowFormat::Pdf,
+        (Some(crate::figure::Format::Png), None) => ShowFormat::Png,
+        (None, None) => ShowFormat::Text,
+    };
+    let width_mm = match &args.width {
+        None => None,
+        Some(w) => Some(
+            crate::figure::PrintSize::parse(w, Some("100mm"))
+                .map_err(CommandError::Usage)?
+                .width_mm,
+        ),
+    };
+    let bytes = match format {
+        ShowFormat::Pmn => format!("{pos}\n").into_bytes(),
         ShowFormat::Text => {
             let caption = format!(
                 "{} {}{}, game {}, {}",
@@ -841,14 +926,17 @@ fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
                 }
             );
             crate::escape::escaped_owned(crate::diagram::text_board(&rules, pos, &caption, outcome))
+                .into_bytes()
         }
-        ShowFormat::Svg => {
+        ShowFormat::Svg | ShowFormat::Pdf | ShowFormat::Png => {
             let last = ply.checked_sub(1).and_then(|i| trace.plies.get(i));
-            crate::diagram::svg_board(&rules, pos, last, outcome)
+            let svg = crate::diagram::svg_board_at(&rules, pos, last, outcome, width_mm);
+            let format = figure_format(format).expect("a figure format");
+            crate::figure::encode(&svg, format, args.dpi).map_err(CommandError::Output)?
         }
     };
     let inputs = std::slice::from_ref(&input);
-    write_output(args.output.as_deref(), args.force, inputs, text.as_bytes())
+    write_output(args.output.as_deref(), args.force, inputs, &bytes)
         .map_err(|e| CommandError::io(output_name(args.output.as_deref()), e))?;
     Ok(0)
 }

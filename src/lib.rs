@@ -10,6 +10,7 @@ pub mod diagnostic;
 pub mod diagram;
 pub mod error;
 pub mod escape;
+pub mod figure;
 pub mod games;
 pub mod generate;
 pub mod geometry;
