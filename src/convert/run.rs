@@ -1,0 +1,440 @@
+//! The command: inputs converted in parallel batches, games kept or left out, and the
+//! output written in input order.
+
+use std::io::{self, Write as _};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::corpus::{self, Batches, Filter, Input, WholeInputs, Work};
+use crate::error::CommandError;
+use crate::pmn::{ParsedGame, Problem, ProblemCode};
+use crate::replay::{replay, ReplayOptions, Trace};
+
+use super::forms::{ConvertFrom, ConvertTo, Forms};
+use super::input::{from_relative, read_input, InputError};
+use super::verdict::{is_space, replay_cause};
+use super::writers::{csv_rows, to_json, to_long, to_ludii, to_pmn, to_relative, CSV_HEADER};
+use super::{convert_broken_game, convert_game, Conversion};
+
+/// Runs `sow convert`: walks the inputs with the corpus driver ([`corpus::drive`]),
+/// converts every game the filter accepts in parallel, and writes the output to `out` in
+/// input order as it goes: PMN and relative numbering in batches of games (memory holds
+/// a few batches and their conversions, and a note for each game of the input that did
+/// not convert whole), Ludii's and the JSON form an input a piece, read whole. Each game
+/// that did not convert whole is named to `notes` once its input has been read. An input
+/// that cannot be opened, read or parsed in the `from` form is reported to `notes`, the
+/// other inputs are still read (to report every one that fails), and the run fails: the
+/// caller then discards what was written (see [`crate::output::stream_whole_output`]),
+/// so that nothing is written. `out_name` names the output in messages. Returns how many
+/// games with errors were left out of the output (each named to `notes`).
+pub fn run(
+    inputs: &[Input],
+    filter: &Filter,
+    replay: &ReplayOptions,
+    forms: Forms,
+    out: &mut dyn io::Write,
+    out_name: &Path,
+    notes: &mut dyn FnMut(String),
+) -> Result<usize, CommandError> {
+    let Forms { from, to, .. } = forms;
+    // Each input's form, when its name says it (or `--from` does).
+    let named: Vec<Option<ConvertFrom>> = (inputs.iter())
+        .map(|i| from.or_else(|| ConvertFrom::of_name(i)))
+        .collect();
+    // PMN of one form throughout is read a game at a time; other inputs whole.
+    let streamed = match named.first() {
+        Some(&Some(f)) if named.iter().all(|n| *n == Some(f)) => {
+            matches!(f, ConvertFrom::Pmn | ConvertFrom::Relative).then_some(f)
+        }
+        None => Some(ConvertFrom::Pmn),
+        _ => None,
+    };
+    let mut writer = OutputWriter::new(to, out, out_name)?;
+    let names: Vec<String> = inputs.iter().map(Input::name).collect();
+    // Once an input has failed, nothing will be written: the games left are only read,
+    // for the failures of their inputs, and not converted.
+    let stopped = AtomicBool::new(false);
+    let convert = |input: usize, index: usize, parsed: ParsedGame, from| -> Converted {
+        if stopped.load(Ordering::Relaxed) {
+            return Converted::default();
+        }
+        let forms = Forms {
+            from: Some(from),
+            ..forms
+        };
+        convert_one(&names[input], index, parsed, filter, replay, forms)
+    };
+    let mut failed = 0;
+    let mut left_out = 0;
+    // The input whose pieces are being written, and what is said of its games, said
+    // once it has been read whole: of an input that fails part-way, nothing is said.
+    let mut current = None;
+    let mut said: Vec<String> = Vec::new();
+    let mut sink = |input: usize, piece: Piece| -> Result<(), CommandError> {
+        if current != Some(input) {
+            // Once a run has failed, only the failures of the inputs left are said.
+            if failed == 0 {
+                said.drain(..).for_each(&mut *notes);
+            }
+            said.clear();
+            current = Some(input);
+        }
+        match piece {
+            Piece::Failed(e) => {
+                notes(e.describe(&names[input]));
+                failed += 1;
+                said.clear();
+                stopped.store(true, Ordering::Relaxed);
+            }
+            Piece::Games(games) if failed == 0 => {
+                for game in games {
+                    said.extend(game.notes);
+                    left_out += game.left_out;
+                    if let Some(output) = game.output {
+                        writer.write(output)?;
+                    }
+                }
+            }
+            Piece::Games(_) => {}
+        }
+        Ok(())
+    };
+    if let Some(from) = streamed {
+        // A game at a time: memory holds a batch of games and their conversions.
+        let game = |work: Work| -> Piece {
+            let (input, index, text) = match work {
+                Work::Unreadable { error, .. } => return Piece::Failed(InputError::from(error)),
+                Work::Game { input, index, game } => (input, index, game),
+            };
+            // The reader ends with a game holding an `io` problem when reading failed.
+            if let Some(p) = text.io_error() {
+                return Piece::Failed(InputError {
+                    at: Some((p.span.line as usize, p.span.column as usize)),
+                    message: p.message.clone(),
+                });
+            }
+            // Once the run has failed, the games are not even parsed.
+            if stopped.load(Ordering::Relaxed) {
+                return Piece::Games(Vec::new());
+            }
+            let parsed = match from {
+                ConvertFrom::Relative => from_relative(text, replay),
+                _ => text.parse(),
+            };
+            // Text of another form, read as PMN: told at the input's first game.
+            let refused = (index == 1).then(|| from.refuses(&parsed.text)).flatten();
+            if let Some(e) = refused {
+                return Piece::Failed(e);
+            }
+            Piece::Games(vec![convert(input, index, parsed, from)])
+        };
+        corpus::drive(Batches::new(inputs), game, &mut sink, |_| {})?;
+    } else {
+        // An input at a time: its text is read whole.
+        let whole = |input: usize| -> Piece {
+            let mut read_notes = Vec::new();
+            let mut games = Vec::new();
+            let read = read_input(
+                &inputs[input],
+                named[input],
+                replay,
+                &mut read_notes,
+                &mut |i, parsed, form| {
+                    games.push(convert(input, i + 1, parsed, form));
+                    Ok(())
+                },
+            );
+            match read {
+                Err(e) => Piece::Failed(e),
+                Ok(()) => {
+                    // What the reading said goes first, as before the games.
+                    let read = Converted {
+                        notes: read_notes,
+                        ..Converted::default()
+                    };
+                    games.insert(0, read);
+                    Piece::Games(games)
+                }
+            }
+        };
+        corpus::drive(WholeInputs::new(inputs), whole, &mut sink, |_| {})?;
+    }
+    // The last input's notes.
+    sink(usize::MAX, Piece::Games(Vec::new()))?;
+    if failed > 0 {
+        return Err(CommandError::Unreadable(failed));
+    }
+    writer.finish()?;
+    Ok(left_out)
+}
+
+/// What the work on a piece of the inputs gives: games converted (a game of PMN, or an
+/// input's games in Ludii's or the JSON form), or why their input could not be read.
+enum Piece {
+    Games(Vec<Converted>),
+    Failed(InputError),
+}
+
+/// A game in the output's form (`None` for a game not written: a file with no game, or
+/// a game the filter leaves out), and what to say of it.
+#[derive(Default)]
+struct Converted {
+    pub(super) notes: Vec<String>,
+    output: Option<Rendered>,
+    /// 1 for a game with errors left out of the output, else 0.
+    left_out: usize,
+}
+
+/// A game written in the output's form.
+pub(super) enum Rendered {
+    Text(String),
+    Rows(Vec<[String; 11]>),
+}
+
+/// Converts a game read, `index` of its input `name`, if the filter accepts it, into the
+/// form `to`. A game with errors is left out and said to be, unless it is kept broken
+/// ([`Forms::keep_broken`]) in a form that can hold it so.
+fn convert_one(
+    name: &str,
+    index: usize,
+    parsed: ParsedGame,
+    filter: &Filter,
+    replay: &ReplayOptions,
+    forms: Forms,
+) -> Converted {
+    // A file with no game (its `empty-file` warning). Text that reads as nothing
+    // because it broke at once is a game, kept verbatim.
+    if parsed.is_no_game() {
+        return Converted {
+            notes: parsed
+                .problems
+                .iter()
+                .map(|p| format!("{name}:{p}"))
+                .collect(),
+            ..Converted::default()
+        };
+    }
+    if !filter.accepts(&parsed.record) {
+        return Converted::default();
+    }
+    // What the reading changed of the text (bytes read as Latin-1 or replaced, NUL
+    // bytes read as spaces) is said, as PMN.md asks, since the output holds it so.
+    let altered = |p: &&Problem| matches!(p.code, ProblemCode::Encoding | ProblemCode::NulByte);
+    let mut notes: Vec<String> = (parsed.problems.iter())
+        .filter(altered)
+        .map(|p| format!("{name}:{p}"))
+        .collect();
+    let conversion = convert_game(name, index, &parsed, replay);
+    if conversion.trace.is_valid() {
+        notes.extend(conversion.kept_summary());
+        return Converted {
+            notes,
+            output: Some(render(forms.to, &conversion)),
+            ..Converted::default()
+        };
+    }
+    let error = broken_summary(&parsed, &conversion);
+    let kept = forms
+        .keep_broken
+        .then(|| keep_broken(name, index, &parsed, replay, forms));
+    match kept.flatten() {
+        Some(output) => {
+            notes.push(format!("{error}; kept (--keep-broken)"));
+            Converted {
+                notes,
+                output: Some(output),
+                left_out: 0,
+            }
+        }
+        None => {
+            let why = if forms.keep_broken {
+                format!(
+                    "left out: {} cannot hold it failing at the same place",
+                    forms.to.name()
+                )
+            } else {
+                "left out (--keep-broken keeps it)".to_string()
+            };
+            notes.push(format!("{error}; {why}"));
+            Converted {
+                notes,
+                output: None,
+                left_out: 1,
+            }
+        }
+    }
+}
+
+/// `FILE:LINE:COL: game K: error[CODE]: message` for a game with errors, at its first
+/// error.
+fn broken_summary(parsed: &ParsedGame, c: &Conversion) -> String {
+    let cause = replay_cause(parsed, &c.trace);
+    format!(
+        "{}:{}:{}: game {}: error[{}]: {}",
+        c.file, cause.line, cause.column, c.game, cause.code, cause.message
+    )
+}
+
+/// A game with errors, read in the form `from`, in the form `to`, failing where it fails
+/// as read: every ply
+/// written stays a ply when the reader read the whole game; PMN read from PMN or JSON
+/// that the reader stopped in is written as the game's text, verbatim. Long text and CSV,
+/// which are not read back, hold the game as far as it replays and the rest as text.
+/// `None` when the form cannot hold the game failing (Ludii's list holds the plies
+/// replayed only).
+pub(super) fn keep_broken(
+    name: &str,
+    index: usize,
+    parsed: &ParsedGame,
+    replay: &ReplayOptions,
+    Forms { from, to, .. }: Forms,
+) -> Option<Rendered> {
+    match to {
+        ConvertTo::Pmn | ConvertTo::Relative | ConvertTo::Json | ConvertTo::Jsonl => {
+            if let Some(c) = convert_broken_game(name, index, parsed, replay) {
+                let rendered = render(to, &c);
+                // A ply that names no pit of its seat (another seat's pit, a pit off the
+                // board) has no seat-relative number: such a game cannot fail alike.
+                if to == ConvertTo::Relative && !relative_fails_alike(&rendered, &c.trace, replay) {
+                    return None;
+                }
+                return Some(rendered);
+            }
+            let pmn_text = matches!(from, Some(ConvertFrom::Pmn | ConvertFrom::Json));
+            if to == ConvertTo::Pmn && pmn_text {
+                let mut text = parsed.text.trim_matches(is_space).to_string();
+                text.push('\n');
+                return Some(Rendered::Text(text));
+            }
+            None
+        }
+        ConvertTo::Long | ConvertTo::Csv => {
+            Some(render(to, &convert_game(name, index, parsed, replay)))
+        }
+        ConvertTo::Ludii => None,
+    }
+}
+
+/// Whether the relative text of a broken game, read back, fails where `trace` does: at
+/// the same ply with the same code.
+fn relative_fails_alike(rendered: &Rendered, trace: &Trace, options: &ReplayOptions) -> bool {
+    let Rendered::Text(text) = rendered else {
+        return false;
+    };
+    let Some(game) = crate::pmn::Reader::new(text.as_bytes()).next_text() else {
+        return false;
+    };
+    let back = replay(&from_relative(game, options), options);
+    let first = |t: &Trace| t.first_error().map(|d| (d.ply, d.code));
+    first(&back) == first(trace)
+}
+
+/// Writes the output of one run, a game at a time.
+struct OutputWriter<'a> {
+    sink: Sink<'a>,
+    pub(super) games: usize,
+    /// What the output is called in messages (a file, or `<stdout>`).
+    pub(super) name: &'a Path,
+}
+
+/// Where a run's output goes, in which form.
+enum Sink<'a> {
+    /// Games one after the other, a blank line between two: PMN, relative, Ludii, long.
+    Games(&'a mut dyn io::Write),
+    /// A JSON array of records.
+    JsonArray(&'a mut dyn io::Write),
+    /// A JSON record a line.
+    JsonLines(&'a mut dyn io::Write),
+    // Boxed: the writer keeps its buffer's state inline, some 370 bytes.
+    Csv(Box<csv::Writer<&'a mut dyn io::Write>>),
+}
+
+/// A game in the form `to`: made where the game is converted, written in input order.
+fn render(to: ConvertTo, c: &Conversion) -> Rendered {
+    Rendered::Text(match to {
+        ConvertTo::Pmn => to_pmn(c),
+        ConvertTo::Relative => to_relative(c),
+        ConvertTo::Ludii => to_ludii(c),
+        ConvertTo::Long => to_long(c),
+        ConvertTo::Json => to_json(c, true),
+        ConvertTo::Jsonl => to_json(c, false),
+        ConvertTo::Csv => return Rendered::Rows(csv_rows(c)),
+    })
+}
+
+impl<'a> OutputWriter<'a> {
+    pub(super) fn new(
+        to: ConvertTo,
+        out: &'a mut dyn io::Write,
+        name: &'a Path,
+    ) -> Result<OutputWriter<'a>, CommandError> {
+        let sink = match to {
+            ConvertTo::Pmn | ConvertTo::Relative | ConvertTo::Ludii | ConvertTo::Long => {
+                Sink::Games(out)
+            }
+            ConvertTo::Json => Sink::JsonArray(out),
+            ConvertTo::Jsonl => Sink::JsonLines(out),
+            ConvertTo::Csv => {
+                let mut w = csv::Writer::from_writer(out);
+                w.write_record(CSV_HEADER).map_err(|e| csv_error(e, name))?;
+                Sink::Csv(Box::new(w))
+            }
+        };
+        Ok(OutputWriter {
+            sink,
+            games: 0,
+            name,
+        })
+    }
+
+    /// Writes a game [`render`]ed in the writer's form.
+    fn write(&mut self, game: Rendered) -> Result<(), CommandError> {
+        let first = self.games == 0;
+        self.games += 1;
+        let name = self.name;
+        let (out, before, text, after) = match (&mut self.sink, game) {
+            (Sink::Csv(w), Rendered::Rows(rows)) => {
+                for row in rows {
+                    w.write_record(&row).map_err(|e| csv_error(e, name))?;
+                }
+                return Ok(());
+            }
+            (Sink::Games(out), Rendered::Text(text)) => {
+                (out, if first { "" } else { "\n" }, text, "")
+            }
+            (Sink::JsonArray(out), Rendered::Text(text)) => {
+                (out, if first { "[\n" } else { ",\n" }, text, "")
+            }
+            (Sink::JsonLines(out), Rendered::Text(text)) => (out, "", text, "\n"),
+            _ => unreachable!("a game is rendered in the writer's own form"),
+        };
+        (|| {
+            out.write_all(before.as_bytes())?;
+            out.write_all(text.as_bytes())?;
+            out.write_all(after.as_bytes())
+        })()
+        .map_err(|e| CommandError::io(name, e))
+    }
+
+    fn finish(self) -> Result<(), CommandError> {
+        let name = self.name;
+        match self.sink {
+            Sink::JsonArray(out) => {
+                let end = if self.games == 0 { "[]\n" } else { "\n]\n" };
+                out.write_all(end.as_bytes())
+                    .map_err(|e| CommandError::io(name, e))
+            }
+            Sink::Games(_) | Sink::JsonLines(_) => Ok(()),
+            Sink::Csv(mut w) => w.flush().map_err(|e| CommandError::io(name, e)),
+        }
+    }
+}
+
+/// A CSV writer's failure: writing, as a failure of the output file.
+fn csv_error(e: csv::Error, name: &Path) -> CommandError {
+    let message = e.to_string();
+    match e.into_kind() {
+        csv::ErrorKind::Io(e) => CommandError::io(name, e),
+        _ => CommandError::Output(message),
+    }
+}

@@ -1,0 +1,508 @@
+//! The output forms of a conversion: PMN, relative numbering, Ludii, JSON, CSV and the
+//! long form.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use crate::geometry::Pit;
+use crate::moves::Move;
+use crate::pmn::{self, CommentKind, Element, Record, Tag};
+use crate::rules::{Game, Rules};
+
+use super::input::first_index;
+use super::numbering;
+use super::numbering::Numbering;
+use super::verdict::{rest_comments, verbatim_comments};
+use super::{is_relative_mark, Conversion, AFTER_RESULT_NOTE, NUMBERING_TAG, RELATIVE, TAG_NOTE};
+
+/// The game in the PMN export form.
+pub fn to_pmn(c: &Conversion) -> String {
+    pmn::write_game(&c.record)
+}
+
+/// The game in relative numbering (docs/relative.md): the export form with a
+/// `[Numbering "relative"]` tag (before any Numbering tag of the record's own, which is
+/// kept) and every pit of every ply, variations included, written as a number from the
+/// seat of the player who plays it.
+pub fn to_relative(c: &Conversion) -> String {
+    // Without rules there are no seats to number from: the game is written in PMN as it
+    // is, without a Numbering tag, so that reading it back changes nothing.
+    let Some(rules) = &c.trace.rules else {
+        return pmn::write_game(&c.record);
+    };
+    let mut record = c.record.clone();
+    record.tags.retain(|t| !is_relative_mark(t));
+    // The export form sorts tags of one name in the order they are held: the mark is
+    // written first of them, then the record's own.
+    let at = (record.tags.iter())
+        .position(|t| t.name == NUMBERING_TAG)
+        .unwrap_or(record.tags.len());
+    record.tags.insert(at, Tag::new(NUMBERING_TAG, RELATIVE));
+    let text = pmn::write_game(&record);
+    numbering::rewrite_game_text(
+        rules,
+        first_index(&record),
+        &text,
+        Numbering::Absolute,
+        Numbering::Relative,
+    )
+}
+
+/// The game as a Ludii-style move list (docs/ludii.md). Games Ludii does not have here
+/// (Kiothi, Bao la Kimasai) and games whose rules could not be built are written as a
+/// comment saying so.
+pub fn to_ludii(c: &Conversion) -> String {
+    let mut out = String::new();
+    let rules = match &c.trace.rules {
+        Some(r) if matches!(r.game(), Game::Tsoro | Game::Nsolo) => r,
+        Some(r) => {
+            let _ = writeln!(
+                out,
+                "// {}, game {}: {} has no Ludii numbering here (only Tsoro and Nsolo); not converted",
+                c.file,
+                c.game,
+                r.game()
+            );
+            return out;
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "// {}, game {}: the rules could not be built; not converted",
+                c.file, c.game
+            );
+            return out;
+        }
+    };
+    let board = rules.board();
+    let _ = writeln!(
+        out,
+        "// Ludii move list: {} on {board}, Ludii's (mancalaBoard {} {}) with sites 0..{} row by row from South's outer-row left",
+        rules.game(),
+        board.rows(),
+        board.cols(),
+        board.len() - 1
+    );
+    let tags = pmn::write_game(&Record {
+        tags: c.record.tags.clone(),
+        moves: vec![],
+        result: None,
+    });
+    for line in tags.lines() {
+        let _ = writeln!(out, "// {line}");
+    }
+    let tag_comments: Vec<Element> = c
+        .unread_tags
+        .iter()
+        .flat_map(|u| verbatim_comments(TAG_NOTE, u))
+        .collect();
+    ludii_comments(&mut out, &tag_comments);
+    for ply in &c.trace.plies {
+        let line = numbering::rewrite_ply(
+            rules,
+            ply.side,
+            &ply.text,
+            Numbering::Absolute,
+            Numbering::Ludii,
+        )
+        .unwrap_or_else(|| ply.text.clone());
+        let _ = writeln!(out, "{line}");
+        // A foul accepted is part of the play, not commentary: without it the ply
+        // would not replay when the list is read back.
+        if ply.foul {
+            let _ = writeln!(out, "//{{[%foul]}}");
+        }
+    }
+    if let Some(rest) = &c.rest {
+        ludii_comments(&mut out, &rest_comments(rest));
+    }
+    if let Some(u) = &c.after_result {
+        ludii_comments(&mut out, &verbatim_comments(AFTER_RESULT_NOTE, u));
+    }
+    if let Some(result) = c.record.result {
+        let _ = writeln!(out, "// end {}", result.result.as_str());
+    }
+    out
+}
+
+/// PMN comments as the `//{...}` and `//;...` lines of a Ludii move list.
+fn ludii_comments(out: &mut String, comments: &[Element]) {
+    for e in comments {
+        if let Element::Comment(cm) = e {
+            match cm.kind {
+                CommentKind::Brace => {
+                    let _ = writeln!(out, "//{{{}}}", cm.text);
+                }
+                CommentKind::Line => {
+                    let _ = writeln!(out, "//;{}", cm.text);
+                }
+            }
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct GameJson<'a> {
+    #[serde(flatten)]
+    pub(super) record: &'a Record,
+    source: SourceJson<'a>,
+    pub(super) replay: ReplayJson,
+}
+
+#[derive(Serialize)]
+struct SourceJson<'a> {
+    pub(super) file: &'a str,
+    pub(super) game: usize,
+}
+
+#[derive(Serialize)]
+struct ReplayJson {
+    /// `Game board options`, when the rules could be built.
+    pub(super) rules: Option<String>,
+    pub(super) start: Option<String>,
+    complete: bool,
+    pub(super) plies: Vec<PlyJson>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    not_replayed_from: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped_because: Option<String>,
+    /// Text outside the move text that the reader did not read (kept verbatim in the
+    /// record's comments): unreadable tag lines, text after the result.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    not_read: Vec<NotReadJson>,
+}
+
+#[derive(Serialize)]
+struct NotReadJson {
+    pub(super) line: u32,
+    pub(super) column: u32,
+    pub(super) code: &'static str,
+    because: String,
+}
+
+#[derive(Serialize)]
+struct PlyJson {
+    pub(super) ply: u32,
+    player: &'static str,
+    pub(super) text: String,
+    laps: Vec<LapJson>,
+    lap_count: u64,
+    stones_sown: u64,
+    pub(super) end: Option<String>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    stopped_at_head: bool,
+    captured: Vec<PitStonesJson>,
+    bonus: Vec<PitStonesJson>,
+    #[serde(skip_serializing_if = "is_zero")]
+    prison_gain: u16,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    foul: bool,
+    after: Option<String>,
+}
+
+fn is_zero(n: &u16) -> bool {
+    *n == 0
+}
+
+#[derive(Serialize)]
+struct LapJson {
+    pub(super) start: String,
+    pub(super) end: String,
+    stones: u32,
+}
+
+#[derive(Serialize)]
+struct PitStonesJson {
+    pit: String,
+    stones: u16,
+}
+
+fn pit_stones(list: &[(Pit, u16)]) -> Vec<PitStonesJson> {
+    list.iter()
+        .map(|&(pit, stones)| PitStonesJson {
+            pit: pit.to_string(),
+            stones,
+        })
+        .collect()
+}
+
+fn rules_caption(rules: &Rules) -> String {
+    let options = rules.options_tag();
+    if options.is_empty() {
+        format!("{} {}", rules.game(), rules.board())
+    } else {
+        format!("{} {} {options}", rules.game(), rules.board())
+    }
+}
+
+/// The game as JSON: the record's JSON form plus `source` and `replay`.
+pub fn to_json(c: &Conversion, pretty: bool) -> String {
+    let plies = c
+        .trace
+        .plies
+        .iter()
+        .map(|p| PlyJson {
+            ply: p.number,
+            player: p.side.name(),
+            text: p.text.clone(),
+            laps: p
+                .effect
+                .laps
+                .iter()
+                .map(|l| LapJson {
+                    start: l.start.to_string(),
+                    end: l.end.to_string(),
+                    stones: l.stones,
+                })
+                .collect(),
+            lap_count: p.effect.lap_count,
+            stones_sown: p.effect.stones_sown,
+            end: p.effect.end.map(|e| e.to_string()),
+            stopped_at_head: p.effect.stopped_at_head,
+            captured: pit_stones(&p.effect.captured),
+            bonus: pit_stones(&p.effect.bonus),
+            prison_gain: p.effect.prison_gain,
+            foul: p.foul,
+            after: p.after.as_ref().map(ToString::to_string),
+        })
+        .collect();
+    let game = GameJson {
+        record: &c.record,
+        source: SourceJson {
+            file: &c.file,
+            game: c.game,
+        },
+        replay: ReplayJson {
+            rules: c.trace.rules.as_ref().map(rules_caption),
+            start: c.trace.start.as_ref().map(ToString::to_string),
+            complete: c.trace.complete,
+            plies,
+            not_replayed_from: c.rest.as_ref().map(|r| r.ply),
+            stopped_because: c.rest.as_ref().map(|r| r.cause.message.clone()),
+            not_read: c
+                .unread_tags
+                .iter()
+                .chain(&c.after_result)
+                .map(|u| NotReadJson {
+                    line: u.cause.line,
+                    column: u.cause.column,
+                    code: u.cause.code,
+                    because: u.cause.message.clone(),
+                })
+                .collect(),
+        },
+    };
+    let json = if pretty {
+        serde_json::to_string_pretty(&game)
+    } else {
+        serde_json::to_string(&game)
+    };
+    json.expect("a conversion always serialises")
+}
+
+/// The columns of `--to csv`.
+pub const CSV_HEADER: [&str; 11] = [
+    "file", "game", "ply", "player", "from", "lift", "end", "arrival", "capture", "bonus", "text",
+];
+
+fn pits_text(list: &[(Pit, u16)]) -> String {
+    list.iter()
+        .map(|(p, n)| format!("{p}:{n}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// One row per ply replayed; a game that did not replay to its end has one more row,
+/// with the number of the first ply not replayed, empty parts and the rest of the move
+/// text verbatim in `text`. Each tag line not read (first) and text after the result
+/// (last) has a row of its own, with an empty `ply` and the text verbatim in `text`.
+pub(super) fn csv_rows(c: &Conversion) -> Vec<[String; 11]> {
+    let mut rows: Vec<[String; 11]> = c
+        .unread_tags
+        .iter()
+        .map(|u| kept_row(c, String::new(), &u.text))
+        .collect();
+    for p in &c.trace.plies {
+        let (from, lift, arrival) = match &p.mv {
+            Move::Sow(s) => (
+                s.from.map(|f| f.to_string()).unwrap_or_default(),
+                s.lift.map(|n| n.to_string()).unwrap_or_default(),
+                s.stop.map(|h| h.arrival.to_string()).unwrap_or_default(),
+            ),
+            Move::Redistribute(r) => (
+                format!("{},{}", r.emptied[0], r.emptied[1]),
+                String::new(),
+                String::new(),
+            ),
+        };
+        rows.push([
+            c.file.clone(),
+            c.game.to_string(),
+            p.number.to_string(),
+            p.side.name().to_string(),
+            from,
+            lift,
+            p.effect.end.map(|e| e.to_string()).unwrap_or_default(),
+            arrival,
+            pits_text(&p.effect.captured),
+            pits_text(&p.effect.bonus),
+            p.text.clone(),
+        ]);
+    }
+    if let Some(rest) = &c.rest {
+        rows.push(kept_row(c, rest.ply.to_string(), &rest.text));
+    }
+    if let Some(u) = &c.after_result {
+        rows.push(kept_row(c, String::new(), &u.text));
+    }
+    rows
+}
+
+/// A row of text kept verbatim: `ply` and `text` only.
+fn kept_row(c: &Conversion, ply: String, text: &str) -> [String; 11] {
+    let mut row: [String; 11] = Default::default();
+    row[0] = c.file.clone();
+    row[1] = c.game.to_string();
+    row[2] = ply;
+    row[10] = text.to_string();
+    row
+}
+
+fn pits_words(list: &[(Pit, u16)]) -> String {
+    if list.is_empty() {
+        return "none".into();
+    }
+    list.iter()
+        .map(|(p, n)| format!("{p} ({n})"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn stones(n: u64) -> String {
+    if n == 1 {
+        "1 stone".into()
+    } else {
+        format!("{n} stones")
+    }
+}
+
+/// The game with every ply's effect spelled out.
+pub fn to_long(c: &Conversion) -> String {
+    let mut out = String::new();
+    let _ = write!(out, "{}, game {}", c.file, c.game);
+    match &c.trace.rules {
+        Some(rules) => {
+            let _ = writeln!(out, ": {}", rules_caption(rules));
+        }
+        None => {
+            let _ = writeln!(out, ": the rules could not be built");
+        }
+    }
+    if let Some(start) = &c.trace.start {
+        let _ = writeln!(out, "start: {start}");
+    }
+    for u in &c.unread_tags {
+        let _ = writeln!(
+            out,
+            "tag line not read (line {}): {}",
+            u.cause.line, u.cause.message
+        );
+        long_lines(&mut out, &u.text);
+    }
+    for p in &c.trace.plies {
+        let _ = writeln!(out, "ply {}, {}: {}", p.number, p.side, p.text);
+        let e = &p.effect;
+        if let Move::Redistribute(r) = &p.mv {
+            let placed: Vec<String> = r.placed.iter().map(|(q, n)| format!("{q} ({n})")).collect();
+            let _ = writeln!(
+                out,
+                "  opening redistribution: emptied {} and {}; placed {}",
+                r.emptied[0],
+                r.emptied[1],
+                placed.join(", ")
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "  laps: {} ({} sown)",
+                e.lap_count,
+                stones(e.stones_sown)
+            );
+            for (i, lap) in e.laps.iter().enumerate() {
+                let _ = writeln!(
+                    out,
+                    "    {}. {} to {}, {}",
+                    i + 1,
+                    lap.start,
+                    lap.end,
+                    stones(lap.stones as u64)
+                );
+            }
+            if (e.laps.len() as u64) < e.lap_count {
+                let _ = writeln!(
+                    out,
+                    "    ... {} more laps not kept",
+                    e.lap_count - e.laps.len() as u64
+                );
+            }
+        }
+        if let Some(end) = e.end {
+            let how = if e.stopped_at_head {
+                " (stopped at the head)"
+            } else {
+                ""
+            };
+            let _ = writeln!(out, "  ended in {end}{how}");
+        }
+        let _ = writeln!(out, "  captured: {}", pits_words(&e.captured));
+        let _ = writeln!(out, "  bonus: {}", pits_words(&e.bonus));
+        if e.prison_gain > 0 {
+            let _ = writeln!(out, "  to {}'s prison: {}", p.side, e.prison_gain);
+        }
+        if !e.nki_cleared.is_empty() {
+            let cleared: Vec<String> = e.nki_cleared.iter().map(Pit::to_string).collect();
+            let _ = writeln!(out, "  nki cleared: {}", cleared.join(", "));
+        }
+        if e.nki_marked {
+            let _ = writeln!(out, "  every occupied pit marked nki");
+        }
+        if p.foul {
+            let _ = writeln!(out, "  played under [%foul]");
+        }
+        if let Some(after) = &p.after {
+            let _ = writeln!(out, "  after: {after}");
+        }
+    }
+    if let Some(rest) = &c.rest {
+        let _ = writeln!(
+            out,
+            "not replayed from ply {}: {}",
+            rest.ply, rest.cause.message
+        );
+        long_lines(&mut out, &rest.text);
+    }
+    if let Some(u) = &c.after_result {
+        let _ = writeln!(
+            out,
+            "text after the result not read (line {}): {}",
+            u.cause.line, u.cause.message
+        );
+        long_lines(&mut out, &u.text);
+    }
+    if let Some(outcome) = &c.trace.outcome {
+        let _ = writeln!(out, "game over: {}", outcome.result_token());
+    }
+    if let Some(declared) = c.trace.declared {
+        let _ = writeln!(out, "result: {}", declared.as_str());
+    }
+    // Read by people: the file's name and the text kept verbatim show their controls.
+    crate::escape::escaped_owned(out)
+}
+
+/// Text kept verbatim, each line after `  | `.
+fn long_lines(out: &mut String, text: &str) {
+    for line in text.lines() {
+        let _ = writeln!(out, "  | {line}");
+    }
+}

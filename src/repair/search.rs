@@ -1,0 +1,603 @@
+//! The search for repairs: single edits before the first error, each replayed from the
+//! position before it, and a second edit when no single one replays the record.
+
+use std::time::Instant;
+
+use crate::diagnostic::{code, SuggestedEdit, Suggestion};
+use crate::moves::Effect;
+use crate::play::GameState;
+use crate::pmn::{self, ParsedGame};
+use crate::replay::{self, replay_from, PlyInput, ReplayOptions, Trace};
+use crate::rules::Game;
+
+use super::apply::apply_edit;
+use super::candidates::{legal_plies, near_variants};
+use super::rank::{distance, plausibility, ply_cost, rank};
+use super::suggest::{Fix, How};
+use super::{Edit, Repair, RepairOptions};
+
+/// The outcome of a search.
+#[derive(Clone, Debug, Default)]
+pub struct RepairSearch {
+    /// Best first.
+    pub repairs: Vec<Repair>,
+    /// The search stopped (its plies or its time ran out) before every candidate was
+    /// tried.
+    pub stopped_early: bool,
+    /// Candidates replayed.
+    pub tried: usize,
+    /// Plies the candidates replayed, each candidate counting one more (see
+    /// [`RepairOptions::plies`]).
+    pub replayed: u64,
+}
+
+/// Searches single-edit repairs of a game whose replay has an error.
+pub fn search(
+    parsed: &ParsedGame,
+    options: &ReplayOptions,
+    bounds: &RepairOptions,
+) -> RepairSearch {
+    let baseline = replay::replay(parsed, &ReplayOptions::quiet(&options.overrides));
+    match baseline.first_error_ply() {
+        Some(first_error) => search_from(parsed, first_error, options, bounds),
+        None => RepairSearch::default(),
+    }
+}
+
+/// [`search`] for a game whose first error is already known (from its trace), so that
+/// the game is not replayed once more to find it. When no single edit replays the
+/// record completely, the furthest single edits are each followed by a second search
+/// from the error that then shows, within the same bound on work.
+pub fn search_from(
+    parsed: &ParsedGame,
+    first_error: u32,
+    options: &ReplayOptions,
+    bounds: &RepairOptions,
+) -> RepairSearch {
+    /// Single edits tried as the first of two: the furthest, likeliest ones.
+    const FIRSTS: usize = 6;
+    let started = Instant::now();
+    let mut result = search_single(parsed, first_error, options, bounds, started);
+    if result.repairs.iter().any(|r| r.complete) || result.stopped_early {
+        return result;
+    }
+    let firsts: Vec<Repair> = result.repairs.iter().take(FIRSTS).cloned().collect();
+    for first in firsts {
+        if result.replayed >= bounds.plies {
+            result.stopped_early = true;
+            break;
+        }
+        let edited = ParsedGame {
+            record: apply_edit(&parsed.record, &first.edit),
+            text: String::new(),
+            ..parsed.clone()
+        };
+        let rest = RepairOptions {
+            plies: bounds.plies - result.replayed,
+            ..bounds.clone()
+        };
+        let next = search_single(&edited, first.replays as u32 + 1, options, &rest, started);
+        result.tried += next.tried;
+        result.replayed += next.replayed;
+        result.stopped_early |= next.stopped_early;
+        // The first edit is worth its second only where both together replay further
+        // than the first alone.
+        for second in next.repairs.into_iter().filter(|r| r.complete) {
+            result.repairs.push(Repair {
+                edit: first.edit.clone(),
+                second: Some(second.edit),
+                replays: second.replays,
+                progress: second.progress,
+                complete: true,
+                cost: first.cost + second.cost,
+                warnings: second.warnings,
+                plausibility: first.plausibility + second.plausibility,
+            });
+        }
+    }
+    rank(&mut result.repairs, parsed);
+    result
+}
+
+/// One level of the search: single edits of plies up to `bounds.window` before the
+/// first error, of the checkpoint that fails, of the result that fails.
+fn search_single(
+    parsed: &ParsedGame,
+    first_error: u32,
+    options: &ReplayOptions,
+    bounds: &RepairOptions,
+    started: Instant,
+) -> RepairSearch {
+    let record = &parsed.record;
+    let lean = ReplayOptions::quiet(&options.overrides);
+    let mut result = RepairSearch::default();
+    let Ok(rules) = replay::rules_of(record, &lean.overrides) else {
+        return result;
+    };
+    let Ok(start) = replay::start_of(record, &rules) else {
+        return result;
+    };
+    let inputs = PlyInput::main_line(record);
+    if first_error == 0 || inputs.is_empty() {
+        return result;
+    }
+    let error_index = (first_error as usize - 1).min(inputs.len().saturating_sub(1));
+    // The text's own errors (a Result tag against the result token, a missing result,
+    // a duplicate tag) stay whatever ply is edited: with one, no edit makes the record
+    // replay completely, and none is said to. A result edit writes the tag and the token alike.
+    let text_errors = parsed.problems.iter().any(|p| p.is_error());
+    let text_errors_but_result = parsed
+        .problems
+        .iter()
+        .any(|p| p.is_error() && p.code != pmn::ProblemCode::ResultMismatch);
+    let lowest = error_index.saturating_sub(bounds.window);
+    // One more state before the window: a deletion replays the ply before it.
+    let first_state = lowest.saturating_sub(1);
+    let out_of_bounds = |result: &RepairSearch| {
+        result.replayed >= bounds.plies || bounds.budget.is_some_and(|b| started.elapsed() > b)
+    };
+
+    // The game state before each ply of the window, from one replay of the prefix.
+    let start_state = GameState::new(rules.clone(), start);
+    let states = states_before(start_state, &inputs, first_state, error_index, &lean);
+    let base = first_state;
+
+    // How far the record as written replays: to the ply of the first error, or past it
+    // when that error is the text's (a Result tag against the token, at the last ply).
+    // An edit must do better, or replay completely.
+    let mut written_trace = Trace {
+        declared: replay::declared_result(record),
+        ..Trace::default()
+    };
+    let written = match states.get(error_index - base) {
+        Some(st) => {
+            let mut st = st.clone();
+            replay_from(
+                &mut st,
+                inputs[error_index..].iter(),
+                record,
+                replay::cut_short(parsed),
+                &lean,
+                &mut written_trace,
+            );
+            result.replayed += written_trace.played as u64;
+            written_trace
+                .first_error_ply()
+                .map_or(inputs.len(), |p| p as usize - 1)
+        }
+        None => error_index,
+    };
+    let first_code = (written_trace.diagnostics.iter())
+        .find(|d| d.is_error())
+        .map(|d| d.code);
+
+    // The edits of what the error names, beside the edits of plies: the checkpoint that
+    // fails corrected to the counts of the replay; the result that fails written as the
+    // game's outcome.
+    let mut candidates: Vec<(Edit, usize, u32)> = Vec::new();
+    if first_code == Some(code::STONES_MISMATCH) && written == error_index {
+        if let Some(st) = states.get(error_index - base) {
+            let mut st = st.clone();
+            let (mut effect, mut scratch, mut failed) = (Effect::default(), Vec::new(), false);
+            let mut bare = inputs[error_index].clone();
+            bare.commands.clear();
+            replay::step(
+                &mut st,
+                &bare,
+                &mut effect,
+                &lean,
+                &mut scratch,
+                &mut failed,
+            );
+            if !failed {
+                let after = st.position();
+                let [south, north] = if rules.game() == Game::Kiothi {
+                    [after.prisons[0] as u32, after.prisons[1] as u32]
+                } else {
+                    [
+                        after.stones_of(crate::Side::South),
+                        after.stones_of(crate::Side::North),
+                    ]
+                };
+                candidates.push((
+                    Edit::Checkpoint {
+                        after: error_index,
+                        south,
+                        north,
+                    },
+                    1,
+                    0,
+                ));
+            }
+        }
+    }
+    let result_wrong = first_code == Some(code::RESULT_MISMATCH)
+        || (written_trace.complete
+            && parsed
+                .problems
+                .iter()
+                .any(|p| p.code == pmn::ProblemCode::ResultMismatch));
+    if result_wrong && written_trace.complete {
+        if let Some(outcome) = written_trace.outcome {
+            let true_result = replay::result_of(&outcome);
+            let mut trace = Trace {
+                declared: Some(true_result),
+                ..Trace::default()
+            };
+            if let Some(st) = states.get(error_index - base) {
+                let mut st = st.clone();
+                replay_from(
+                    &mut st,
+                    inputs[error_index..].iter(),
+                    record,
+                    replay::cut_short(parsed),
+                    &lean,
+                    &mut trace,
+                );
+                result.replayed += trace.played as u64 + 1;
+                result.tried += 1;
+                if trace.complete && trace.is_valid() && !text_errors_but_result {
+                    result.repairs.push(Repair {
+                        edit: Edit::Result {
+                            result: true_result,
+                        },
+                        replays: inputs.len(),
+                        progress: inputs.len(),
+                        complete: true,
+                        cost: 1,
+                        warnings: trace.warnings(),
+                        plausibility: 0,
+                        second: None,
+                    });
+                }
+            }
+        }
+    }
+
+    // Candidate edits of plies, nearest the error first. Each listing of legal plies
+    // counts as work, and the bound is checked before each: a listing can be long (a
+    // Tsoro sowing reaching its heads many times).
+    for at in (lowest..=error_index.min(states.len() + base - 1)).rev() {
+        if out_of_bounds(&result) {
+            result.stopped_early = true;
+            break;
+        }
+        let st = &states[at - base];
+        let here = inputs.get(at).map(|i| i.syntax);
+        let here_text = here.map(|s| s.to_string()).unwrap_or_default();
+        let mut seen = std::collections::HashSet::new();
+        if let Some(w) = here {
+            let legal = legal_plies(st, Some(w));
+            result.replayed += legal.len() as u64;
+            for v in legal.into_iter().chain(near_variants(w, &rules)) {
+                let text = v.to_string();
+                if text != here_text && seen.insert(text.clone()) {
+                    let cost = ply_cost(w, &v);
+                    let p = plausibility(w, &v, &rules);
+                    candidates.push((Edit::Replace { at, with: v }, cost, p));
+                }
+            }
+        }
+        let legal = legal_plies(st, None);
+        result.replayed += legal.len() as u64;
+        for ply in legal {
+            candidates.push((Edit::Insert { at, ply }, 2, 4));
+        }
+        if at < inputs.len() {
+            candidates.push((Edit::Delete { at }, 2, 4));
+        }
+        if at + 1 < inputs.len() {
+            candidates.push((Edit::Swap { at }, 2, 3));
+        }
+    }
+    // Likely edits first, so that a search cut short has tried them.
+    candidates.sort_by_key(|(e, cost, p)| (*p, *cost, error_index - e.at().min(error_index)));
+
+    for (edit, cost, plausibility) in candidates {
+        if out_of_bounds(&result) {
+            result.stopped_early = true;
+            break;
+        }
+        let at = edit.at();
+        let mut from = at;
+        // The edited plies, then the written ones from `tail` on: those are read from the
+        // record's list as the replay comes to them, as most candidates fail within a
+        // few plies (a copy of the rest of the game each would cost more than the replay).
+        let mut head: Vec<PlyInput<'_>> = Vec::with_capacity(2);
+        let corrected;
+        let tail;
+        match &edit {
+            Edit::Replace { at, with } => {
+                let mut input = inputs[*at].clone();
+                input.syntax = with;
+                head.push(input);
+                tail = at + 1;
+            }
+            Edit::Insert { at, ply } => {
+                head.push(PlyInput {
+                    number: 0,
+                    syntax: ply,
+                    span: inputs.get(*at).map(|i| i.span).unwrap_or_default(),
+                    commands: Vec::new(),
+                });
+                tail = *at;
+            }
+            Edit::Delete { at } => {
+                // The comments after a deleted ply stay where they are written: after the
+                // ply before it (a checkpoint is evidence, not part of the ply). So the
+                // replay starts at that ply, which now carries both sets of commands.
+                if *at > base {
+                    let mut prev = inputs[at - 1].clone();
+                    prev.commands.extend(inputs[*at].commands.iter().copied());
+                    head.push(prev);
+                    from = at - 1;
+                }
+                tail = at + 1;
+            }
+            Edit::Swap { at } => {
+                // The plies change places; the comments (and their checkpoints) stay:
+                // a checkpoint tells the position after the ply written before it.
+                let (mut first, mut second) = (inputs[*at].clone(), inputs[at + 1].clone());
+                std::mem::swap(&mut first.syntax, &mut second.syntax);
+                std::mem::swap(&mut first.span, &mut second.span);
+                head.push(first);
+                head.push(second);
+                tail = at + 2;
+            }
+            Edit::Checkpoint {
+                after,
+                south,
+                north,
+            } => {
+                let mut input = inputs[*after].clone();
+                let i = (input.commands.iter())
+                    .position(|c| c.name == "stones")
+                    .unwrap_or_default();
+                corrected = pmn::Command {
+                    args: pmn::Args::split(&format!("{south} {north}")),
+                    ..input.commands[i].clone()
+                };
+                input.commands[i] = &corrected;
+                head.push(input);
+                tail = after + 1;
+            }
+            Edit::Result { .. } => continue,
+        }
+        for (k, input) in head.iter_mut().enumerate() {
+            input.number = (from + k + 1) as u32;
+        }
+        let (head_len, edited_len) = (head.len(), head.len() + inputs.len() - tail);
+        let rest = (inputs[tail..].iter().enumerate()).map(|(k, input)| PlyInput {
+            number: (from + head_len + k + 1) as u32,
+            ..input.clone()
+        });
+        let mut st = states[from - base].clone();
+        // The result is checked as in a validation: a repair that leaves a wrong result
+        // does not replay completely.
+        let mut trace = Trace {
+            declared: replay::declared_result(record),
+            ..Trace::default()
+        };
+        replay_from(
+            &mut st,
+            head.into_iter().chain(rest),
+            record,
+            replay::cut_short(parsed),
+            &lean,
+            &mut trace,
+        );
+        result.tried += 1;
+        // One more for the candidate: the ply that failed, or the setting up of one that
+        // replayed to the end.
+        result.replayed += trace.played as u64 + 1;
+        let replays = trace
+            .first_error_ply()
+            .map(|p| p as usize - 1)
+            .unwrap_or(from + edited_len);
+        let complete = trace.complete && trace.is_valid() && !text_errors;
+        // Plies of the record as written that replay: an inserted ply is not one of them.
+        let progress = match edit {
+            Edit::Insert { at, .. } if at < replays => replays - 1,
+            _ => replays,
+        };
+        if progress <= written.max(error_index) && !complete {
+            continue; // no further than the record as written
+        }
+        result.repairs.push(Repair {
+            edit,
+            replays,
+            progress,
+            complete,
+            cost,
+            warnings: trace.warnings(),
+            plausibility,
+            second: None,
+        });
+    }
+    rank(&mut result.repairs, parsed);
+    result
+}
+
+/// The game states before the plies `from..=to` of `inputs` (counted from 0; `to` may be
+/// `inputs.len()`, the state after them all), from one replay of the plies before;
+/// fewer when a ply before `to` fails.
+fn states_before(
+    mut state: GameState,
+    inputs: &[PlyInput<'_>],
+    from: usize,
+    to: usize,
+    options: &ReplayOptions,
+) -> Vec<GameState> {
+    let mut states = Vec::new();
+    let (mut effect, mut scratch, mut failed) = (Effect::default(), Vec::new(), false);
+    for i in 0..=to {
+        if i >= from {
+            states.push(state.clone());
+        }
+        let Some(input) = inputs.get(i).filter(|_| i < to) else {
+            break;
+        };
+        replay::step(
+            &mut state,
+            input,
+            &mut effect,
+            options,
+            &mut scratch,
+            &mut failed,
+        );
+        if failed {
+            break;
+        }
+    }
+    states
+}
+
+/// What a transcriber likely meant by an unreadable token: spaces gone, punctuation
+/// after it gone, glyphs that look like digits read as those digits after the row
+/// letter (l and I as 1, O as 0, S as 5, B as 8, Z as 2), the row letter in lower case.
+fn likely_meant(token: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in token.chars().filter(|c| !c.is_whitespace()).enumerate() {
+        out.push(match (i, c) {
+            (0, c) => c.to_ascii_lowercase(),
+            (_, 'l' | 'I' | 'i' | '|') => '1',
+            (_, 'O' | 'o') => '0',
+            (_, 'S' | 's') => '5',
+            (_, 'B') => '8',
+            (_, 'Z') => '2',
+            (_, c) => c,
+        });
+    }
+    out.trim_end_matches(['.', ',', '!', '?', ';', '\'', '"'])
+        .to_string()
+}
+
+/// Repairs of a ply the reader could not read (a `syntax` error at a ply, such as `z9`
+/// for `a9`, `a 5` for `a5`, `a6.` for `a6`, `al` for `a1`): the legal plies at that
+/// point, nearest what the token likely meant first, each put in the token's place in
+/// the game's text, which is read and replayed again. Those that replay past it are
+/// kept, furthest first, then nearest. `None` when the error is not such a ply or the
+/// plies before it do not replay.
+pub(super) fn unreadable_ply_repairs(
+    game: &ParsedGame,
+    error: &crate::diagnostic::Diagnostic,
+    options: &ReplayOptions,
+    keep: usize,
+) -> Option<Vec<Fix>> {
+    /// Candidates tried, nearest first: a token is one slip away from few plies.
+    const TRIED: usize = 40;
+    if error.code != crate::pmn::ProblemCode::Syntax.as_str() {
+        return None;
+    }
+    let number = error.ply? as usize;
+    let text = game.text.as_str();
+    let at = error.span.start.checked_sub(game.offset)?;
+    let bytes = text.as_bytes();
+    if at >= bytes.len() {
+        return None;
+    }
+    let ends = |b: &u8| b.is_ascii_whitespace() || b"{}();$".contains(b);
+    let start = bytes[..at].iter().rposition(ends).map_or(0, |i| i + 1);
+    let mut end = bytes[at..]
+        .iter()
+        .position(ends)
+        .map_or(bytes.len(), |i| at + i);
+    // A row letter alone, then a column after a stray space (`a 5`): one token.
+    // (A move number after it, `12.`, is none.)
+    if end == start + 1 && bytes[start].is_ascii_alphabetic() {
+        let next = end + bytes[end..].iter().take_while(|b| **b == b' ').count();
+        let next_end = next + (bytes[next..].iter().position(ends)).unwrap_or(bytes.len() - next);
+        let column = &bytes[next..next_end];
+        if next > end && column.first().is_some_and(u8::is_ascii_digit) && !column.contains(&b'.') {
+            end = next_end;
+        }
+    }
+    // A move number (`12.`) is no ply.
+    let token = text
+        .get(start..end)
+        .filter(|t| !t.is_empty() && !t.starts_with(|c: char| c.is_ascii_digit()))?;
+    let meant = likely_meant(token);
+    // The state before the unreadable ply: the plies read before it replay.
+    let lean = ReplayOptions::quiet(&options.overrides);
+    let rules = replay::rules_of(&game.record, &lean.overrides).ok()?;
+    let start_position = replay::start_of(&game.record, &rules).ok()?;
+    let inputs = PlyInput::main_line(&game.record);
+    if inputs.len() + 1 != number {
+        return None;
+    }
+    let start_state = GameState::new(rules, start_position);
+    let state = states_before(start_state, &inputs, inputs.len(), inputs.len(), &lean).pop()?;
+    let mut candidates: Vec<(usize, usize, String)> = legal_plies(&state, None)
+        .iter()
+        .map(|p| {
+            let p = p.to_string();
+            (distance(&meant, &p), distance(token, &p), p)
+        })
+        .collect();
+    candidates.sort();
+    candidates.dedup_by(|a, b| a.2 == b.2);
+    let mut found: Vec<(bool, usize, usize, usize, usize, String)> = Vec::new();
+    for (near, cost, ply) in candidates.into_iter().take(TRIED) {
+        let mended = format!("{}{ply}{}", &text[..start], &text[end..]);
+        let Some(again) = pmn::parse_str(&mended).into_iter().next() else {
+            continue;
+        };
+        let trace = replay::replay(&again, &lean);
+        let complete = trace.complete && trace.is_valid();
+        let replays = (trace.first_error_ply()).map_or(trace.plies_written, |p| p as usize - 1);
+        if complete || replays >= number {
+            found.push((
+                !complete,
+                usize::MAX - replays,
+                near,
+                trace.warnings(),
+                cost,
+                ply,
+            ));
+        }
+    }
+    found.sort();
+    // Plies that differ only in an empty `x` are one suggestion.
+    let mut seen = std::collections::HashSet::new();
+    found.retain(|f| seen.insert(f.5.trim_end_matches('x').to_string()));
+    let mut last_key = None;
+    let mut rank = 0;
+    Some(
+        found
+            .into_iter()
+            .take(keep)
+            .enumerate()
+            .map(|(i, (incomplete, far, near, warnings, cost, ply))| {
+                let key = (incomplete, far, near, warnings, cost);
+                if last_key != Some(key) {
+                    rank = i + 1;
+                    last_key = Some(key);
+                }
+                let replays = usize::MAX - far;
+                Fix {
+                    suggestion: Suggestion {
+                        edit: format!("replace unreadable ply {number} `{token}` by `{ply}`"),
+                        text: format!("{number}:{ply}"),
+                        replays,
+                        complete: !incomplete,
+                        change: SuggestedEdit {
+                            action: "replace",
+                            ply: number as u32,
+                            old: token.to_string(),
+                            new: ply.clone(),
+                        },
+                        replays_to: replays,
+                        rank,
+                        then: None,
+                    },
+                    how: How::Text {
+                        start,
+                        end,
+                        old: token.to_string(),
+                        new: ply,
+                    },
+                }
+            })
+            .collect(),
+    )
+}

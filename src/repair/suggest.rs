@@ -1,0 +1,317 @@
+//! Repairs as suggestions on diagnostics, and `sow repair`'s text of a repaired game.
+
+use crate::diagnostic::Suggestion;
+use crate::pmn::{self, ParsedGame};
+use crate::replay::{self, ReplayOptions, Trace};
+
+use super::apply::{apply_edit, describe_in, edit_record};
+use super::search::{search_from, unreadable_ply_repairs};
+use super::{Repair, RepairOptions};
+
+/// A repair ready to be shown and applied: a search's [`Repair`], or a mended token of
+/// the text (a ply the reader could not read).
+#[derive(Clone, Debug)]
+pub struct Fix {
+    /// The suggestion as `--suggest` reports it.
+    pub suggestion: Suggestion,
+    pub(super) how: How,
+}
+
+#[derive(Clone, Debug)]
+pub(super) enum How {
+    Record(Repair),
+    /// Bytes `start..end` of the game's text, which read `old`, replaced by `new`.
+    Text {
+        start: usize,
+        end: usize,
+        old: String,
+        new: String,
+    },
+}
+
+/// The outcome of [`suggest`].
+#[derive(Clone, Debug, Default)]
+pub struct Suggestions {
+    /// Best first, ranked from 1.
+    pub fixes: Vec<Fix>,
+    /// When the search stopped at its bound: what it had done.
+    pub stopped: Option<String>,
+    /// When no repair was found: how far the search went.
+    pub none: Option<String>,
+}
+
+/// The best repairs of a game whose trace has an error (at most `bounds.keep`).
+pub fn suggest(
+    game: &ParsedGame,
+    trace: &Trace,
+    options: &ReplayOptions,
+    bounds: &RepairOptions,
+) -> Suggestions {
+    let mut out = Suggestions::default();
+    let (Some(first_error), Some(at)) = (trace.first_error_ply(), trace.first_error_index()) else {
+        return out;
+    };
+    // A ply the reader could not read: the record stops before it, so edits of the
+    // record cannot reach past it; the text is mended instead.
+    if let Some(found) = unreadable_ply_repairs(game, &trace.diagnostics[at], options, bounds.keep)
+    {
+        out.fixes = found;
+        if out.fixes.is_empty() {
+            out.none = Some(format!(
+                "no repair found: no legal ply in the place of the unreadable ply {first_error} replays past it"
+            ));
+        }
+        return out;
+    }
+    let found = search_from(game, first_error, options, bounds);
+    let mut last_key = None;
+    let mut rank = 0;
+    for (i, r) in found.repairs.iter().take(bounds.keep).enumerate() {
+        let key = r.key();
+        if last_key != Some(key) {
+            rank = i + 1;
+            last_key = Some(key);
+        }
+        let edited = r.apply(&game.record);
+        let plies: Vec<String> = edited
+            .main_line()
+            .map(|e| e.ply.syntax.to_string())
+            .collect();
+        let shown = r.second.as_ref().unwrap_or(&r.edit).at().min(plies.len());
+        let from = r.edit.at().min(shown).saturating_sub(1);
+        let to = (shown + 3).min(plies.len());
+        let context: Vec<String> = (from..to)
+            .map(|i| format!("{}:{}", i + 1, plies[i]))
+            .collect();
+        let once = apply_edit(&game.record, &r.edit);
+        let mut edit = describe_in(&r.edit, &game.record);
+        if let Some(second) = &r.second {
+            edit = format!("{edit}, then {}", describe_in(second, &once));
+        }
+        out.fixes.push(Fix {
+            suggestion: Suggestion {
+                edit,
+                text: context.join(" "),
+                replays: r.replays,
+                complete: r.complete,
+                change: r.edit.structured(&game.record),
+                replays_to: r.replays,
+                rank,
+                then: r.second.as_ref().map(|e| e.structured(&once)),
+            },
+            how: How::Record(r.clone()),
+        });
+    }
+    let window = RepairOptions::default().window.max(bounds.window);
+    let lowest = (first_error as usize).saturating_sub(window).max(1);
+    if found.stopped_early {
+        let after = if found.replayed >= bounds.plies {
+            format!("{} plies replayed", found.replayed)
+        } else {
+            format!("{} ms", bounds.budget.unwrap_or_default().as_millis())
+        };
+        out.stopped = Some(format!(
+            "the search stopped after {after} and {} candidates; more repairs may exist",
+            found.tried
+        ));
+    } else if out.fixes.is_empty() {
+        out.none = Some(format!(
+            "no repair found: {} candidates, one or two edits of plies {lowest} to {first_error} and of the checkpoints and result, {} plies replayed",
+            found.tried, found.replayed
+        ));
+    }
+    out
+}
+
+/// The text of a game with a fix applied, each change recorded in a comment beside it
+/// (`{repaired: was b3}`; docs/PMN.md, "Repairs"). A fix of the record writes the game
+/// in export form; a mended token changes the text there alone.
+pub fn fixed_text(game: &ParsedGame, fix: &Fix) -> String {
+    match &fix.how {
+        How::Record(r) => {
+            let once = edit_record(&game.record, &r.edit, true);
+            let twice = match &r.second {
+                // The second edit's plies are those of the record the first made; the
+                // comment the first added is no ply and shifts none.
+                Some(second) => edit_record(&once, second, true),
+                None => once,
+            };
+            pmn::write_game(&twice)
+        }
+        How::Text {
+            start,
+            end,
+            old,
+            new,
+        } => {
+            let text = &game.text;
+            let old = old.replace(['{', '}'], "");
+            format!(
+                "{}{new} {{repaired: was {old}}}{}",
+                &text[..*start],
+                &text[*end..]
+            )
+        }
+    }
+}
+
+/// Adds the best repairs as suggestions to the first error of a trace.
+pub fn attach_suggestions(
+    game: &ParsedGame,
+    trace: &mut Trace,
+    options: &ReplayOptions,
+    bounds: &RepairOptions,
+) {
+    let Some(at) = trace.first_error_index() else {
+        return;
+    };
+    let found = suggest(game, trace, options, bounds);
+    // The suggestions go with the earliest error.
+    let d = &mut trace.diagnostics[at];
+    d.suggestions = found.fixes.into_iter().map(|f| f.suggestion).collect();
+    // Said apart from the suggestions: neither is one.
+    d.suggestions_stopped = found.stopped;
+    d.suggestions_none = found.none;
+}
+
+/// A suggestion named to be applied (`sow repair --take [GAME:]PLY:RANK`): in game
+/// `game` (any, if `None`), whose first error is at ply `ply`, the `rank`-th suggestion
+/// listed (from 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Take {
+    pub game: Option<usize>,
+    pub ply: u32,
+    pub rank: usize,
+}
+
+impl std::str::FromStr for Take {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Take, String> {
+        let parts: Vec<&str> = s.split(':').collect();
+        let number = |t: &str| -> Result<usize, String> {
+            t.parse::<usize>()
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(|| format!("`{t}` in `{s}` is not a number from 1"))
+        };
+        match parts.as_slice() {
+            [ply, rank] => Ok(Take {
+                game: None,
+                ply: number(ply)? as u32,
+                rank: number(rank)?,
+            }),
+            [game, ply, rank] => Ok(Take {
+                game: Some(number(game)?),
+                ply: number(ply)? as u32,
+                rank: number(rank)?,
+            }),
+            _ => Err(format!("`{s}` is not PLY:RANK or GAME:PLY:RANK")),
+        }
+    }
+}
+
+/// What `sow repair` did with one game (numbered from 1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameRepaired {
+    /// The game replays without an error: kept as it was.
+    Valid,
+    /// The suggestion applied, in words; the game as repaired replays without an error.
+    Repaired(String),
+    /// Kept as it was, and why.
+    Kept(String),
+}
+
+/// The text of a file with each game that has an error repaired where one repair is
+/// clearly best (the top suggestion, when it replays completely and no other is ranked
+/// as high) or named by `takes`, and what was done with each game. Every other byte is
+/// kept: the games not repaired, and the text between games.
+pub fn repair_text(
+    text: &str,
+    takes: &[Take],
+    options: &ReplayOptions,
+    bounds: &RepairOptions,
+) -> (String, Vec<GameRepaired>) {
+    let mut out = String::with_capacity(text.len());
+    let mut done = Vec::new();
+    let mut copied = 0;
+    for (i, game) in pmn::parse_str(text).into_iter().enumerate() {
+        let number = i + 1;
+        let (start, end) = (game.offset, game.offset + game.text.len());
+        if text.get(start..end) != Some(game.text.as_str()) || start < copied {
+            // Not where the reader said: nothing of this game is changed.
+            done.push(GameRepaired::Kept(
+                "its text could not be located in the file".into(),
+            ));
+            continue;
+        }
+        out.push_str(&text[copied..start]);
+        copied = end;
+        let trace = replay::replay(&game, options);
+        if trace.is_valid() {
+            out.push_str(&game.text);
+            done.push(GameRepaired::Valid);
+            continue;
+        }
+        let found = suggest(&game, &trace, options, bounds);
+        let error_ply = trace.first_error_ply().unwrap_or(0);
+        let named = takes
+            .iter()
+            .find(|t| t.game.is_none_or(|g| g == number) && t.ply == error_ply);
+        let chosen = match named {
+            Some(t) => found.fixes.get(t.rank - 1).ok_or_else(|| {
+                format!(
+                    "--take {}:{}: the error at ply {error_ply} has {} suggestion(s)",
+                    t.ply,
+                    t.rank,
+                    found.fixes.len()
+                )
+            }),
+            None => match found.fixes.as_slice() {
+                [] => Err(found
+                    .none
+                    .clone()
+                    .or(found.stopped.clone())
+                    .unwrap_or_else(|| "no repair found".into())),
+                [best, ..] if !best.suggestion.complete => Err(format!(
+                    "no repair replays completely (the best, {}, replays {} plies)",
+                    best.suggestion.edit, best.suggestion.replays
+                )),
+                [best, next, ..] if next.suggestion.rank == best.suggestion.rank => Err(format!(
+                    "ambiguous: {} and {} are ranked alike; name one with --take {error_ply}:RANK",
+                    best.suggestion.edit, next.suggestion.edit
+                )),
+                [best, ..] => Ok(best),
+            },
+        };
+        let kept = match chosen {
+            Ok(fix) => {
+                let fixed = fixed_text(&game, fix);
+                // The repaired game must read and replay without an error, or the game
+                // is kept as it was.
+                let again = pmn::parse_str(&fixed);
+                let sound = again.len() == 1 && replay::replay(&again[0], options).is_valid();
+                if sound {
+                    out.push_str(&fixed);
+                    if !fixed.ends_with('\n') && game.text.ends_with('\n') {
+                        out.push('\n');
+                    }
+                    done.push(GameRepaired::Repaired(fix.suggestion.edit.clone()));
+                    None
+                } else {
+                    Some(format!(
+                        "{} leaves the game with an error",
+                        fix.suggestion.edit
+                    ))
+                }
+            }
+            Err(why) => Some(why),
+        };
+        if let Some(why) = kept {
+            out.push_str(&game.text);
+            done.push(GameRepaired::Kept(why));
+        }
+    }
+    out.push_str(&text[copied.min(text.len())..]);
+    (out, done)
+}
