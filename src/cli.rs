@@ -232,6 +232,10 @@ pub struct StatsArgs {
     /// Replace the output file if it exists.
     #[arg(long)]
     pub force: bool,
+    /// Also write `datapackage.json` beside the CSV (with -o): a Frictionless Data
+    /// Package naming the columns and their types, for R and pandas.
+    #[arg(long, requires = "output")]
+    pub datapackage: bool,
 }
 
 value_enum!(PlotKind => crate::plot::PlotKind { Material, Length, Laps, Captures });
@@ -527,6 +531,16 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
         Command::Validate(args) => run_validate(args),
         Command::Show(args) => run_show(args),
         Command::Stats(args) => {
+            // The package is refused before the table is written, not after.
+            if let (true, false, Some(csv)) = (args.datapackage, args.force, &args.output) {
+                let path = csv.with_file_name("datapackage.json");
+                if path.exists() {
+                    return Err(CommandError::Usage(format!(
+                        "{} exists; --force replaces it",
+                        path.display()
+                    )));
+                }
+            }
             let (inputs, filter, replay) = corpus_inputs(&args.corpus, corpus::PMN_EXTENSIONS)?;
             // Rows are made a batch at a time and held, past 8 MB in a temporary file,
             // until the run succeeds: a per-ply table never sits in memory whole, and
@@ -544,6 +558,13 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
             .map_err(|e| stream_failure(e, &name));
             say_none_matched(&filter);
             written?;
+            if let (true, Some(csv)) = (args.datapackage, &args.output) {
+                let name = csv.file_name().map(|n| n.to_string_lossy().into_owned());
+                let package = crate::stats::datapackage(args.per.into(), &name.unwrap_or_default());
+                let path = csv.with_file_name("datapackage.json");
+                write_output(Some(&path), args.force, &inputs, package.as_bytes())
+                    .map_err(|e| CommandError::io(&path, e))?;
+            }
             Ok(0)
         }
         Command::Plot(args) => {
