@@ -563,8 +563,11 @@ pub fn draw(figure: &Figure, style: &Style) -> Result<String, CommandError> {
     }
     let mut notes = charts[0].notes.clone();
     if charts.len() > 1 {
-        // Said once for all panels, each of which counts its own games.
+        // Said once for all panels, each of which counts its own games (a panel of one
+        // game draws it whole, with nothing to say).
+        let any = charts.iter().any(|c| !c.notes.is_empty());
         notes = match figure.kind {
+            _ if !any => Vec::new(),
             PlotKind::Material => vec![format!(
                 "Medians over the games still running at each ply, drawn while at least a tenth of a panel's games run; 25-75% bands where at least {BAND_GAMES} games run."
             )],
@@ -921,7 +924,7 @@ impl Page {
         }
         // Half a tick label above the top tick.
         let plot_top = region.top + (asc + desc) / 2.0 + gap;
-        let y_ticks = ticks(&chart.y, plot_bottom - plot_top, (asc + desc) * 1.5);
+        let y_ticks = ticks(&chart.y, plot_bottom - plot_top, (asc + desc) * 2.2);
         let y_label_w = (y_ticks.iter())
             .map(|v| figure::text_width(&tick(v), t, false))
             .fold(0.0, f64::max);
