@@ -180,6 +180,17 @@ pub struct ValidateArgs {
     pub deny_warnings: bool,
 }
 
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShowFormat {
+    Text,
+    Pmn,
+    Svg,
+    /// A PDF diagram, the font embedded.
+    Pdf,
+    /// A PNG diagram at `--dpi`.
+    Png,
+}
+
 #[derive(Args, Debug)]
 pub struct ShowArgs {
     /// The file.
@@ -191,8 +202,17 @@ pub struct ShowArgs {
     /// replayed).
     #[arg(long)]
     pub ply: Option<usize>,
-    #[arg(long, value_enum, default_value_t = ShowFormat::Text)]
-    pub format: ShowFormat,
+    /// The format (default: as the output's extension says, .svg, .pdf or .png;
+    /// else text).
+    #[arg(long, value_enum)]
+    pub format: Option<ShowFormat>,
+    /// The diagram's width at print (svg, pdf, png): single, double, slide or a length
+    /// such as 84mm (default: sized to the board).
+    #[arg(long)]
+    pub width: Option<String>,
+    /// The resolution of a PNG diagram, in dots per inch.
+    #[arg(long, default_value_t = 300.0)]
+    pub dpi: f64,
     /// Write to this file instead of standard output.
     #[arg(long, short = 'o')]
     pub output: Option<PathBuf>,
@@ -233,8 +253,6 @@ macro_rules! value_enum {
 
 value_enum!(Per => crate::stats::Per { Ply, Game });
 
-value_enum!(ShowFormat => crate::show::ShowFormat { Text, Pmn, Svg });
-
 #[derive(Args, Debug)]
 pub struct StatsArgs {
     #[command(flatten)]
@@ -248,30 +266,32 @@ pub struct StatsArgs {
     /// Replace the output file if it exists.
     #[arg(long)]
     pub force: bool,
+    /// Also write `datapackage.json` beside the CSV (with -o): a Frictionless Data
+    /// Package naming the columns and their types, for R and pandas.
+    #[arg(long, requires = "output")]
+    pub datapackage: bool,
 }
 
 value_enum!(PlotKind => crate::plot::PlotKind { Material, Length, Laps, Captures });
+
+value_enum!(FigureFormat => crate::figure::Format { Svg, Pdf, Png });
 
 #[derive(Args, Debug)]
 pub struct PlotArgs {
     #[command(flatten)]
     pub corpus: CorpusArgs,
-    /// The SVG file to write.
+    /// The file to write: SVG, PDF or PNG, as its extension says.
     #[arg(long, short = 'o')]
     pub output: PathBuf,
     /// What to plot.
     #[arg(long, value_enum, default_value_t = PlotKind::Material)]
     pub kind: PlotKind,
-    /// Width in pixels (SVG user units).
-    #[arg(long, default_value_t = 640)]
-    pub width: u32,
-    /// Height in pixels (SVG user units).
-    #[arg(long, default_value_t = 400)]
-    pub height: u32,
+    #[command(flatten)]
+    pub figure: FigureArgs,
     /// With several games, also draw every game faintly (material plots).
     #[arg(long)]
     pub every: bool,
-    /// The title (default: made from the records).
+    /// The title (default: made from the records; "" for none).
     #[arg(long)]
     pub title: Option<String>,
     /// Replace the output file if it exists.
@@ -308,6 +328,42 @@ impl ConvertTo {
             ConvertTo::Ludii => To::Ludii,
             ConvertTo::Sqlite => return None,
         })
+    }
+}
+
+/// The size and format of a figure.
+#[derive(Args, Debug)]
+pub struct FigureArgs {
+    /// The width at print: single (84mm), double (174mm), slide (254mm), or a length
+    /// (84mm, 8.4cm, 3.3in, 238pt; a bare number is in px, 96 an inch).
+    #[arg(long, default_value = "single")]
+    pub width: String,
+    /// The height at print, a length (default: suited to the figure).
+    #[arg(long)]
+    pub height: Option<String>,
+    /// The format (default: the output's extension; they must agree).
+    #[arg(long, value_enum)]
+    pub format: Option<FigureFormat>,
+    /// The resolution of a PNG, in dots per inch.
+    #[arg(long, default_value_t = 300.0)]
+    pub dpi: f64,
+}
+
+impl FigureArgs {
+    /// The print size: `None` for the height when it is left to the figure.
+    fn size(&self) -> Result<(f64, Option<f64>), CommandError> {
+        let size = crate::figure::PrintSize::parse(&self.width, self.height.as_deref())
+            .map_err(CommandError::Usage)?;
+        Ok((
+            size.width_mm,
+            self.height.is_some().then_some(size.height_mm),
+        ))
+    }
+
+    /// The format of the output, checked against `--format`.
+    fn format(&self, output: Option<&Path>) -> Result<crate::figure::Format, CommandError> {
+        crate::figure::Format::choose(output, self.format.map(Into::into))
+            .map_err(CommandError::Usage)
     }
 }
 
@@ -652,6 +708,16 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
         Command::Validate(args) => run_validate(args),
         Command::Show(args) => run_show(args),
         Command::Stats(args) => {
+            // The package is refused before the table is written, not after.
+            if let (true, false, Some(csv)) = (args.datapackage, args.force, &args.output) {
+                let path = csv.with_file_name("datapackage.json");
+                if path.exists() {
+                    return Err(CommandError::Usage(format!(
+                        "{} exists; --force replaces it",
+                        path.display()
+                    )));
+                }
+            }
             let (inputs, filter, replay) = corpus_inputs(&args.corpus, corpus::PMN_EXTENSIONS)?;
             // Rows are made a batch at a time and held, past 8 MB in a temporary file,
             // until the run succeeds: a per-ply table never sits in memory whole, and
@@ -669,21 +735,31 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
             .map_err(|e| stream_failure(e, &name));
             say_none_matched(&filter);
             written?;
+            if let (true, Some(csv)) = (args.datapackage, &args.output) {
+                let name = csv.file_name().map(|n| n.to_string_lossy().into_owned());
+                let package = crate::stats::datapackage(args.per.into(), &name.unwrap_or_default());
+                let path = csv.with_file_name("datapackage.json");
+                write_output(Some(&path), args.force, &inputs, package.as_bytes())
+                    .map_err(|e| CommandError::io(&path, e))?;
+            }
             Ok(0)
         }
         Command::Plot(args) => {
+            let format = args.figure.format(Some(&args.output))?;
+            let (width_mm, height_mm) = args.figure.size()?;
             let (inputs, filter, replay) = corpus_inputs(&args.corpus, corpus::PMN_EXTENSIONS)?;
             let style = crate::plot::Style {
-                width: args.width,
-                height: args.height,
+                width_mm,
+                height_mm,
                 title: args.title.clone(),
                 every: args.every,
             };
             let kind = args.kind.into();
             let svg = crate::plot::run(&inputs, &filter, &replay, kind, &style, &mut say);
             say_none_matched(&filter);
-            let svg = svg?;
-            write_output(Some(&args.output), args.force, &inputs, svg.as_bytes())
+            let bytes = crate::figure::encode(&svg?, format, args.figure.dpi)
+                .map_err(CommandError::Output)?;
+            write_output(Some(&args.output), args.force, &inputs, &bytes)
                 .map_err(|e| CommandError::io(&args.output, e))?;
             Ok(0)
         }
@@ -1065,6 +1141,41 @@ fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
     let mut options = ReplayOptions::full();
     options.overrides = overrides(&args.rules)?;
     options.max_laps = args.max_laps;
+    // The format: the output's extension names a figure's, which a --format given
+    // must agree with.
+    let figure_format = |f: ShowFormat| match f {
+        ShowFormat::Svg => Some(crate::figure::Format::Svg),
+        ShowFormat::Pdf => Some(crate::figure::Format::Pdf),
+        ShowFormat::Png => Some(crate::figure::Format::Png),
+        ShowFormat::Text | ShowFormat::Pmn => None,
+    };
+    let named = args
+        .output
+        .as_deref()
+        .and_then(crate::figure::Format::of_path);
+    let format = match (named, args.format) {
+        (Some(named), Some(given)) if figure_format(given) != Some(named) => {
+            return Err(CommandError::Usage(format!(
+                "the output {} is named as {} but --format says {:?}",
+                output_name(args.output.as_deref()).display(),
+                named.name().to_uppercase(),
+                given
+            )))
+        }
+        (_, Some(given)) => given,
+        (Some(crate::figure::Format::Svg), None) => ShowFormat::Svg,
+        (Some(crate::figure::Format::Pdf), None) => ShowFormat::Pdf,
+        (Some(crate::figure::Format::Png), None) => ShowFormat::Png,
+        (None, None) => ShowFormat::Text,
+    };
+    let width_mm = match &args.width {
+        None => None,
+        Some(w) => Some(
+            crate::figure::PrintSize::parse(w, Some("100mm"))
+                .map_err(CommandError::Usage)?
+                .width_mm,
+        ),
+    };
     // The game is replayed from its text, and only the ply asked for (the last, by
     // default) is kept: memory does not grow with the game.
     let mut replayer = crate::replay::Replayer::new();
@@ -1080,6 +1191,11 @@ fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
     let replay_text = replayer.replay_text_each(&text, &options, &every, Some(&mut each));
     let nothing = |r: &crate::pmn::Record| r.tags.is_empty() && r.result.is_none();
     let name = args.file.display().to_string();
+    let drawn = match format {
+        ShowFormat::Text => crate::show::ShowFormat::Text,
+        ShowFormat::Pmn => crate::show::ShowFormat::Pmn,
+        ShowFormat::Svg | ShowFormat::Pdf | ShowFormat::Png => crate::show::ShowFormat::Svg,
+    };
     let shown = match replay_text {
         Some((record, trace)) if !(nothing(&record) && trace.plies_written == 0) => {
             crate::show::shown(
@@ -1089,7 +1205,8 @@ fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
                 replayed,
                 kept.as_ref(),
                 args.ply,
-                args.format.into(),
+                drawn,
+                width_mm,
             )?
         }
         _ => {
@@ -1098,22 +1215,18 @@ fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
                 return Err(no_game(&input, &args.file, &parsed));
             }
             // A game of nothing but errors: the parse says them.
-            crate::show::show(
-                &name,
-                args.game,
-                &parsed,
-                args.ply,
-                args.format.into(),
-                &options,
-            )?
+            crate::show::show(&name, args.game, &parsed, args.ply, drawn, &options)?
         }
     };
     if let Some(note) = shown.note {
         let _ = writeln!(io::stderr(), "sow: {}", crate::escape::escaped_owned(note));
     }
-    let text = shown.text;
+    let bytes = match figure_format(format) {
+        Some(f) => crate::figure::encode(&shown.text, f, args.dpi).map_err(CommandError::Output)?,
+        None => shown.text.into_bytes(),
+    };
     let inputs = std::slice::from_ref(&input);
-    write_output(args.output.as_deref(), args.force, inputs, text.as_bytes())
+    write_output(args.output.as_deref(), args.force, inputs, &bytes)
         .map_err(|e| CommandError::io(output_name(args.output.as_deref()), e))?;
     Ok(0)
 }

@@ -13,6 +13,7 @@ pub mod diagram;
 pub mod diff;
 pub mod error;
 pub mod escape;
+pub mod figure;
 pub mod games;
 pub mod generate;
 pub mod geometry;

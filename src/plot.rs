@@ -1,36 +1,39 @@
-//! `sow plot`: SVG figures read from replay traces.
+//! `sow plot`: figures read from replay traces, as SVG, PDF or PNG.
 //!
 //! The data of each game ([`GameData`]) is read from its [`Trace`]; this module never
-//! plays a move. Figures are drawn with plotters' SVG backend (text as `<text>`
-//! elements, no font files) for print: axis labels with units, a title, a legend, and the
-//! Okabe-Ito palette, whose blue and vermillion stay apart for colour-blind readers, with
-//! a different marker per side (filled circles for South, open triangles for North) so
-//! that the figure also reads in greyscale.
+//! plays a move. A figure is laid out in points at its print size ([`PrintSize`]), with
+//! text measured in the shipped font ([`crate::figure`]), so that nothing collides:
+//! the title wraps (an empty one takes no room), the legend and the notes stand under
+//! the data, tick labels are spaced by their widths, axis titles stay on the canvas.
+//! Colours are Okabe-Ito's, whose blue and vermillion stay apart for colour-blind
+//! readers; the sides also differ by line (South solid, North dashed) and marker
+//! (filled circles, open triangles), and odd bar groups are hatched, so that a figure
+//! reads in greyscale. What a statistic leaves out is said in a note on the figure.
 
 use std::collections::BTreeMap;
-
-use plotters::coord::types::RangedCoordf64;
-use plotters::coord::Shift;
-use plotters::prelude::*;
+use std::fmt::Write;
 
 use crate::corpus::{self, Batches, Filter, Input, Work};
 use crate::error::CommandError;
+use crate::figure::{self, num, PrintSize};
 use crate::geometry::Side;
 use crate::pmn::Record;
 use crate::replay::{PlyTrace, ReplayOptions, Replayer, Trace};
 use crate::rules::{Game, Rules};
-use crate::stats::{game_name, set_of};
+use crate::stats::game_name;
 
 /// Okabe-Ito: blue (South), vermillion (North), then the others for further series.
-pub const PALETTE: [RGBColor; 7] = [
-    RGBColor(0, 114, 178),
-    RGBColor(213, 94, 0),
-    RGBColor(0, 158, 115),
-    RGBColor(230, 159, 0),
-    RGBColor(86, 180, 233),
-    RGBColor(204, 121, 167),
-    RGBColor(0, 0, 0),
+pub const PALETTE: [&str; 7] = [
+    "#0072B2", "#D55E00", "#009E73", "#E69F00", "#56B4E9", "#CC79A7", "#000000",
 ];
+
+/// The set of a game as a figure names it: the game as people write it, the board and
+/// the rule options (`Bao la Kimasai 4x12`, `Tsoro 4x21 head-bonus=yes`).
+pub fn set_name(rules: &Rules) -> String {
+    let options = rules.options_tag();
+    let space = if options.is_empty() { "" } else { " " };
+    format!("{} {}{space}{options}", rules.game().name(), rules.board())
+}
 
 /// What a figure needs of one game, read from its trace.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,7 +60,7 @@ pub struct GameData {
 
 /// The series of one game's figure, gathered a ply at a time as the game is replayed:
 /// no ply is kept.
-struct Series {
+struct GameSeries {
     kind: Option<PlotKind>,
     prisons: bool,
     plies: usize,
@@ -69,9 +72,9 @@ struct Series {
     no_position: bool,
 }
 
-impl Series {
-    fn new(kind: Option<PlotKind>, rules: &Rules) -> Series {
-        Series {
+impl GameSeries {
+    fn new(kind: Option<PlotKind>, rules: &Rules) -> GameSeries {
+        GameSeries {
             kind,
             prisons: rules.game() == Game::Kiothi,
             plies: 0,
@@ -122,7 +125,7 @@ impl Series {
             self.material.insert(0, self.material_of(start));
         }
         Some(GameData {
-            kind: set_of(rules),
+            kind: set_name(rules),
             stopped: self.plies < trace.plies_written || !trace.complete,
             name: game_name(record),
             prisons: self.prisons,
@@ -150,7 +153,7 @@ impl GameData {
         trace: &Trace,
     ) -> Option<GameData> {
         let rules = trace.rules.as_ref()?;
-        let mut series = Series::new(kind, rules);
+        let mut series = GameSeries::new(kind, rules);
         trace.plies.iter().for_each(|p| series.add(p));
         series.data(record, trace)
     }
@@ -176,22 +179,76 @@ pub enum PlotKind {
 /// How a figure is drawn.
 #[derive(Clone, Debug)]
 pub struct Style {
-    pub width: u32,
-    pub height: u32,
-    /// The title (default: made from the records).
+    /// The print width, in millimetres.
+    pub width_mm: f64,
+    /// The print height, in millimetres; `None`: three quarters of the width for one
+    /// chart, taller for panels.
+    pub height_mm: Option<f64>,
+    /// The title (default: made from the records; empty: none).
     pub title: Option<String>,
     /// With several games, also draw every game faintly (material plots).
     pub every: bool,
 }
 
 impl Default for Style {
+    /// A journal's single column.
     fn default() -> Style {
         Style {
-            width: 640,
-            height: 400,
+            width_mm: PrintSize::SINGLE.width_mm,
+            height_mm: None,
             title: None,
             every: false,
         }
+    }
+}
+
+impl Style {
+    /// A style of a print size.
+    pub fn sized(size: PrintSize) -> Style {
+        Style {
+            width_mm: size.width_mm,
+            height_mm: Some(size.height_mm),
+            ..Style::default()
+        }
+    }
+
+    /// The size a figure is drawn at: the height given, or one that suits its charts
+    /// (panels in rows of two in a column, each about half as tall as wide).
+    fn size_of(&self, figure: &Figure) -> PrintSize {
+        let w = self.width_mm;
+        let height_mm = self.height_mm.unwrap_or_else(|| {
+            let n = figure.panels.len();
+            if n > 1 {
+                let cols = panel_columns(w * figure::PT_PER_MM, n);
+                let rows = n.div_ceil(cols) as f64;
+                // Each row as tall as half a panel's width, and at least the room its
+                // title, axes and a readable plot take.
+                let t = PrintSize {
+                    width_mm: w,
+                    height_mm: w,
+                }
+                .type_pt()
+                    / figure::PT_PER_MM;
+                let row = (w / cols as f64 * 0.55).max(13.0 * t);
+                w * 0.12 + 8.0 * t + rows * row
+            } else {
+                w * 0.75
+            }
+        });
+        PrintSize {
+            width_mm: w,
+            height_mm,
+        }
+    }
+}
+
+/// Columns of a grid of `n` panels on a page `width` points wide: two in a column's
+/// width, else as near a square as it goes.
+fn panel_columns(width: f64, n: usize) -> usize {
+    if width < 2.4 * 84.0 * figure::PT_PER_MM {
+        2.min(n)
+    } else {
+        (n as f64).sqrt().ceil() as usize
     }
 }
 
@@ -243,10 +300,10 @@ pub fn gather(
             return Err(report);
         }
         let keep = |record: &Record| filter.accepts(record);
-        let mut series: Option<Series> = None;
+        let mut series: Option<GameSeries> = None;
         let mut each = |rules: &Rules, p: &PlyTrace| {
             series
-                .get_or_insert_with(|| Series::new(Some(kind), rules))
+                .get_or_insert_with(|| GameSeries::new(Some(kind), rules))
                 .add(p);
         };
         let Some((record, trace)) =
@@ -264,7 +321,7 @@ pub fn gather(
         }
         let series = match (series, &trace.rules) {
             (Some(series), _) => series,
-            (None, Some(rules)) => Series::new(Some(kind), rules),
+            (None, Some(rules)) => GameSeries::new(Some(kind), rules),
             (None, None) => return Ok(Some(None)),
         };
         Ok(Some(series.data(&record, &trace)))
@@ -449,6 +506,14 @@ impl Figure {
         self.only.as_ref().filter(|_| self.games == 1)
     }
 
+    /// Games still running at each ply (0: the start).
+    fn running(&self) -> Vec<u64> {
+        self.material
+            .iter()
+            .map(|at| at[0].values().sum())
+            .collect()
+    }
+
     /// The median and quartiles of each side's material at each ply, over the games
     /// still running at that ply, while at least a tenth of the games (and at least
     /// one) are.
@@ -503,72 +568,1128 @@ fn counted_quantile(counts: &BTreeMap<u32, u64>, total: u64, q: f64) -> f64 {
 
 /// Draws a figure.
 pub fn draw(figure: &Figure, style: &Style) -> Result<String, CommandError> {
-    let kind = figure.kind;
     if figure.games == 0 {
         return Err(CommandError::Usage(
             "no game to plot (no input, or every game filtered out, unreadable or not replayed)"
                 .into(),
         ));
     }
-    if style.width < 200 || style.height < 150 || style.width > 20_000 || style.height > 20_000 {
-        return Err(CommandError::Usage(format!(
-            "a figure of {}x{} is too small or too large; --width from 200 to 20000, --height from 150 to 20000",
-            style.width, style.height
-        )));
+    let size = style.size_of(figure);
+    if style.height_mm.is_some() {
+        size.check().map_err(CommandError::Usage)?;
+    } else {
+        // The height is the figure's own: only the width is the reader's to check.
+        PrintSize {
+            height_mm: size.width_mm,
+            ..size
+        }
+        .check()
+        .map_err(CommandError::Usage)?;
     }
     let title = printable(&(style.title.clone()).unwrap_or_else(|| default_title(figure)));
-    let mut svg = String::new();
-    {
-        let root =
-            SVGBackend::with_string(&mut svg, (style.width, style.height)).into_drawing_area();
-        let drawn = match kind {
-            _ if figure.panels.len() > 1 => panels(&root, figure, style, &title),
-            PlotKind::Material => material(&root, figure, style, &title),
-            PlotKind::Length => length(&root, figure, style, &title),
-            PlotKind::Laps => laps(&root, figure, style, &title),
-            PlotKind::Captures => captures(&root, figure, style, &title),
-        };
-        drawn
-            .and_then(|()| root.present().map_err(|e| e.to_string()))
-            .map_err(|e| CommandError::Output(format!("cannot draw the figure: {e}")))?;
+    let mut page = Page::new(size);
+    let t = page.t;
+    let (w, h) = (size.width_pt(), size.height_pt());
+    let margin = t * 0.6;
+    // The title, wrapped to the width: it never shrinks, and an empty one takes no room.
+    let mut y = margin;
+    let title_pt = t * 1.2;
+    for line in figure::wrap(&title, title_pt, true, w - 2.0 * margin) {
+        let (asc, desc) = figure::text_extent(title_pt);
+        page.text(
+            margin,
+            y + asc,
+            title_pt,
+            Anchor::Start,
+            "title",
+            &line,
+            true,
+        );
+        y += asc + desc + t * 0.15;
     }
-    Ok(svg)
-}
-
-/// A figure of several sets of games: the title, then a panel per set, titled with the
-/// set and its games, in a grid as near square as it goes.
-fn panels(
-    root: &DrawingArea<SVGBackend<'_>, Shift>,
-    figure: &Figure,
-    style: &Style,
-    title: &str,
-) -> Result<(), String> {
-    root.fill(&WHITE).map_err(|e| e.to_string())?;
-    let f = fonts(style);
-    let fit = (0.95 * style.width as f64 / (0.45 * title.chars().count().max(1) as f64)) as u32;
-    let below =
-        (root.titled(title, ("sans-serif", f.title.min(fit).max(8)))).map_err(|e| e.to_string())?;
-    let n = figure.panels.len();
-    let cols = (n as f64).sqrt().ceil() as usize;
-    let rows = n.div_ceil(cols);
-    let areas = below.split_evenly((rows, cols));
-    for ((area, panel), (set, games, stopped)) in
-        areas.iter().zip(&figure.panels).zip(figure.sets())
-    {
-        let (width, height) = area.dim_in_pixel();
-        let panel_style = Style {
-            width,
-            height,
-            title: None,
-            every: style.every,
-        };
-        let panel_title = printable(&format!("{set}: {}", games_said(games, stopped)));
-        match figure.kind {
-            PlotKind::Material => material(area, panel, &panel_style, &panel_title)?,
-            _ => captures(area, panel, &panel_style, &panel_title)?,
+    if y > margin {
+        y += t * 0.4;
+    }
+    // What the figure draws, then the legend and the notes under the data, bottom up.
+    let drawing = match figure.kind {
+        _ if figure.panels.len() > 1 => Drawing::Panels(
+            (figure.panels.iter().zip(figure.sets()))
+                .map(|(panel, (set, games, stopped))| {
+                    (
+                        panel_drawing(panel),
+                        (set.to_string(), panel_games(games, stopped)),
+                    )
+                })
+                .collect(),
+        ),
+        _ => Drawing::One(panel_drawing(figure)),
+    };
+    let charts: Vec<&Chart> = match &drawing {
+        Drawing::One(c) => vec![c],
+        Drawing::Panels(p) => p.iter().map(|(c, _)| c).collect(),
+    };
+    // The legend of every panel's looks, each once.
+    let mut legend: Vec<(Look, String)> = Vec::new();
+    for (look, label) in charts.iter().flat_map(|c| &c.legend) {
+        if !legend.iter().any(|(_, l)| l == label) {
+            legend.push((look.clone(), label.clone()));
         }
     }
-    Ok(())
+    let mut notes = charts[0].notes.clone();
+    if charts.len() > 1 {
+        // Said once for all panels, each of which counts its own games (a panel of one
+        // game draws it whole, with nothing to say).
+        let any = charts.iter().any(|c| !c.notes.is_empty());
+        notes = match figure.kind {
+            _ if !any => Vec::new(),
+            PlotKind::Material => vec![format!(
+                "Medians over the games still running at each ply, drawn while at least a tenth of a panel's games run; 25-75% bands where at least {BAND_GAMES} games run."
+            )],
+            _ => vec!["Means over the games that reach each ply, drawn while at least a tenth of a panel's games do.".to_string()],
+        };
+    }
+    let stopped = figure.stopped();
+    if stopped > 0 && figure.panels.len() > 1 {
+        notes.push("A game that stops at an error is drawn up to it.".to_string());
+    }
+    let note_lines: Vec<String> = (notes.iter())
+        .flat_map(|n| figure::wrap(n, t, false, w - 2.0 * margin))
+        .collect();
+    let rows = legend_rows(&legend, t, w - 2.0 * margin);
+    let line_h = t * 1.3;
+    // Room under the charts: the legend, the notes and the margin.
+    let under = margin + note_lines.len() as f64 * line_h + rows.len() as f64 * line_h + t * 0.8;
+    // The charts need room for their titles, axes and a plot of some height.
+    let grid_rows = match &drawing {
+        Drawing::One(_) => 1,
+        Drawing::Panels(p) => p.len().div_ceil(panel_columns(w, p.len())),
+    };
+    let needed = y + under + grid_rows as f64 * t * 13.0;
+    let mut h = h;
+    if needed > h {
+        if style.height_mm.is_some() {
+            return Err(CommandError::Usage(format!(
+                "the figure needs a height of at least {:.0} mm for its title, legend and notes (--height)",
+                (needed / figure::PT_PER_MM).ceil()
+            )));
+        }
+        h = needed;
+        page.size.height_mm = h / figure::PT_PER_MM;
+    }
+    let mut bottom = h - margin;
+    let notes_top = bottom - note_lines.len() as f64 * line_h;
+    if !note_lines.is_empty() {
+        bottom = notes_top - t * 0.3;
+    }
+    let legend_top = bottom - rows.len() as f64 * line_h;
+    if !rows.is_empty() {
+        bottom = legend_top - t * 0.5;
+    }
+    let region = Region {
+        left: margin,
+        top: y,
+        right: w - margin,
+        bottom,
+    };
+    match &drawing {
+        Drawing::One(chart) => page.chart(chart, region, true, true, 0),
+        Drawing::Panels(panels) => {
+            let n = panels.len();
+            let cols = panel_columns(w, n);
+            let gap = t;
+            let cell_w = (region.width() - gap * (cols - 1) as f64) / cols as f64;
+            let cell_h = (region.height() - gap * (grid_rows - 1) as f64) / grid_rows as f64;
+            for (i, (chart, name)) in panels.iter().enumerate() {
+                let (r, c) = (i / cols, i % cols);
+                let left = region.left + c as f64 * (cell_w + gap);
+                let mut top = region.top + r as f64 * (cell_h + gap);
+                let label = t * 1.07;
+                let (set, games) = name;
+                let mut lines =
+                    figure::wrap(&printable(&format!("{set} ({games})")), label, true, cell_w);
+                if lines.len() > 3 {
+                    lines = figure::wrap(&printable(set), label, true, cell_w);
+                }
+                // Three lines at most: the rest is cut.
+                if lines.len() > 3 {
+                    let rest = lines[2..].join(" ");
+                    lines.truncate(2);
+                    lines.push(fit(&rest, label, true, cell_w));
+                }
+                for line in lines {
+                    let (asc, desc) = figure::text_extent(label);
+                    page.text(left, top + asc, label, Anchor::Start, "panel", &line, true);
+                    top += asc + desc;
+                }
+                let cell = Region {
+                    left,
+                    top: top + t * 0.3,
+                    right: left + cell_w,
+                    bottom: region.top + r as f64 * (cell_h + gap) + cell_h,
+                };
+                // The x axis's title under the bottom panels only; every panel has its
+                // own y axis, whose title may differ (prisons, stones on the board).
+                let last_row = r == grid_rows - 1 || i + cols >= n;
+                page.chart(chart, cell, true, last_row, i + 1);
+            }
+        }
+    }
+    page.legend(&rows, margin, legend_top, line_h);
+    for (i, line) in note_lines.iter().enumerate() {
+        let (asc, _) = figure::text_extent(t);
+        let y = notes_top + i as f64 * line_h + asc;
+        page.text(margin, y, t, Anchor::Start, "note", line, false);
+    }
+    Ok(page.finish(&title))
+}
+
+enum Drawing {
+    One(Chart),
+    Panels(Vec<(Chart, (String, String))>),
+}
+
+/// How a series is drawn, which its legend entry shows.
+#[derive(Clone, Debug)]
+enum Look {
+    /// A line of a side: South solid with filled circles, North dashed with open
+    /// triangles, so that the two also differ in greyscale.
+    Line(Side),
+    /// A side's 25-75% band.
+    Band(Side),
+    /// Bars of group `j`: its colour, hatched for odd groups; `outline` draws them
+    /// open (North's bars beside South's filled ones).
+    Bars { j: usize, outline: bool },
+}
+
+impl Look {
+    fn color(&self) -> &'static str {
+        match self {
+            Look::Line(side) | Look::Band(side) => PALETTE[side.index()],
+            Look::Bars { j, .. } => PALETTE[j % PALETTE.len()],
+        }
+    }
+}
+
+/// One axis: its range, whether its ticks are whole numbers, its title.
+#[derive(Clone, Debug)]
+struct Axis {
+    min: f64,
+    max: f64,
+    integer: bool,
+    /// Tick values are shown with this suffix (`%`).
+    title: String,
+    /// Ticks at multiples of this (histogram bins), when set.
+    step: Option<f64>,
+}
+
+/// A series to draw.
+#[derive(Clone, Debug)]
+enum Series {
+    /// A polyline (with markers when `Look::Line`), faint when `faint` is set.
+    Line {
+        look: Look,
+        points: Vec<(f64, f64)>,
+        faint: Option<f64>,
+    },
+    /// A filled polygon.
+    Band { look: Look, points: Vec<(f64, f64)> },
+    /// Bars as (left, right, height).
+    Bars {
+        look: Look,
+        bars: Vec<(f64, f64, f64)>,
+    },
+}
+
+/// One chart: axes, series, the legend's entries and the notes that say what the
+/// statistics leave out.
+#[derive(Clone, Debug)]
+struct Chart {
+    x: Axis,
+    y: Axis,
+    series: Vec<Series>,
+    legend: Vec<(Look, String)>,
+    notes: Vec<String>,
+}
+
+/// A rectangle on the page, in points.
+#[derive(Clone, Copy, Debug)]
+struct Region {
+    left: f64,
+    top: f64,
+    right: f64,
+    bottom: f64,
+}
+
+impl Region {
+    fn width(&self) -> f64 {
+        self.right - self.left
+    }
+    fn height(&self) -> f64 {
+        self.bottom - self.top
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Anchor {
+    Start,
+    Middle,
+}
+
+/// The SVG of a figure being drawn, in points.
+struct Page {
+    size: PrintSize,
+    /// The smallest type, in points.
+    t: f64,
+    /// The width of a data line.
+    line: f64,
+    body: String,
+    defs: String,
+}
+
+impl Page {
+    fn new(size: PrintSize) -> Page {
+        Page {
+            size,
+            t: size.type_pt(),
+            line: size.line_pt(),
+            body: String::new(),
+            defs: String::new(),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn text(
+        &mut self,
+        x: f64,
+        y: f64,
+        pt: f64,
+        anchor: Anchor,
+        class: &str,
+        text: &str,
+        bold: bool,
+    ) {
+        let anchor = match anchor {
+            Anchor::Start => "",
+            Anchor::Middle => r#" text-anchor="middle""#,
+        };
+        let weight = if bold { r#" font-weight="bold""# } else { "" };
+        let _ = writeln!(
+            self.body,
+            r#"<text class="{class}" x="{}" y="{}" font-size="{}"{anchor}{weight}>{}</text>"#,
+            num(x),
+            num(y),
+            num(pt),
+            figure::escape(text)
+        );
+    }
+
+    fn polyline(&mut self, points: &[(f64, f64)], stroke: &str, width: f64, extra: &str) {
+        let pts: Vec<String> = (points.iter())
+            .map(|(x, y)| format!("{},{}", num(*x), num(*y)))
+            .collect();
+        let _ = writeln!(
+            self.body,
+            r#"<polyline fill="none" stroke="{stroke}" stroke-width="{}"{extra} points="{}"/>"#,
+            num(width),
+            pts.join(" ")
+        );
+    }
+
+    /// A side's marker centred at (x, y): a filled circle for South, an open triangle
+    /// for North.
+    fn marker(&mut self, side: Side, x: f64, y: f64) {
+        let r = self.t * 0.32;
+        let color = PALETTE[side.index()];
+        match side {
+            Side::South => {
+                let _ = writeln!(
+                    self.body,
+                    r#"<circle cx="{}" cy="{}" r="{}" fill="{color}"/>"#,
+                    num(x),
+                    num(y),
+                    num(r)
+                );
+            }
+            Side::North => {
+                let r = r * 1.25;
+                let pts = [
+                    (x, y - r),
+                    (x + r * 0.866, y + r * 0.5),
+                    (x - r * 0.866, y + r * 0.5),
+                ];
+                let pts: Vec<String> = pts
+                    .iter()
+                    .map(|(a, b)| format!("{},{}", num(*a), num(*b)))
+                    .collect();
+                let _ = writeln!(
+                    self.body,
+                    r#"<polygon points="{}" fill="white" stroke="{color}" stroke-width="{}"/>"#,
+                    pts.join(" "),
+                    num(self.line * 0.9)
+                );
+            }
+        }
+    }
+
+    /// A bar (or a legend swatch) of a look, hatched for odd groups.
+    fn bar(&mut self, look: &Look, x: f64, y: f64, w: f64, h: f64) {
+        let color = look.color();
+        let (fill, stroke) = match look {
+            Look::Bars { outline: true, .. } => (
+                "white".to_string(),
+                format!(r#" stroke="{color}" stroke-width="{}""#, num(self.line)),
+            ),
+            Look::Band(_) => (color.to_string(), String::new()),
+            _ => (color.to_string(), String::new()),
+        };
+        let opacity = if matches!(look, Look::Band(_)) {
+            r#" opacity="0.2""#
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            self.body,
+            r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{fill}"{stroke}{opacity}/>"#,
+            num(x),
+            num(y),
+            num(w),
+            num(h)
+        );
+        if let Look::Bars { j, outline: false } = look {
+            if j % 2 == 1 {
+                self.hatch_defs();
+                let _ = writeln!(
+                    self.body,
+                    r#"<rect x="{}" y="{}" width="{}" height="{}" fill="url(#hatch)"/>"#,
+                    num(x),
+                    num(y),
+                    num(w),
+                    num(h)
+                );
+            }
+        }
+    }
+
+    fn hatch_defs(&mut self) {
+        if self.defs.is_empty() {
+            let s = self.t * 0.5;
+            let _ = write!(
+                self.defs,
+                r#"<pattern id="hatch" patternUnits="userSpaceOnUse" width="{0}" height="{0}" patternTransform="rotate(45)"><rect width="{1}" height="{0}" fill="white" fill-opacity="0.7"/></pattern>"#,
+                num(s),
+                num(s * 0.35)
+            );
+        }
+    }
+
+    /// Draws a chart in a region: axes, ticks, the series. `y_title` and `x_title` say
+    /// whether the axis titles are drawn (panels share them).
+    fn chart(&mut self, chart: &Chart, region: Region, y_title: bool, x_title: bool, panel: usize) {
+        let t = self.t;
+        let label = t * 1.07;
+        let (asc, desc) = figure::text_extent(t);
+        let (l_asc, l_desc) = figure::text_extent(label);
+        let tick_len = t * 0.35;
+        let gap = t * 0.3;
+        // Space for the x axis: ticks, their labels, its title.
+        let mut plot_bottom = region.bottom - tick_len - gap - asc - desc;
+        if x_title {
+            plot_bottom -= gap + l_asc + l_desc;
+        }
+        // Half a tick label above the top tick.
+        let plot_top = region.top + (asc + desc) / 2.0 + gap;
+        let y_ticks = ticks(&chart.y, plot_bottom - plot_top, (asc + desc) * 2.2);
+        let y_label_w = (y_ticks.iter())
+            .map(|v| figure::text_width(&tick(v), t, false))
+            .fold(0.0, f64::max);
+        let mut plot_left = region.left + y_label_w + gap + tick_len;
+        if y_title {
+            plot_left += l_asc + l_desc + gap;
+        }
+        // The last x tick label may stand out half its width past the frame.
+        let x_last_w = figure::text_width(&tick(&chart.x.max.floor()), t, false);
+        let plot_right = region.right - x_last_w / 2.0;
+        let x_label_w = (chart.x.min.floor() as i64..=chart.x.max.ceil() as i64)
+            .map(|v| figure::text_width(&tick(&(v as f64)), t, false))
+            .fold(0.0, f64::max)
+            .max(figure::text_width("0000", t, false).min(figure::text_width(
+                &tick(&chart.x.max),
+                t,
+                false,
+            )));
+        let x_ticks = ticks(&chart.x, plot_right - plot_left, x_label_w + t);
+        let sx = (plot_right - plot_left) / (chart.x.max - chart.x.min);
+        let sy = (plot_bottom - plot_top) / (chart.y.max - chart.y.min);
+        let px = |x: f64| plot_left + (x - chart.x.min) * sx;
+        let py = |y: f64| plot_bottom - (y - chart.y.min) * sy;
+        // Grid lines, then the data, then the frame's axes.
+        for v in &y_ticks {
+            let y = py(*v);
+            let _ = writeln!(
+                self.body,
+                r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#000000" stroke-opacity="0.12" stroke-width="{}"/>"##,
+                num(plot_left),
+                num(y),
+                num(plot_right),
+                num(y),
+                num(self.line * 0.5)
+            );
+        }
+        let id = if panel == 0 {
+            "data".to_string()
+        } else {
+            format!("data-{panel}")
+        };
+        let _ = writeln!(self.body, r#"<g id="{id}">"#);
+        for s in &chart.series {
+            match s {
+                Series::Line {
+                    look,
+                    points,
+                    faint,
+                } => {
+                    let mapped: Vec<(f64, f64)> =
+                        points.iter().map(|&(x, y)| (px(x), py(y))).collect();
+                    let color = look.color();
+                    if let Some(faint) = faint {
+                        self.polyline(
+                            &mapped,
+                            color,
+                            self.line * 0.5,
+                            &format!(r#" opacity="{}""#, num(*faint)),
+                        );
+                        continue;
+                    }
+                    let side = match look {
+                        Look::Line(side) => *side,
+                        _ => Side::South,
+                    };
+                    let dash = match side {
+                        Side::South => String::new(),
+                        Side::North => {
+                            format!(r#" stroke-dasharray="{} {}""#, num(t * 0.5), num(t * 0.3))
+                        }
+                    };
+                    self.polyline(&mapped, color, self.line, &dash);
+                    let every = mapped.len().div_ceil(24).max(1);
+                    for &(x, y) in mapped.iter().step_by(every) {
+                        self.marker(side, x, y);
+                    }
+                }
+                Series::Band { look, points } => {
+                    let pts: Vec<String> = (points.iter())
+                        .map(|&(x, y)| format!("{},{}", num(px(x)), num(py(y))))
+                        .collect();
+                    let _ = writeln!(
+                        self.body,
+                        r#"<polygon points="{}" fill="{}" opacity="0.2"/>"#,
+                        pts.join(" "),
+                        look.color()
+                    );
+                }
+                Series::Bars { look, bars } => {
+                    for &(lo, hi, v) in bars {
+                        let (x0, x1, y) = (px(lo), px(hi), py(v));
+                        self.bar(look, x0, y, x1 - x0, plot_bottom - y);
+                    }
+                }
+            }
+        }
+        self.body.push_str("</g>\n");
+        let black = "#000000";
+        self.polyline(
+            &[(plot_left, plot_bottom), (plot_right, plot_bottom)],
+            black,
+            self.line * 0.6,
+            r#" opacity="1""#,
+        );
+        self.polyline(
+            &[(plot_left, plot_top - gap), (plot_left, plot_bottom)],
+            black,
+            self.line * 0.6,
+            r#" opacity="1""#,
+        );
+        for v in &y_ticks {
+            let y = py(*v);
+            let _ = writeln!(
+                self.body,
+                r#"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{black}" stroke-width="{}"/>"#,
+                num(plot_left - tick_len),
+                num(y),
+                num(plot_left),
+                num(y),
+                num(self.line * 0.6)
+            );
+            // Centred on its tick: the label's `y` is the tick's.
+            let _ = writeln!(
+                self.body,
+                r#"<text class="tick" x="{}" y="{}" font-size="{}" text-anchor="end" dominant-baseline="central">{}</text>"#,
+                num(plot_left - tick_len - gap),
+                num(y),
+                num(t),
+                tick(v)
+            );
+        }
+        for v in &x_ticks {
+            let x = px(*v);
+            let _ = writeln!(
+                self.body,
+                r#"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{black}" stroke-width="{}"/>"#,
+                num(x),
+                num(plot_bottom),
+                num(x),
+                num(plot_bottom + tick_len),
+                num(self.line * 0.6)
+            );
+            self.text(
+                x,
+                plot_bottom + tick_len + gap + asc,
+                t,
+                Anchor::Middle,
+                "tick",
+                &tick(v),
+                false,
+            );
+        }
+        if x_title {
+            let y = plot_bottom + tick_len + gap + asc + desc + gap + l_asc;
+            let x = (plot_left + plot_right) / 2.0;
+            for (i, line) in figure::wrap(&chart.x.title, label, false, region.width())
+                .iter()
+                .enumerate()
+                .take(1)
+            {
+                let _ = i;
+                self.text(x, y, label, Anchor::Middle, "axis", line, false);
+            }
+        }
+        if y_title {
+            let x = region.left + l_asc;
+            let y = (plot_top + plot_bottom) / 2.0;
+            let text = fit(
+                &chart.y.title,
+                label,
+                false,
+                plot_bottom - plot_top + (asc + desc),
+            );
+            let _ = writeln!(
+                self.body,
+                r#"<text class="axis" transform="translate({},{}) rotate(-90)" font-size="{}" text-anchor="middle">{}</text>"#,
+                num(x),
+                num(y),
+                num(label),
+                figure::escape(&text)
+            );
+        }
+    }
+
+    /// The legend, row by row from `top`.
+    fn legend(&mut self, rows: &[Vec<(Look, String, f64)>], left: f64, top: f64, line_h: f64) {
+        if rows.is_empty() {
+            return;
+        }
+        let t = self.t;
+        let (asc, desc) = figure::text_extent(t);
+        self.body.push_str("<g id=\"legend\">\n");
+        for (r, row) in rows.iter().enumerate() {
+            let mut x = left;
+            let base = top + r as f64 * line_h + asc;
+            let mid = base - (asc - desc) / 2.0;
+            for (look, label, width) in row {
+                let swatch = t * 2.0;
+                match look {
+                    Look::Line(side) => {
+                        let dash = match side {
+                            Side::South => String::new(),
+                            Side::North => {
+                                format!(r#" stroke-dasharray="{} {}""#, num(t * 0.5), num(t * 0.3))
+                            }
+                        };
+                        self.polyline(
+                            &[(x, mid), (x + swatch, mid)],
+                            look.color(),
+                            self.line,
+                            &dash,
+                        );
+                        self.marker(*side, x + swatch / 2.0, mid);
+                    }
+                    _ => self.bar(look, x, mid - t * 0.4, swatch, t * 0.8),
+                }
+                self.text(
+                    x + swatch + t * 0.4,
+                    base,
+                    t,
+                    Anchor::Start,
+                    "key",
+                    label,
+                    false,
+                );
+                x += width;
+            }
+        }
+        self.body.push_str("</g>\n");
+    }
+
+    fn finish(self, title: &str) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" {} font-family="{}">"#,
+            self.size.svg_size(),
+            figure::FONT_FAMILY_LIST
+        );
+        let _ = writeln!(out, "<title>{}</title>", figure::escape(title));
+        if !self.defs.is_empty() {
+            let _ = writeln!(out, "<defs>{}</defs>", self.defs);
+        }
+        let _ = writeln!(
+            out,
+            r#"<rect width="{}" height="{}" fill="white"/>"#,
+            num(self.size.width_pt()),
+            num(self.size.height_pt())
+        );
+        out.push_str(&self.body);
+        out.push_str("</svg>\n");
+        out
+    }
+}
+
+/// A text cut with an ellipsis to fit a length (an axis title longer than its axis).
+fn fit(text: &str, pt: f64, bold: bool, width: f64) -> String {
+    if figure::text_width(text, pt, bold) <= width {
+        return text.to_string();
+    }
+    let mut chars: Vec<char> = text.chars().collect();
+    while !chars.is_empty() {
+        chars.pop();
+        let cut: String = chars.iter().collect::<String>() + "…";
+        if figure::text_width(&cut, pt, bold) <= width {
+            return cut;
+        }
+    }
+    String::new()
+}
+
+/// The legend's entries in rows no wider than `width`: each with the width it takes.
+fn legend_rows(legend: &[(Look, String)], t: f64, width: f64) -> Vec<Vec<(Look, String, f64)>> {
+    let mut rows: Vec<Vec<(Look, String, f64)>> = Vec::new();
+    let mut used = 0.0;
+    for (look, label) in legend {
+        let label = fit(label, t, false, width - t * 2.4);
+        let w = t * 2.4 + figure::text_width(&label, t, false) + t * 1.2;
+        if rows.is_empty() || used + w - t * 1.2 > width {
+            rows.push(Vec::new());
+            used = 0.0;
+        }
+        used += w;
+        rows.last_mut()
+            .expect("a row")
+            .push((look.clone(), label, w));
+    }
+    rows
+}
+
+/// Tick values of an axis of `length` points, at least `spacing` apart: the finest
+/// round step (1, 2 or 5 times a power of ten; whole for whole-number axes; a multiple
+/// of the axis's own step when it has one) whose ticks fit.
+fn ticks(axis: &Axis, length: f64, spacing: f64) -> Vec<f64> {
+    let fit = (length / spacing.max(1e-9)).floor() as i64 + 1;
+    let range = (axis.max - axis.min).max(1e-9);
+    let base = axis.step.unwrap_or(1.0);
+    let mut power = if axis.integer || axis.step.is_some() {
+        1.0
+    } else {
+        10f64.powi((range.log10().floor() as i32) - 3)
+    };
+    let at = |step: f64| {
+        let first = (axis.min / step - 1e-9).ceil() as i64;
+        let last = (axis.max / step + 1e-9).floor() as i64;
+        (first, last)
+    };
+    loop {
+        for m in [1.0, 2.0, 5.0] {
+            let step = base * power * m;
+            let (first, last) = at(step);
+            if last - first < fit.max(2) || power > 1e12 {
+                return (first..=last).map(|i| i as f64 * step).collect();
+            }
+        }
+        power *= 10.0;
+    }
+}
+
+/// A chart of one figure (or one panel).
+fn panel_drawing(figure: &Figure) -> Chart {
+    match figure.kind {
+        PlotKind::Material => material(figure),
+        PlotKind::Length => length(figure),
+        PlotKind::Laps => laps(figure),
+        PlotKind::Captures => captures(figure),
+    }
+}
+
+/// Games at least that a ply's 25-75% band is drawn over: with fewer, quartiles say
+/// little.
+pub const BAND_GAMES: u64 = 4;
+
+fn material(figure: &Figure) -> Chart {
+    let prisons = !figure.prisons[1];
+    let y_title = if prisons {
+        "stones in prison"
+    } else {
+        "stones on own rows"
+    };
+    let sides = [Side::South, Side::North];
+    let mut series = Vec::new();
+    let mut legend = Vec::new();
+    let mut notes = Vec::new();
+    let mut max = 0.0f64;
+    let mut x_max = 1.0f64;
+    if let Some(g) = figure.only() {
+        for side in sides {
+            let points: Vec<(f64, f64)> = (g.material.iter().enumerate())
+                .map(|(n, m)| (n as f64, m[side.index()] as f64))
+                .collect();
+            max = points.iter().map(|p| p.1).fold(max, f64::max);
+            series.push(Series::Line {
+                look: Look::Line(side),
+                points,
+                faint: None,
+            });
+            legend.push((Look::Line(side), side.name().to_string()));
+        }
+        x_max = x_max.max(g.plies() as f64);
+    } else {
+        let quantiles = figure.material_quantiles();
+        let last = quantiles[0].last().map_or(0.0, |q| q.0);
+        x_max = x_max.max(last);
+        if figure.every {
+            // Fainter the more games there are, so that the medians stay on top.
+            let faint = (4.0 / figure.games as f64).clamp(0.04, 0.25);
+            for (plies, material) in &figure.series {
+                x_max = x_max.max(*plies as f64);
+                for side in sides {
+                    let points: Vec<(f64, f64)> = (material.iter().enumerate())
+                        .map(|(n, m)| (n as f64, m[side.index()] as f64))
+                        .collect();
+                    max = points.iter().map(|p| p.1).fold(max, f64::max);
+                    series.push(Series::Line {
+                        look: Look::Line(side),
+                        points,
+                        faint: Some(faint),
+                    });
+                }
+            }
+        }
+        let running = figure.running();
+        let band_until = running.iter().take_while(|&&r| r >= BAND_GAMES).count();
+        for side in sides {
+            let q = &quantiles[side.index()][..band_until.min(quantiles[side.index()].len())];
+            if q.len() >= 2 {
+                let points: Vec<(f64, f64)> = (q.iter().map(|(x, v)| (*x, v[2])))
+                    .chain(q.iter().rev().map(|(x, v)| (*x, v[0])))
+                    .collect();
+                max = points.iter().map(|p| p.1).fold(max, f64::max);
+                series.push(Series::Band {
+                    look: Look::Band(side),
+                    points,
+                });
+                legend.push((Look::Band(side), format!("{} 25-75%", side.name())));
+            }
+        }
+        for side in sides {
+            let points: Vec<(f64, f64)> = (quantiles[side.index()].iter())
+                .map(|(x, v)| (*x, v[1]))
+                .collect();
+            max = points.iter().map(|p| p.1).fold(max, f64::max);
+            series.push(Series::Line {
+                look: Look::Line(side),
+                points,
+                faint: None,
+            });
+            legend.push((Look::Line(side), format!("{} median", side.name())));
+        }
+        let needed = figure.games.div_ceil(10).max(1);
+        let longest = figure.plies.last_key_value().map_or(0, |(&p, _)| p);
+        let mut said = format!(
+            "Median over the games still running at each ply, drawn while at least {needed} of the {} games run",
+            figure.games
+        );
+        if (last as u64) < longest {
+            let _ = write!(
+                said,
+                " (to ply {}; the longest game has {longest})",
+                last as u64
+            );
+        }
+        said.push('.');
+        notes.push(said);
+        notes.push(if band_until >= 2 {
+            format!(
+                "25-75% band where at least {BAND_GAMES} games run{}.",
+                if band_until < quantiles[0].len() {
+                    format!(" (to ply {})", band_until - 1)
+                } else {
+                    String::new()
+                }
+            )
+        } else {
+            format!("No 25-75% band: fewer than {BAND_GAMES} games run.")
+        });
+    }
+    Chart {
+        x: Axis {
+            min: -x_max * 0.02,
+            max: x_max * 1.02,
+            integer: true,
+            title: "ply".into(),
+            step: None,
+        },
+        y: Axis {
+            min: 0.0,
+            max: headroom(max),
+            integer: true,
+            title: y_title.into(),
+            step: None,
+        },
+        series,
+        legend,
+        notes,
+    }
+}
+
+/// The top of a y axis: the largest value and a twentieth above it.
+fn headroom(max: f64) -> f64 {
+    if max <= 0.0 {
+        1.0
+    } else {
+        max * 1.06
+    }
+}
+
+/// Bars of several groups side by side, centred on their bins: `bars[k][b]` is the
+/// height of group k in bin b, bins of `width` from 0 (of width 1: centred on their value).
+fn grouped(
+    groups: &[String],
+    bars: &[Vec<f64>],
+    width: u64,
+) -> (Vec<Series>, Vec<(Look, String)>, f64, f64) {
+    let k = groups.len().max(1) as f64;
+    let w = width as f64;
+    // A bin's bars fill 80% of it, leaving a gap between bins.
+    let (start, span) = if width == 1 {
+        (-0.4, 0.8)
+    } else {
+        (0.1 * w, 0.8 * w)
+    };
+    let mut series = Vec::new();
+    let mut legend = Vec::new();
+    let mut lo = f64::INFINITY;
+    let mut hi = f64::NEG_INFINITY;
+    for (j, (name, heights)) in groups.iter().zip(bars).enumerate() {
+        let look = Look::Bars { j, outline: false };
+        let drawn: Vec<(f64, f64, f64)> = (heights.iter().enumerate())
+            .filter(|(_, &h)| h > 0.0)
+            .map(|(b, &h)| {
+                let x0 = b as f64 * w + start + j as f64 * span / k;
+                (x0, x0 + span / k, h)
+            })
+            .collect();
+        for &(a, b, _) in &drawn {
+            lo = lo.min(a);
+            hi = hi.max(b);
+        }
+        series.push(Series::Bars {
+            look: look.clone(),
+            bars: drawn,
+        });
+        legend.push((look, name.clone()));
+    }
+    if !lo.is_finite() {
+        (lo, hi) = (0.0, 1.0);
+    }
+    (series, legend, lo, hi)
+}
+
+fn length(figure: &Figure) -> Chart {
+    let labels = figure.series_labels();
+    let (width, bars) = histogram(&figure.lengths, 25, None);
+    let max = bars.iter().flatten().fold(0.0, |a: f64, &b| a.max(b));
+    let (series, legend, lo, hi) = grouped(&labels, &bars, width);
+    let x_title = if width == 1 {
+        "game length (plies)".to_string()
+    } else {
+        format!("game length (plies, bins of {width})")
+    };
+    Chart {
+        x: x_axis(lo, hi, width, x_title),
+        y: Axis {
+            min: 0.0,
+            max: headroom(max),
+            integer: true,
+            title: "games".into(),
+            step: None,
+        },
+        series,
+        legend,
+        notes: Vec::new(),
+    }
+}
+
+/// The x axis of a histogram: whole numbers, ticks on bin edges (or, for bins of 1, on
+/// the values their bars are centred on).
+fn x_axis(lo: f64, hi: f64, width: u64, title: String) -> Axis {
+    let pad = if width == 1 { 0.2 } else { 0.0 };
+    let (min, max) = if width == 1 {
+        (lo - pad, hi + pad)
+    } else {
+        (
+            (lo / width as f64).floor() * width as f64,
+            (hi / width as f64).ceil() * width as f64,
+        )
+    };
+    Axis {
+        min,
+        max,
+        integer: true,
+        title,
+        step: Some(width as f64),
+    }
+}
+
+fn laps(figure: &Figure) -> Chart {
+    let labels = figure.series_labels();
+    let values = &figure.laps;
+    // A long tail of relay sowings would squeeze the bulk into one bar: laps beyond the
+    // 99th percentile (at least 10) share the last bar.
+    let mut all = Counts::new();
+    for (&v, &n) in values.iter().flatten() {
+        *all.entry(v).or_insert(0) += n;
+    }
+    let plies: u64 = all.values().sum();
+    // The value at index `plies * 99 / 100` (at most the last) of the sorted laps.
+    let rank = (plies * 99 / 100).min(plies.saturating_sub(1));
+    let mut below = 0;
+    let percentile = all.iter().find_map(|(&v, &n)| {
+        below += n;
+        (below > rank).then_some(v)
+    });
+    let cap = percentile.unwrap_or(0).max(10);
+    let capped = all.last_key_value().is_some_and(|(&m, _)| m > cap);
+    let (width, mut bars) = histogram(values, 30, Some(cap));
+    for (bars, group) in bars.iter_mut().zip(values) {
+        let total = group.values().sum::<u64>().max(1) as f64;
+        for b in bars.iter_mut() {
+            *b *= 100.0 / total;
+        }
+    }
+    let max = bars.iter().flatten().fold(0.0, |a: f64, &b| a.max(b));
+    let last = (bars[0].len() as u64 - 1) * width;
+    let x_title = if width == 1 {
+        "laps per ply".to_string()
+    } else {
+        format!("laps per ply (bins of {width})")
+    };
+    let mut notes = Vec::new();
+    if capped {
+        notes.push(format!(
+            "The last bar counts the plies of {last} laps or more."
+        ));
+    }
+    let (series, legend, lo, hi) = grouped(&labels, &bars, width);
+    Chart {
+        x: x_axis(lo, hi, width, x_title),
+        y: Axis {
+            min: 0.0,
+            max: headroom(max),
+            integer: false,
+            title: "share of plies (%)".into(),
+            step: None,
+        },
+        series,
+        legend,
+        notes,
+    }
+}
+
+fn captures(figure: &Figure) -> Chart {
+    let sides = [Side::South, Side::North];
+    let mut series = Vec::new();
+    let mut legend = Vec::new();
+    let mut notes = Vec::new();
+    let (max, x_max, y_title, integer);
+    if let Some(g) = figure.only() {
+        max = g.captures.iter().map(|c| c.1).max().unwrap_or(0) as f64;
+        x_max = g.plies().max(1) as f64;
+        y_title = "stones captured (bonus included)";
+        integer = true;
+        for (j, side) in sides.into_iter().enumerate() {
+            let look = Look::Bars {
+                j,
+                outline: side == Side::North,
+            };
+            let bars = (g.captures.iter().enumerate())
+                .filter(|(_, c)| c.0 == side && c.1 > 0)
+                .map(|(i, c)| {
+                    let x = (i + 1) as f64;
+                    (x - 0.4, x + 0.4, c.1 as f64)
+                })
+                .collect();
+            series.push(Series::Bars {
+                look: look.clone(),
+                bars,
+            });
+            legend.push((look, side.name().to_string()));
+        }
+    } else {
+        let means = figure.capture_means();
+        max = means.iter().flatten().map(|p| p.1).fold(0.0, f64::max);
+        x_max = means.iter().flatten().map(|p| p.0).fold(1.0, f64::max);
+        y_title = "stones captured (mean)";
+        integer = false;
+        for side in sides {
+            series.push(Series::Line {
+                look: Look::Line(side),
+                points: means[side.index()].clone(),
+                faint: None,
+            });
+            legend.push((Look::Line(side), format!("{} (mean)", side.name())));
+        }
+        notes.push(format!(
+            "Mean over the games that reach each ply, drawn while at least {} of the {} games do.",
+            figure.games.div_ceil(10).max(1),
+            figure.games
+        ));
+    }
+    Chart {
+        x: Axis {
+            min: 0.4,
+            max: x_max + 0.6,
+            integer: true,
+            title: "ply".into(),
+            step: None,
+        },
+        y: Axis {
+            min: 0.0,
+            max: headroom(max),
+            integer,
+            title: y_title.into(),
+            step: None,
+        },
+        series,
+        legend,
+        notes,
+    }
+}
+
+/// `12 games`, and how many of them stop at an error, for a panel's title.
+fn panel_games(games: usize, stopped: usize) -> String {
+    let mut said = games_said(games, 0);
+    if stopped > 0 {
+        let stop = if stopped == 1 { "stops" } else { "stop" };
+        said.push_str(&format!(", {stopped} {stop} at an error"));
+    }
+    said
 }
 
 /// `12 games`, and how many of them stop at an error and how they are drawn.
@@ -639,33 +1760,6 @@ fn default_title(figure: &Figure) -> String {
     )
 }
 
-/// Font sizes that stay readable when the figure is printed at column width.
-struct Fonts {
-    title: u32,
-    label: u32,
-    tick: u32,
-}
-
-fn fonts(style: &Style) -> Fonts {
-    // A 640-unit figure printed at a column's width (about 8.5 cm) puts 8-9 pt tick
-    // labels at about 23 units; plotters draws text at 0.8 of the size asked.
-    let base = (style.width.min(style.height * 2) as f64 / 28.0).clamp(12.0, 60.0);
-    Fonts {
-        title: (base * 1.3).round() as u32,
-        label: (base * 1.12).round() as u32,
-        tick: base.round() as u32,
-    }
-}
-
-/// An upper bound for an axis: a little above the largest value.
-fn top(max: f64) -> f64 {
-    if max <= 0.0 {
-        1.0
-    } else {
-        (max * 1.05).ceil()
-    }
-}
-
 /// A tick label: integers without a decimal point.
 fn tick(v: &f64) -> String {
     if (v - v.round()).abs() < 1e-9 {
@@ -687,253 +1781,6 @@ fn bin_width(max: u64, bins: u64) -> u64 {
         }
         w *= 10;
     }
-}
-
-type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
-
-fn chart<'a, 'b>(
-    root: &'a DrawingArea<SVGBackend<'b>, Shift>,
-    style: &Style,
-    title: &str,
-    x: (f64, f64, &str),
-    y: (f64, f64, &str),
-) -> Result<Chart<'a, 'b>, String> {
-    let f = fonts(style);
-    root.fill(&WHITE).map_err(|e| e.to_string())?;
-    // A long title gets a smaller font rather than run off the figure (a character is
-    // about 0.45 of the size asked).
-    let fit = (0.95 * style.width as f64 / (0.45 * title.chars().count().max(1) as f64)) as u32;
-    let mut chart = ChartBuilder::on(root)
-        .caption(title, ("sans-serif", f.title.min(fit).max(8)))
-        .margin(f.label / 2 + 4)
-        .x_label_area_size(f.label * 2 + f.tick)
-        .y_label_area_size(f.label * 2 + f.tick * 2)
-        .build_cartesian_2d(x.0..x.1, y.0..y.1)
-        .map_err(|e| e.to_string())?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .max_light_lines(0)
-        .bold_line_style(BLACK.mix(0.12))
-        .x_desc(x.2)
-        .y_desc(y.2)
-        .axis_desc_style(("sans-serif", f.label))
-        .label_style(("sans-serif", f.tick))
-        .x_label_formatter(&tick)
-        .y_label_formatter(&tick)
-        .draw()
-        .map_err(|e| e.to_string())?;
-    Ok(chart)
-}
-
-fn legend<'a, 'b: 'a>(chart: &mut Chart<'a, 'b>, style: &Style) -> Result<(), String> {
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.5))
-        .label_font(("sans-serif", fonts(style).tick))
-        .draw()
-        .map_err(|e| e.to_string())
-}
-
-/// South's marker: a filled circle; North's: an open triangle.
-fn marker<DB: DrawingBackend>(
-    side: Side,
-    at: (f64, f64),
-    size: u32,
-) -> DynElement<'static, DB, (f64, f64)> {
-    let color = PALETTE[side.index()];
-    match side {
-        Side::South => Circle::new(at, size, color.filled()).into_dyn(),
-        Side::North => TriangleMarker::new(at, size + 1, color.stroke_width(2)).into_dyn(),
-    }
-}
-
-/// Draws a line with a marker every few points, and its legend entry.
-fn line_with_markers<'a, 'b: 'a>(
-    chart: &mut Chart<'a, 'b>,
-    side: Side,
-    points: &[(f64, f64)],
-    label: &str,
-) -> Result<(), String> {
-    let color = PALETTE[side.index()];
-    let every = points.len().div_ceil(24).max(1);
-    chart
-        .draw_series(LineSeries::new(
-            points.iter().copied(),
-            color.stroke_width(2),
-        ))
-        .map_err(|e| e.to_string())?
-        .label(label)
-        .legend(move |(x, y)| {
-            EmptyElement::at((x, y))
-                + PathElement::new(vec![(0, 0), (24, 0)], color.stroke_width(2))
-                + match side {
-                    Side::South => Circle::new((12, 0), 4, color.filled()).into_dyn(),
-                    Side::North => {
-                        TriangleMarker::new((12, 0), 5, color.stroke_width(2)).into_dyn()
-                    }
-                }
-        });
-    chart
-        .draw_series(points.iter().step_by(every).map(|&p| marker(side, p, 4)))
-        .map_err(|e| e.to_string())?;
-    Ok(())
-}
-
-/// The median and quartiles of each side's material at each ply, over the games still
-/// running at that ply, while at least a tenth of the games (and at least one) are.
-pub fn material_quantiles(games: &[GameData]) -> [Vec<(f64, [f64; 3])>; 2] {
-    let mut figure = Figure::new(PlotKind::Material, false);
-    for g in games {
-        figure.add(g.clone());
-    }
-    figure.material_quantiles()
-}
-
-fn material(
-    root: &DrawingArea<SVGBackend<'_>, Shift>,
-    figure: &Figure,
-    style: &Style,
-    title: &str,
-) -> Result<(), String> {
-    let prisons = !figure.prisons[1];
-    let y_desc = if prisons {
-        "stones in prison"
-    } else {
-        "stones on own rows"
-    };
-    let sides = [Side::South, Side::North];
-    if let Some(g) = figure.only() {
-        let max = g
-            .material
-            .iter()
-            .flat_map(|m| m.iter())
-            .max()
-            .copied()
-            .unwrap_or(0);
-        let mut chart = chart(
-            root,
-            style,
-            title,
-            (0.0, g.plies().max(1) as f64, "ply"),
-            (0.0, top(max as f64), y_desc),
-        )?;
-        for side in sides {
-            let points: Vec<(f64, f64)> = g
-                .material
-                .iter()
-                .enumerate()
-                .map(|(n, m)| (n as f64, m[side.index()] as f64))
-                .collect();
-            line_with_markers(&mut chart, side, &points, side.name())?;
-        }
-        return legend(&mut chart, style);
-    }
-    let quantiles = figure.material_quantiles();
-    let last = quantiles[0].last().map_or(0.0, |q| q.0);
-    let mut max = quantiles
-        .iter()
-        .flatten()
-        .map(|(_, q)| q[2])
-        .fold(0.0, f64::max);
-    let mut x_max = last;
-    if style.every {
-        for (plies, material) in &figure.series {
-            x_max = x_max.max(*plies as f64);
-            for m in material {
-                max = max.max(m[0].max(m[1]) as f64);
-            }
-        }
-    }
-    let mut chart = chart(
-        root,
-        style,
-        title,
-        (0.0, x_max.max(1.0), "ply"),
-        (0.0, top(max), y_desc),
-    )?;
-    if style.every {
-        // Fainter the more games there are, so that the medians stay on top.
-        let faint = (4.0 / figure.games as f64).clamp(0.04, 0.25);
-        for (_, material) in &figure.series {
-            for side in sides {
-                let color = PALETTE[side.index()].mix(faint);
-                chart
-                    .draw_series(LineSeries::new(
-                        material
-                            .iter()
-                            .enumerate()
-                            .map(|(n, m)| (n as f64, m[side.index()] as f64)),
-                        color.stroke_width(1),
-                    ))
-                    .map_err(|e| e.to_string())?;
-            }
-        }
-    }
-    for side in sides {
-        let q = &quantiles[side.index()];
-        let color = PALETTE[side.index()];
-        let band: Vec<(f64, f64)> = q
-            .iter()
-            .map(|(x, v)| (*x, v[2]))
-            .chain(q.iter().rev().map(|(x, v)| (*x, v[0])))
-            .collect();
-        chart
-            .draw_series(std::iter::once(Polygon::new(band, color.mix(0.2).filled())))
-            .map_err(|e| e.to_string())?
-            .label(format!("{} 25-75%", side.name()))
-            .legend(move |(x, y)| {
-                Rectangle::new([(x, y - 5), (x + 24, y + 5)], color.mix(0.2).filled())
-            });
-    }
-    for side in sides {
-        let points: Vec<(f64, f64)> = quantiles[side.index()]
-            .iter()
-            .map(|(x, v)| (*x, v[1]))
-            .collect();
-        line_with_markers(
-            &mut chart,
-            side,
-            &points,
-            &format!("{} median", side.name()),
-        )?;
-    }
-    legend(&mut chart, style)
-}
-
-/// Draws one bar series per group, the groups side by side in each bin; `bars[k][b]` is
-/// the height of group k in bin b. Bins of width 1 are centred on their value.
-fn grouped_bars<'a, 'b: 'a>(
-    chart: &mut Chart<'a, 'b>,
-    groups: &[&str],
-    bars: &[Vec<f64>],
-    width: f64,
-) -> Result<(), String> {
-    let k = groups.len().max(1) as f64;
-    let offset = if width == 1.0 { -0.5 } else { 0.0 };
-    for (j, (name, heights)) in groups.iter().zip(bars).enumerate() {
-        let color = PALETTE[j % PALETTE.len()];
-        chart
-            .draw_series(
-                heights
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, &h)| h > 0.0)
-                    .map(|(b, &h)| {
-                        let x0 = offset + b as f64 * width + j as f64 * width / k;
-                        let mut r =
-                            Rectangle::new([(x0, 0.0), (x0 + width / k, h)], color.filled());
-                        r.set_margin(0, 0, 1, 1);
-                        r
-                    }),
-            )
-            .map_err(|e| e.to_string())?
-            .label(*name)
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled()));
-    }
-    Ok(())
 }
 
 /// How often each value occurs, per group: the input of [`histogram`].
@@ -965,101 +1812,14 @@ fn histogram(groups: &[Counts], bins: u64, cap: Option<u64>) -> (u64, Vec<Vec<f6
     (width, bars)
 }
 
-/// Where a histogram's x axis starts: bins of width 1 are centred on their value.
-fn x_start(width: u64) -> f64 {
-    if width == 1 {
-        -0.5
-    } else {
-        0.0
+/// The median and quartiles of each side's material at each ply, over the games still
+/// running at that ply, while at least a tenth of the games (and at least one) are.
+pub fn material_quantiles(games: &[GameData]) -> [Vec<(f64, [f64; 3])>; 2] {
+    let mut figure = Figure::new(PlotKind::Material, false);
+    for g in games {
+        figure.add(g.clone());
     }
-}
-
-fn length(
-    root: &DrawingArea<SVGBackend<'_>, Shift>,
-    figure: &Figure,
-    style: &Style,
-    title: &str,
-) -> Result<(), String> {
-    let labels = figure.series_labels();
-    let groups: Vec<&str> = labels.iter().map(String::as_str).collect();
-    let (width, bars) = histogram(&figure.lengths, 25, None);
-    let max = bars.iter().flatten().fold(0.0, |a: f64, &b| a.max(b));
-    let x_desc = if width == 1 {
-        "game length (plies)".to_string()
-    } else {
-        format!("game length (plies, bins of {width})")
-    };
-    let mut chart = chart(
-        root,
-        style,
-        title,
-        (
-            x_start(width),
-            (bars[0].len() as u64 * width) as f64 + x_start(width),
-            &x_desc,
-        ),
-        (0.0, top(max), "games"),
-    )?;
-    grouped_bars(&mut chart, &groups, &bars, width as f64)?;
-    legend(&mut chart, style)
-}
-
-fn laps(
-    root: &DrawingArea<SVGBackend<'_>, Shift>,
-    figure: &Figure,
-    style: &Style,
-    title: &str,
-) -> Result<(), String> {
-    let labels = figure.series_labels();
-    let groups: Vec<&str> = labels.iter().map(String::as_str).collect();
-    // Counted, not listed: a corpus has millions of plies but few distinct lap counts.
-    let values = &figure.laps;
-    // A long tail of relay sowings would squeeze the bulk into one bar: laps beyond the
-    // 99th percentile (at least 10) share the last bar.
-    let mut all = Counts::new();
-    for (&v, &n) in values.iter().flatten() {
-        *all.entry(v).or_insert(0) += n;
-    }
-    let plies: u64 = all.values().sum();
-    // The value at index `plies * 99 / 100` (at most the last) of the sorted laps.
-    let rank = (plies * 99 / 100).min(plies.saturating_sub(1));
-    let mut below = 0;
-    let percentile = all.iter().find_map(|(&v, &n)| {
-        below += n;
-        (below > rank).then_some(v)
-    });
-    let cap = percentile.unwrap_or(0).max(10);
-    let capped = all.last_key_value().is_some_and(|(&m, _)| m > cap);
-    let (width, mut bars) = histogram(values, 30, Some(cap));
-    for (bars, group) in bars.iter_mut().zip(values) {
-        let total = group.values().sum::<u64>().max(1) as f64;
-        for b in bars.iter_mut() {
-            *b *= 100.0 / total;
-        }
-    }
-    let max = bars.iter().flatten().fold(0.0, |a: f64, &b| a.max(b));
-    let last = (bars[0].len() as u64 - 1) * width;
-    let mut x_desc = if width == 1 {
-        "laps per ply".to_string()
-    } else {
-        format!("laps per ply (bins of {width})")
-    };
-    if capped {
-        x_desc.push_str(&format!("; last bar: {last} or more"));
-    }
-    let mut chart = chart(
-        root,
-        style,
-        title,
-        (
-            x_start(width),
-            (bars[0].len() as u64 * width) as f64 + x_start(width),
-            &x_desc,
-        ),
-        (0.0, top(max).min(100.0), "share of plies (%)"),
-    )?;
-    grouped_bars(&mut chart, &groups, &bars, width as f64)?;
-    legend(&mut chart, style)
+    figure.material_quantiles()
 }
 
 /// The mean stones taken at each ply by each side, over the games in which that side
@@ -1071,66 +1831,6 @@ pub fn capture_means(games: &[GameData]) -> [Vec<(f64, f64)>; 2] {
         figure.add(g.clone());
     }
     figure.capture_means()
-}
-
-fn captures(
-    root: &DrawingArea<SVGBackend<'_>, Shift>,
-    figure: &Figure,
-    style: &Style,
-    title: &str,
-) -> Result<(), String> {
-    let sides = [Side::South, Side::North];
-    if let Some(g) = figure.only() {
-        let max = g.captures.iter().map(|c| c.1).max().unwrap_or(0);
-        let mut chart = chart(
-            root,
-            style,
-            title,
-            (0.0, g.plies().max(1) as f64 + 1.0, "ply"),
-            (0.0, top(max as f64), "stones captured (bonus included)"),
-        )?;
-        for side in sides {
-            let color = PALETTE[side.index()];
-            let bar_style = match side {
-                Side::South => color.filled(),
-                Side::North => color.stroke_width(2),
-            };
-            chart
-                .draw_series(
-                    g.captures
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, c)| c.0 == side && c.1 > 0)
-                        .map(|(i, c)| {
-                            let x = (i + 1) as f64;
-                            Rectangle::new([(x - 0.4, 0.0), (x + 0.4, c.1 as f64)], bar_style)
-                        }),
-                )
-                .map_err(|e| e.to_string())?
-                .label(side.name())
-                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], bar_style));
-        }
-        return legend(&mut chart, style);
-    }
-    let means = figure.capture_means();
-    let max = means.iter().flatten().map(|p| p.1).fold(0.0, f64::max);
-    let x_max = means.iter().flatten().map(|p| p.0).fold(1.0, f64::max);
-    let mut chart = chart(
-        root,
-        style,
-        title,
-        (0.0, x_max + 1.0, "ply"),
-        (0.0, top(max), "stones captured (mean)"),
-    )?;
-    for side in sides {
-        line_with_markers(
-            &mut chart,
-            side,
-            &means[side.index()],
-            &format!("{} (mean)", side.name()),
-        )?;
-    }
-    legend(&mut chart, style)
 }
 
 #[cfg(test)]

@@ -32,6 +32,15 @@ impl Game {
         }
     }
 
+    /// The game's name as people write it: `Bao la Kimasai`, where the tag has
+    /// `BaoLaKimasai`. Figures and their captions use it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Game::BaoLaKimasai => "Bao la Kimasai",
+            g => g.tag_name(),
+        }
+    }
+
     /// Parses a `Game` tag value (exact, as PMN.md spells it).
     pub fn from_tag(s: &str) -> Option<Game> {
         Game::ALL.into_iter().find(|g| g.tag_name() == s.trim())

@@ -44,11 +44,13 @@ pub fn show(
         Some(n) => n.checked_sub(1).and_then(|i| trace.plies.get(i)),
         None => trace.plies.last(),
     };
-    shown(name, game, &trace, replayed, kept, ply, format)
+    shown(name, game, &trace, replayed, kept, ply, format, None)
 }
 
 /// [`show`] of a game replayed without keeping its plies: `replayed` plies were played,
-/// and `kept` is the ply asked for (the last replayed when `ply` is `None`).
+/// and `kept` is the ply asked for (the last replayed when `ply` is `None`); an SVG board
+/// `width_mm` wide at print (or the board's own size).
+#[allow(clippy::too_many_arguments)]
 pub fn shown(
     name: &str,
     game: usize,
@@ -57,6 +59,7 @@ pub fn shown(
     kept: Option<&PlyTrace>,
     ply: Option<usize>,
     format: ShowFormat,
+    width_mm: Option<f64>,
 ) -> Result<Shown, CommandError> {
     // Where the first error is, as `file:line:column: `, to lead to the record.
     let first_error = trace.first_error();
@@ -129,7 +132,7 @@ pub fn shown(
             );
             crate::escape::escaped_owned(crate::diagram::text_board(&rules, pos, &caption, outcome))
         }
-        ShowFormat::Svg => crate::diagram::svg_board(&rules, pos, last, outcome),
+        ShowFormat::Svg => crate::diagram::svg_board_at(&rules, pos, last, outcome, width_mm),
     };
     Ok(Shown { text, note })
 }

@@ -696,6 +696,55 @@ pub fn run(
     Ok(out)
 }
 
+/// The Frictionless Data Package (`datapackage.json`) of a table written to the file
+/// `csv_name` beside it: one tabular resource, its dialect and encoding, and its Table
+/// Schema (`schemas/stats-*.schema.json`), so that R's `frictionless` and Python's
+/// `frictionless`/pandas read the columns with their types.
+pub fn datapackage(per: Per, csv_name: &str) -> String {
+    let (schema, what) = match per {
+        Per::Ply => (include_str!("../schemas/stats-ply.schema.json"), "ply"),
+        Per::Game => (include_str!("../schemas/stats-game.schema.json"), "game"),
+    };
+    let mut schema: serde_json::Value =
+        serde_json::from_str(schema).expect("the shipped schemas are JSON");
+    if let Some(o) = schema.as_object_mut() {
+        // A Table Schema inside a package; the `$schema` names the profile instead.
+        o.remove("$schema");
+    }
+    // A resource's name: lower case letters, digits and `-._`.
+    let stem = std::path::Path::new(csv_name)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut name: String = (stem.chars())
+        .map(|c| match c.to_ascii_lowercase() {
+            c @ ('a'..='z' | '0'..='9' | '-' | '.' | '_') => c,
+            _ => '-',
+        })
+        .collect();
+    if name.is_empty() {
+        name = format!("sow-stats-per-{what}");
+    }
+    let package = serde_json::json!({
+        "profile": "tabular-data-package",
+        "name": name,
+        "title": format!("sow stats --per {what}"),
+        "resources": [{
+            "name": name,
+            "path": csv_name,
+            "profile": "tabular-data-resource",
+            "format": "csv",
+            "mediatype": "text/csv",
+            "encoding": "utf-8",
+            "dialect": { "delimiter": ",", "header": true, "doubleQuote": true },
+            "schema": schema,
+        }],
+    });
+    let mut out = serde_json::to_string_pretty(&package).expect("JSON values serialize");
+    out.push('\n');
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -301,22 +301,26 @@ fn bao_start_position() {
 
 #[test]
 fn wide_boards_keep_readable_fonts() {
+    // Sized to the board: 36 pits of 26 pt; at a column's width, type of 7 pt or more.
     let rules = Rules::new(Game::Nsolo, Board::new(4, 36), "").unwrap();
     let pos = Position::initial(&rules);
-    let svg = svg_board(&rules, &pos, None, None);
-    elements(&svg);
-    for size in svg.split("font-size=\"").skip(1) {
-        let n: f64 = size[..size.find('"').unwrap()].parse().unwrap();
-        assert!(n >= 10.0, "font size {n}");
+    for width in [None, Some(84.0)] {
+        let svg = sow::diagram::svg_board_at(&rules, &pos, None, None, width);
+        elements(&svg);
+        for size in svg.split("font-size=\"").skip(1) {
+            let n: f64 = size[..size.find('"').unwrap()].parse().unwrap();
+            assert!(n >= 7.0, "font size {n}");
+        }
+        let view_box: Vec<f64> = (svg.split("viewBox=\"").nth(1).unwrap())
+            .split('"')
+            .next()
+            .unwrap()
+            .split(' ')
+            .map(|v| v.parse().unwrap())
+            .collect();
+        match width {
+            None => assert!(view_box[2] >= 36.0 * 26.0, "{view_box:?}"),
+            Some(mm) => assert!((view_box[2] - mm * 72.0 / 25.4).abs() < 0.5, "{view_box:?}"),
+        }
     }
-    let width: f64 = svg
-        .split("width=\"")
-        .nth(1)
-        .unwrap()
-        .split('"')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
-    assert!(width >= 36.0 * 24.0, "pits of at least 24 units: {width}");
 }

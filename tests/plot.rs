@@ -90,6 +90,15 @@ fn parse(svg: &str) -> Vec<El> {
     out
 }
 
+/// The texts of a figure in order, joined by spaces: a wrapped title reads whole.
+fn said(els: &[El]) -> String {
+    let texts: Vec<&str> = (els.iter())
+        .filter(|e| e.name == "text")
+        .map(|e| e.text.as_str())
+        .collect();
+    texts.join(" ")
+}
+
 /// The linear map from data to pixels of one axis, read from its numeric tick labels:
 /// (pixels per unit, pixel of 0) and the labels' values.
 fn axis(els: &[El], anchor: &str) -> (f64, f64, Vec<f64>) {
@@ -227,7 +236,7 @@ fn material_of_one_game_two_lines_through_every_ply() {
     )
     .unwrap();
     let els = parse(&svg);
-    assert_eq!(els[0].attr("width"), "640");
+    assert_eq!(els[0].attr("width"), "84mm");
     for (i, color) in [BLUE, VERMILLION].into_iter().enumerate() {
         let lines = series(&els, color, 3);
         assert_eq!(lines.len(), 1, "one {color} line");
@@ -252,7 +261,7 @@ fn material_of_one_game_two_lines_through_every_ply() {
         .map(|e| e.text.as_str())
         .collect();
     assert!(
-        texts.contains(&"Material: Tendai - Farai, Field (Tsoro 4x12)"),
+        said(&els).contains("Material: Tendai - Farai, Field (Tsoro 4x12)"),
         "{texts:?}"
     );
     assert!(texts.contains(&"stones on own rows"));
@@ -307,7 +316,10 @@ fn material_of_a_corpus_medians_bands_and_every_game() {
     let els = parse(&render(PlotKind::Material, &games, &every).unwrap());
     let faint = els
         .iter()
-        .filter(|e| e.name == "polyline" && e.num("opacity") > 0.0 && e.num("opacity") <= 0.25)
+        .filter(|e| {
+            let opacity = e.attr("opacity").parse().unwrap_or(1.0);
+            e.name == "polyline" && opacity > 0.0 && opacity <= 0.25
+        })
         .count();
     assert_eq!(faint, 2 * games.len(), "every game faintly, both sides");
 }
@@ -420,20 +432,27 @@ fn captures_of_one_game_and_of_a_corpus() {
 #[test]
 fn sizes_follow_the_options_and_bad_sizes_are_refused() {
     let style = Style {
-        width: 1200,
-        height: 800,
+        width_mm: 174.0,
+        height_mm: Some(100.0),
         ..Style::default()
     };
     let els = parse(&render(PlotKind::Material, &[one_game()], &style).unwrap());
     assert_eq!(
         (els[0].attr("width"), els[0].attr("height")),
-        ("1200", "800")
+        ("174mm", "100mm")
     );
+    // The view box is in points: 174 mm is 493.23 pt.
+    assert_eq!(els[0].attr("viewBox"), "0 0 493.23 283.46");
     let tiny = Style {
-        width: 10,
+        width_mm: 10.0,
         ..Style::default()
     };
     assert!(render(PlotKind::Material, &[one_game()], &tiny).is_err());
+    let flat = Style {
+        height_mm: Some(15.0),
+        ..Style::default()
+    };
+    assert!(render(PlotKind::Material, &[one_game()], &flat).is_err());
     assert!(render(PlotKind::Length, &[], &Style::default()).is_err());
 }
 
@@ -567,7 +586,11 @@ fn docs_examples_are_rendered_from_random_playouts() {
     all.extend(nsolo.iter().cloned());
     all.extend(kiothi.iter().cloned());
     all.extend(bao);
-    let style = Style::default();
+    // A double column's width, as the README shows them.
+    let style = Style {
+        width_mm: 174.0,
+        ..Style::default()
+    };
     let write = |name: &str, svg: String| {
         parse(&svg);
         expect::check_file(&format!("docs/{name}"), &svg);
@@ -575,7 +598,7 @@ fn docs_examples_are_rendered_from_random_playouts() {
     let material = Style {
         every: true,
         title: Some("Tsoro 4x21: stones on each side, 200 random games".into()),
-        ..Style::default()
+        ..style.clone()
     };
     write(
         "plot-material.svg",
@@ -583,7 +606,7 @@ fn docs_examples_are_rendered_from_random_playouts() {
     );
     let titled = |t: &str| Style {
         title: Some(t.into()),
-        ..Style::default()
+        ..style.clone()
     };
     write(
         "plot-length.svg",
@@ -711,16 +734,16 @@ fn material_of_kiothi_and_another_game_is_drawn_a_panel_each() {
         &Style::default(),
     )
     .unwrap();
+    let all = said(&parse(&svg));
     for text in [
         "Material: 2 games in 2 sets",
-        "Tsoro 4x12: 1 game",
-        "Kiothi 2x10: 1 game",
+        "Tsoro 4x12 (1 game)",
+        "Kiothi 2x10 (1 game)",
         "stones in prison",
         "stones on own rows",
     ] {
-        assert!(svg.contains(&format!("\n{text}\n")), "{text}");
+        assert!(all.contains(text), "{text}: {all}");
     }
-    parse(&svg);
     assert!(render(PlotKind::Length, &[one_game(), kiothi], &Style::default()).is_ok());
 }
 
@@ -770,23 +793,28 @@ fn no_figures_series_mixes_two_sets() {
             );
             assert_eq!(panel.capture_means(), capture_means(&alone), "{set}");
         }
-        let svg = render(kind, &games, &Style::default()).unwrap();
-        parse(&svg);
+        // Wide enough for each panel's title to say its games in full.
+        let wide = Style {
+            width_mm: 254.0,
+            ..Style::default()
+        };
+        let all = said(&parse(&render(kind, &games, &wide).unwrap()));
         for (k, set) in sets.iter().enumerate() {
             let n = 3 + k;
             let title = if k % 2 == 0 {
-                format!("\n{set}: {n} games, 1 stops at an error (drawn up to it)\n")
+                format!("{set} ({n} games, 1 stops at an error)")
             } else {
-                format!("\n{set}: {n} games\n")
+                format!("{set} ({n} games)")
             };
-            assert!(svg.contains(&title), "{kind:?}: {title}");
+            assert!(all.contains(&title), "{kind:?}: {title} in {all}");
         }
+        assert!(all.contains("A game that stops at an error is drawn up to it."));
     }
     // Lengths and laps: a labelled series per set.
     for kind in [PlotKind::Length, PlotKind::Laps] {
-        let svg = render(kind, &games, &Style::default()).unwrap();
+        let all = said(&parse(&render(kind, &games, &Style::default()).unwrap()));
         for set in sets {
-            assert!(svg.contains(&format!("\n{set}: ")), "{kind:?}: {set}");
+            assert!(all.contains(&format!("{set}: ")), "{kind:?}: {set}");
         }
     }
 }
@@ -811,9 +839,11 @@ fn the_readme_material_example_draws_one_panel_per_board() {
         .unwrap();
     assert!(run.status.success(), "{run:?}");
     let svg = std::fs::read_to_string(&out).unwrap();
-    let panels: Vec<&str> = svg
-        .lines()
-        .filter(|l| l.starts_with("Tsoro 4x") && l.contains(" games"))
+    let els = parse(&svg);
+    let panels: Vec<&str> = (els.iter())
+        .filter(|e| e.name == "text" && e.attr("class") == "panel")
+        .map(|e| e.text.as_str())
+        .filter(|l| l.starts_with("Tsoro 4x"))
         .collect();
     assert!(panels.len() >= 3, "{panels:?}");
     for board in ["4x8", "4x12", "4x21"] {

@@ -127,10 +127,15 @@ fn the_svg_diagram_of_a_finished_game_says_so() {
         svg.contains("<title>Tsoro 4x6, game over, 1-0</title>"),
         "{svg}"
     );
-    assert!(
-        svg.contains(">Game over: North, to move, has no stones and no legal move.</text>"),
+    // The ending as `sow show` says it, wrapped to the diagram's width.
+    let said: Vec<&str> = (svg.lines())
+        .filter(|l| l.contains(r#"class="info game-over""#))
+        .filter_map(|l| l.split('>').nth(1)?.strip_suffix("</text"))
+        .collect();
+    assert_eq!(
+        said.join(" "),
+        "Game over: North, to move, has no stones and no legal move. South wins: 1-0.",
         "{svg}"
     );
-    assert!(svg.contains(">South wins: 1-0.</text>"), "{svg}");
     assert!(!svg.contains("to move</text>"), "{svg}");
 }

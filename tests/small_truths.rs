@@ -119,5 +119,11 @@ fn the_svg_diagram_says_1_lap() {
         .output()
         .unwrap();
     let svg = String::from_utf8(out.stdout).unwrap();
-    assert!(svg.contains("a5-a7; 1 lap; ended in a7"), "{svg}");
+    // The words under the board, wrapped to its width.
+    let said: Vec<&str> = (svg.lines())
+        .filter(|l| l.contains(r#"class="info""#))
+        .filter_map(|l| l.split('>').nth(1)?.strip_suffix("</text"))
+        .collect();
+    let said = said.join(" ");
+    assert!(said.contains("a5-a7; 1 lap, ending in a7."), "{said}");
 }
