@@ -490,11 +490,3 @@ fn floor_char_boundary(text: &str, mut at: usize) -> usize {
     }
     at
 }
-
-/// 0 when South plays the first ply, 1 when North does.
-pub(super) fn first_index(record: &Record) -> u64 {
-    match record.first_side() {
-        pmn::Side::South => 0,
-        pmn::Side::North => 1,
-    }
-}
