@@ -680,6 +680,23 @@ mod tests {
     use super::*;
     use crate::rules::Game;
 
+    /// A record without a Game tag has one code for it, the reader's, whether the
+    /// reader or the rules find it (a record built from JSON has no reader problems).
+    #[test]
+    fn a_missing_game_tag_has_one_code() {
+        let parsed = &crate::pmn::parse_str("[Event \"x\"]\n\n1. a3 *\n")[0];
+        let trace = replay(parsed, &ReplayOptions::validate());
+        let codes: Vec<&str> = trace.diagnostics.iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["missing-game-tag"]);
+        let d = rules_of(&parsed.record, &[]).unwrap_err();
+        assert_eq!(d.code, "missing-game-tag");
+        let mut built = parsed.clone();
+        built.problems.clear();
+        let trace = replay(&built, &ReplayOptions::validate());
+        let codes: Vec<&str> = trace.diagnostics.iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["missing-game-tag"]);
+    }
+
     /// The rule set kept from the game before is reused only for the same tags and
     /// overrides: each game gets the rules of its own tags, and a bad tag its error.
     #[test]

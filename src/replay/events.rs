@@ -186,8 +186,7 @@ impl<'o> Replaying<'o> {
         trace.plies_written = self.plies_written;
         let as_read = |p: &&Problem| Diagnostic::from_problem(p);
         if let Some(d) = self.no_rules {
-            // A missing Game tag is the reader's `missing-game-tag` already: once is
-            // enough.
+            // A missing Game tag the reader reported is not reported again.
             let reported = record.tag("Game").is_none()
                 && (problems.iter()).any(|p| p.code == ProblemCode::MissingGameTag);
             if !reported {

@@ -1,7 +1,7 @@
 //! What a replay starts from: the rules of a record's tags and its start position.
 
 use crate::diagnostic::{code, Diagnostic};
-use crate::pmn::{Record, Span};
+use crate::pmn::{ProblemCode, Record, Span};
 use crate::position::Position;
 use crate::rules::{split_options, with_overrides, Game, Rules};
 use crate::Board;
@@ -27,9 +27,10 @@ pub(super) fn tag_span(record: &Record, name: &str) -> Span {
 // A diagnostic is returned once per game at most: its size does not matter.
 #[allow(clippy::result_large_err)]
 pub fn rules_of(record: &Record, overrides: &[(String, String)]) -> Result<Rules, Diagnostic> {
+    // No Game tag is the reader's `missing-game-tag`, whoever finds it: one code for it.
     let Some(game_tag) = record.tag("Game") else {
         return Err(Diagnostic::error(
-            code::UNKNOWN_GAME,
+            ProblemCode::MissingGameTag.as_str(),
             None,
             tag_span(record, "Game"),
             "the record has no Game tag; expected one of Tsoro, Nsolo, Kiothi, BaoLaKimasai".into(),
