@@ -210,7 +210,7 @@ impl DiagnosticView {
     fn of(d: &Diagnostic) -> DiagnosticView {
         DiagnosticView {
             severity: if d.is_error() { "error" } else { "warning" },
-            code: d.code,
+            code: d.code.as_str(),
             ply: d.ply,
             line: d.span.line,
             column: d.span.column,

@@ -38,7 +38,7 @@
 use std::ops::ControlFlow;
 
 use super::ast::*;
-use super::problem::{Problem, ProblemCode};
+use super::problem::{Code, Problem};
 use super::visit::{RecordBuilder, Visitor};
 
 mod command;
@@ -345,7 +345,7 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
         }
     }
 
-    fn error(&mut self, code: ProblemCode, start: usize, end: usize, message: String) {
+    fn error(&mut self, code: Code, start: usize, end: usize, message: String) {
         let span = self.span_slow(start, end);
         self.visitor.problem(Problem::error(code, span, message));
     }
