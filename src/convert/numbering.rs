@@ -302,8 +302,8 @@ mod tests {
         let k = rules(Game::Kiothi, None, "");
         let rel = numbered(&k, Numbering::Relative, Side::South, "a8:4-a1x");
         assert_eq!(rel.as_deref(), Some("8:4-1x"));
-        let rel = numbered(&k, Numbering::Relative, Side::North, "b1:10,b2>a5:10,b1:10");
-        assert_eq!(rel.as_deref(), Some("10:10,9>15:10,10:10"));
+        let rel = numbered(&k, Numbering::Relative, Side::North, "b1,b2>a5:10,b1:10");
+        assert_eq!(rel.as_deref(), Some("10,9>15:10,10:10"));
         assert_eq!(numbered(&k, Numbering::Relative, Side::South, "a11"), None);
         let rel = numbered(&r, Numbering::Ludii, Side::North, "d12xa1:2");
         assert_eq!(rel.as_deref(), Some("47x0:2"));
@@ -414,7 +414,7 @@ mod tests {
     #[test]
     fn the_writer_numbers_the_pits_and_keeps_everything_else() {
         let r = rules(Game::Tsoro, Board::new(4, 6), "");
-        let text = "[Game \"Tsoro\"]\n[Board \"4x6\"]\n\n1. a3! {a1 stays} d4 (1... d5 $2) 2. b2? ;a4\n*\n";
+        let text = "[Game \"Tsoro\"]\n[Board \"4x6\"]\n\n1. a3! {a1 stays} 1... d4 (1... d5 $2) 2. b2? ;a4\n*\n";
         let (record, problems) = crate::pmn::parse::parse_game(text, 0, 1);
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(crate::pmn::write_game(&record), text);
@@ -422,7 +422,7 @@ mod tests {
         let rel = crate::pmn::write_numbered_game(&record, &numbers);
         assert_eq!(
             rel,
-            "[Game \"Tsoro\"]\n[Board \"4x6\"]\n\n1. 3! {a1 stays} 3 (1... 2 $2) 2. 11? ;a4\n*\n"
+            "[Game \"Tsoro\"]\n[Board \"4x6\"]\n\n1. 3! {a1 stays} 1... 3 (1... 2 $2) 2. 11? ;a4\n*\n"
         );
         let (back, problems) = crate::pmn::parse::parse_numbered_game(&rel, 0, 1, Some(&numbers));
         assert!(problems.is_empty(), "{problems:?}");
