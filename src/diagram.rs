@@ -415,9 +415,7 @@ pub fn svg_board(
         };
         match &ply.mv {
             crate::moves::Move::Sow(s) => {
-                if let Some(from) = s.from {
-                    ring(&mut out, from, "from", "#2e8b57", 2.5);
-                }
+                ring(&mut out, s.from, "from", "#2e8b57", 2.5);
             }
             crate::moves::Move::Redistribute(r) => {
                 for &p in &r.emptied {

@@ -11,7 +11,7 @@
 use crate::diagnostic::{Code, Diagnostic};
 use crate::games;
 use crate::geometry::Side;
-use crate::moves::{Candidate, Effect, Illegal, Move, Sowing};
+use crate::moves::{Candidate, Effect, Illegal, Move};
 use crate::play::{GameState, Outcome};
 
 use crate::pmn::{Command, Element, GameResult, GameText, ParsedGame, PlySyntax, Record, Span};
@@ -542,9 +542,7 @@ fn replay_with<'a, P: std::borrow::Borrow<PlyInput<'a>>>(
     trace: &mut Trace,
 ) {
     let effect = &mut buffers.effect;
-    let mv = buffers
-        .mv
-        .get_or_insert_with(|| Move::Sow(Sowing::default()));
+    let mv = buffers.mv.get_or_insert_with(Move::buffer);
     effect.lap_counts_only = !options.keep_laps;
     let mut failed = false;
     for input in inputs {

@@ -332,7 +332,7 @@ pub(super) fn csv_rows(c: &Conversion) -> Vec<[String; 11]> {
     for p in &c.trace.plies {
         let (from, lift, arrival) = match &p.mv {
             Move::Sow(s) => (
-                s.from.map(|f| f.to_string()).unwrap_or_default(),
+                s.from.to_string(),
                 s.lift.map(|n| n.to_string()).unwrap_or_default(),
                 s.stop.map(|h| h.arrival.to_string()).unwrap_or_default(),
             ),

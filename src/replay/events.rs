@@ -4,7 +4,7 @@
 use std::ops::ControlFlow;
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::moves::{Move, Sowing};
+use crate::moves::Move;
 use crate::play::GameState;
 use crate::pmn::{
     Command, Comment, ParsedGame, Ply, Problem, Record, ResultToken, Skip, Span, Visitor,
@@ -140,9 +140,7 @@ impl<'o> Replaying<'o> {
         let Some(state) = &mut self.state else {
             return false;
         };
-        let mv = buffers
-            .mv
-            .get_or_insert_with(|| Move::Sow(Sowing::default()));
+        let mv = buffers.mv.get_or_insert_with(Move::buffer);
         let before = state.plies();
         let ply = step_into(
             state,

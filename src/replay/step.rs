@@ -3,7 +3,7 @@
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::geometry::{Pit, Side};
-use crate::moves::{Effect, Mode, Move, Sowing};
+use crate::moves::{Effect, Mode, Move};
 use crate::notation::{read_move, PlyError};
 use crate::play::GameState;
 use crate::pmn::{Command, PlySyntax};
@@ -23,7 +23,7 @@ pub(crate) fn step(
     diagnostics: &mut Vec<Diagnostic>,
     failed: &mut bool,
 ) -> Option<PlyTrace> {
-    let mut mv = Move::Sow(Sowing::default());
+    let mut mv = Move::buffer();
     step_into(state, input, &mut mv, effect, options, diagnostics, failed)
 }
 
