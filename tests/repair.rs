@@ -752,3 +752,85 @@ fn sow_repair_leaves_an_ambiguous_game_alone_and_says_so() {
     assert!(fixed.contains("{repaired: "), "{fixed}");
     assert_eq!(std::fs::read_to_string(&input).unwrap(), text);
 }
+
+#[test]
+fn sow_repair_writes_a_move_number_out_of_step_as_the_one_that_fits() {
+    // `5.` where the count says `4.`: the plies replay, the number gets a warning, and
+    // the repair writes the number that fits, with the one written beside it.
+    let rules = &configs()[0];
+    let (plies, result) = play_game(rules, Player::Random, &mut Rng::new(3), 30);
+    assert!(plies.len() > 10);
+    let valid = record_text(rules, &plies, result);
+    let text = valid.replacen(" 4. ", " 5. ", 1);
+    assert_ne!(text, valid);
+    let game = parse_one(&text);
+    let options = ReplayOptions::validate();
+    let trace = replay(&game, &options);
+    assert!(trace.is_valid());
+    let found = sow::repair::suggest(&game, &trace, &options, &RepairOptions::default());
+    let first = &found.fixes[0].suggestion;
+    assert_eq!(
+        (
+            first.change.action,
+            first.change.ply,
+            first.change.old.as_str(),
+            first.change.new.as_str()
+        ),
+        ("renumber", 7, "5.", "4.")
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("games.pmn");
+    std::fs::write(&input, &text).unwrap();
+    let (status, stderr, fixed) = run_repair(&input, &[]);
+    assert_eq!(status, Some(0), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&input).unwrap(), text);
+    assert_eq!(fixed, valid.replacen(" 4. ", " 4. {repaired: was 5.} ", 1));
+    // The repaired record has no move number out of step.
+    let again = replay(&parse_one(&fixed), &options);
+    assert!(again.is_valid());
+    assert!(
+        !again.diagnostics.iter().any(|d| d.code == "move-number"),
+        "{fixed}"
+    );
+}
+
+#[test]
+fn move_numbers_that_show_a_ply_missing_are_all_written_in_step() {
+    // Every number from the fourth move on one ahead: a renumbering of each, in one fix.
+    let rules = &configs()[0];
+    let (plies, result) = play_game(rules, Player::Random, &mut Rng::new(3), 30);
+    let valid = record_text(rules, &plies, result);
+    let moves = valid.find("\n\n").unwrap();
+    let mut text = valid[..moves].to_string();
+    for token in valid[moves..].split(' ') {
+        let shifted = token
+            .strip_suffix('.')
+            .and_then(|n| n.trim_start().parse::<u32>().ok())
+            .filter(|&n| n >= 4)
+            .map(|n| {
+                format!(
+                    "{}{}.",
+                    &token[..token.len() - token.trim_start().len()],
+                    n + 1
+                )
+            });
+        text.push_str(&shifted.unwrap_or_else(|| token.to_string()));
+        text.push(' ');
+    }
+    text.pop();
+    assert_ne!(text, valid);
+    let game = parse_one(&text);
+    let options = ReplayOptions::validate();
+    let trace = replay(&game, &options);
+    assert!(trace.is_valid());
+    let found = sow::repair::suggest(&game, &trace, &options, &RepairOptions::default());
+    let fix = &found.fixes[0];
+    assert_eq!(fix.suggestion.change.action, "renumber");
+    let fixed = sow::repair::fixed_text(&game, fix);
+    let again = replay(&parse_one(&fixed), &options);
+    assert!(
+        !again.diagnostics.iter().any(|d| d.code == "move-number"),
+        "{fixed}"
+    );
+    assert_eq!(plies_of(&parse_one(&fixed)), plies_of(&game));
+}

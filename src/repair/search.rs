@@ -13,7 +13,7 @@ use crate::rules::Game;
 use super::apply::apply_edit;
 use super::candidates::{legal_plies, near_variants};
 use super::rank::{distance, plausibility, ply_cost, rank};
-use super::suggest::{Fix, How};
+use super::suggest::{Fix, How, Mend};
 use super::{Edit, Repair, RepairOptions};
 
 /// The outcome of a search.
@@ -590,12 +590,12 @@ pub(super) fn unreadable_ply_repairs(
                         rank,
                         then: None,
                     },
-                    how: How::Text {
+                    how: How::Text(vec![Mend {
                         start,
                         end,
                         old: token.to_string(),
                         new: ply,
-                    },
+                    }]),
                 }
             })
             .collect(),

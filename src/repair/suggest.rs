@@ -1,15 +1,16 @@
 //! Repairs as suggestions on diagnostics, and `sow repair`'s text of a repaired game.
 
-use crate::diagnostic::Suggestion;
-use crate::pmn::{self, ParsedGame};
+use crate::diagnostic::{SuggestedEdit, Suggestion};
+use crate::pmn::parse::move_number_for;
+use crate::pmn::{self, Dots, Element, ParsedGame};
 use crate::replay::{self, ReplayOptions, Trace};
 
 use super::apply::{apply_edit, describe_in, edit_record};
 use super::search::{search_from, unreadable_ply_repairs};
 use super::{Repair, RepairOptions};
 
-/// A repair ready to be shown and applied: a search's [`Repair`], or a mended token of
-/// the text (a ply the reader could not read).
+/// A repair ready to be shown and applied: a search's [`Repair`], or mended tokens of
+/// the text (a ply the reader could not read, move numbers out of step).
 #[derive(Clone, Debug)]
 pub struct Fix {
     /// The suggestion as `--suggest` reports it.
@@ -20,13 +21,17 @@ pub struct Fix {
 #[derive(Clone, Debug)]
 pub(super) enum How {
     Record(Repair),
-    /// Bytes `start..end` of the game's text, which read `old`, replaced by `new`.
-    Text {
-        start: usize,
-        end: usize,
-        old: String,
-        new: String,
-    },
+    /// Tokens of the game's text replaced, in the order of the text.
+    Text(Vec<Mend>),
+}
+
+/// Bytes `start..end` of a game's text, which read `old`, replaced by `new`.
+#[derive(Clone, Debug)]
+pub(super) struct Mend {
+    pub(super) start: usize,
+    pub(super) end: usize,
+    pub(super) old: String,
+    pub(super) new: String,
 }
 
 /// The outcome of [`suggest`].
@@ -40,7 +45,8 @@ pub struct Suggestions {
     pub none: Option<String>,
 }
 
-/// The best repairs of a game whose trace has an error (at most `bounds.keep`).
+/// The best repairs of a game whose trace has an error (at most `bounds.keep`), or of
+/// the move numbers out of step of a game that replays without one.
 pub fn suggest(
     game: &ParsedGame,
     trace: &Trace,
@@ -49,6 +55,7 @@ pub fn suggest(
 ) -> Suggestions {
     let mut out = Suggestions::default();
     let (Some(first_error), Some(at)) = (trace.first_error_ply(), trace.first_error_index()) else {
+        out.fixes.extend(renumbering(game, trace, options));
         return out;
     };
     // A ply the reader could not read: the record stops before it, so edits of the
@@ -138,21 +145,103 @@ pub fn fixed_text(game: &ParsedGame, fix: &Fix) -> String {
             };
             pmn::write_game(&twice)
         }
-        How::Text {
-            start,
-            end,
-            old,
-            new,
-        } => {
+        How::Text(mends) => {
             let text = &game.text;
-            let old = old.replace(['{', '}'], "");
-            format!(
-                "{}{new} {{repaired: was {old}}}{}",
-                &text[..*start],
-                &text[*end..]
-            )
+            let mut out = String::with_capacity(text.len() + 32 * mends.len());
+            let mut copied = 0;
+            for m in mends {
+                let old = m.old.replace(['{', '}'], "");
+                out.push_str(&text[copied..m.start]);
+                out.push_str(&format!("{} {{repaired: was {old}}}", m.new));
+                copied = m.end;
+            }
+            out.push_str(&text[copied..]);
+            out
         }
     }
+}
+
+/// The main line's move numbers that do not fit the ply after them, each written as the
+/// one that fits: one fix for a game that replays without an error, when the game so
+/// renumbered reads with no move number out of step.
+fn renumbering(game: &ParsedGame, trace: &Trace, options: &ReplayOptions) -> Option<Fix> {
+    let written = |n: u64, dots: Dots| match dots {
+        Dots::One => format!("{n}."),
+        Dots::Three => format!("{n}..."),
+    };
+    let mut index = u64::from(game.record.first_side() == pmn::Side::North);
+    let mut plies = 0;
+    let mut number = None;
+    let mut mends = Vec::new();
+    let mut first_ply = 0;
+    for element in &game.record.moves {
+        match element {
+            Element::MoveNumber(m) => number = Some(*m),
+            Element::Ply(_) => {
+                plies += 1;
+                if let Some(m) = number.take() {
+                    let (fits, dots) = move_number_for(index);
+                    if (u64::from(m.number), m.dots) != (fits, dots) {
+                        let start = m.span.start.checked_sub(game.offset)?;
+                        let end = m.span.end.checked_sub(game.offset)?;
+                        if mends.is_empty() {
+                            first_ply = plies;
+                        }
+                        mends.push(Mend {
+                            start,
+                            end,
+                            old: game.text.get(start..end)?.to_string(),
+                            new: written(fits, dots),
+                        });
+                    }
+                }
+                index += 1;
+            }
+            _ => {}
+        }
+    }
+    let first = mends.first()?.clone();
+    let edit = match mends.len() {
+        1 => format!("write move number `{}` as `{}`", first.old, first.new),
+        n => format!(
+            "write move number `{}` as `{}`, and the {} after it out of step",
+            first.old,
+            first.new,
+            n - 1
+        ),
+    };
+    let fix = Fix {
+        suggestion: Suggestion {
+            edit,
+            text: format!("{} {}", first.new, ply_text(game, first_ply)),
+            replays: trace.plies_written,
+            complete: true,
+            change: SuggestedEdit {
+                action: "renumber",
+                ply: first_ply as u32,
+                old: first.old,
+                new: first.new,
+            },
+            replays_to: trace.plies_written,
+            rank: 1,
+            then: None,
+        },
+        how: How::Text(mends),
+    };
+    // Offered only when the game so renumbered reads with every move number in step.
+    let again = pmn::parse_str(&fixed_text(game, &fix));
+    let sound = again.len() == 1 && {
+        let t = replay::replay(&again[0], options);
+        t.is_valid() && !t.diagnostics.iter().any(|d| d.code == "move-number")
+    };
+    sound.then_some(fix)
+}
+
+/// The written text of main-line ply `number` (from 1).
+fn ply_text(game: &ParsedGame, number: usize) -> String {
+    (game.record.main_line().nth(number.saturating_sub(1)))
+        .map(|e| e.ply.syntax.to_string())
+        .unwrap_or_default()
 }
 
 /// Adds the best repairs as suggestions to the first error of a trace.
@@ -162,11 +251,15 @@ pub fn attach_suggestions(
     options: &ReplayOptions,
     bounds: &RepairOptions,
 ) {
-    let Some(at) = trace.first_error_index() else {
+    // The suggestions go with the earliest error, or else with the first move number out
+    // of step.
+    let Some(at) = trace
+        .first_error_index()
+        .or_else(|| (trace.diagnostics.iter()).position(|d| d.code == "move-number"))
+    else {
         return;
     };
     let found = suggest(game, trace, options, bounds);
-    // The suggestions go with the earliest error.
     let d = &mut trace.diagnostics[at];
     d.suggestions = found.fixes.into_iter().map(|f| f.suggestion).collect();
     // Said apart from the suggestions: neither is one.
@@ -248,13 +341,16 @@ pub fn repair_text(
         out.push_str(&text[copied..start]);
         copied = end;
         let trace = replay::replay(&game, options);
-        if trace.is_valid() {
+        let found = suggest(&game, &trace, options, bounds);
+        if trace.is_valid() && found.fixes.is_empty() {
             out.push_str(&game.text);
             done.push(GameRepaired::Valid);
             continue;
         }
-        let found = suggest(&game, &trace, options, bounds);
-        let error_ply = trace.first_error_ply().unwrap_or(0);
+        // The ply of the error, or of the first move number out of step.
+        let error_ply = (trace.first_error_ply())
+            .or_else(|| found.fixes.first().map(|f| f.suggestion.change.ply))
+            .unwrap_or(0);
         let named = takes
             .iter()
             .find(|t| t.game.is_none_or(|g| g == number) && t.ply == error_ply);

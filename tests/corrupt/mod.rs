@@ -54,10 +54,13 @@ pub enum Slip {
     WrongSide,
     /// Two slips (a misread pit, a stray `x`, a wrong `-END`) a few plies apart.
     Two,
+    /// A move number out of step (`5.` for `4.`, `21.` for `12.`): the plies replay,
+    /// the number gets a warning.
+    MoveNumber,
 }
 
 impl Slip {
-    pub const ALL: [Slip; 19] = [
+    pub const ALL: [Slip; 20] = [
         Slip::WrongRow,
         Slip::MisreadStart,
         Slip::Swapped,
@@ -77,6 +80,7 @@ impl Slip {
         Slip::Digits,
         Slip::WrongSide,
         Slip::Two,
+        Slip::MoveNumber,
     ];
 }
 
@@ -334,6 +338,8 @@ pub fn slip_at(
             let mirrored = row_letter(rows - 1 - (row as u8 - b'a'));
             out[at] = format!("{mirrored}{col}{rest}");
         }
+        // Made in the text, where the move numbers are (see `number_slip`).
+        Slip::MoveNumber => return None,
         Slip::Two => {
             let simple = [
                 Slip::WrongRow,
@@ -366,12 +372,20 @@ pub fn corrupt(seed: u64, slip: Slip) -> Option<Corrupted> {
     // A few tries at random plies, then every ply in turn: some kinds apply to few.
     let random: Vec<usize> = (0..12).map(|_| 2 + rng.below(plies.len() - 4)).collect();
     for at in random.into_iter().chain(2..plies.len() - 2) {
-        let Some((bad, bad_result)) = slip_at(slip, &rules, &plies, result, at, &mut rng) else {
-            continue;
+        let text = if slip == Slip::MoveNumber {
+            let Some(text) = number_slip(&original, at, &mut rng) else {
+                continue;
+            };
+            text
+        } else {
+            let Some((bad, bad_result)) = slip_at(slip, &rules, &plies, result, at, &mut rng)
+            else {
+                continue;
+            };
+            record_text(&rules, &bad, &bad_result)
         };
-        let text = record_text(&rules, &bad, &bad_result);
         let parsed = pmn::parse_str(&text);
-        if parsed.len() != 1 || replay(&parsed[0], &ReplayOptions::validate()).is_valid() {
+        if parsed.len() != 1 || !needs_repair(&replay(&parsed[0], &ReplayOptions::validate())) {
             continue; // the slip gave another record that validates
         }
         return Some(Corrupted {
@@ -382,6 +396,38 @@ pub fn corrupt(seed: u64, slip: Slip) -> Option<Corrupted> {
         });
     }
     None
+}
+
+/// The text with the move number before ply `at` (0-based; South's, as only South's
+/// plies are numbered in a generated record) written out of step: one off, or its
+/// digits transposed or doubled.
+fn number_slip(text: &str, at: usize, rng: &mut Rng) -> Option<String> {
+    at.is_multiple_of(2).then_some(())?;
+    let n = at / 2 + 1;
+    let right = format!(" {n}. ");
+    let digits = n.to_string();
+    let wrong = match rng.below(3) {
+        0 => n + 1,
+        1 if n > 1 => n - 1,
+        _ if digits.len() == 2 && digits.as_bytes()[0] != digits.as_bytes()[1] => {
+            digits.chars().rev().collect::<String>().parse().ok()?
+        }
+        _ => format!("{digits}{}", &digits[digits.len() - 1..])
+            .parse()
+            .ok()?,
+    };
+    let moves = text.find("\n\n")?;
+    let i = moves + text[moves..].find(&right)?;
+    Some(format!(
+        "{} {wrong}. {}",
+        &text[..i],
+        &text[i + right.len()..]
+    ))
+}
+
+/// Whether a replay shows something to repair: an error, or a move number out of step.
+pub fn needs_repair(trace: &sow::replay::Trace) -> bool {
+    !trace.is_valid() || trace.diagnostics.iter().any(|d| d.code == "move-number")
 }
 
 /// The moves a record replays, each bonus in the order of its pits (a bonus is the same
@@ -417,7 +463,15 @@ pub fn judge(c: &Corrupted, bounds: &sow::repair::RepairOptions) -> Option<usize
     found.fixes.iter().position(|fix| {
         let fixed = sow::repair::fixed_text(&game, fix);
         let (moves, valid) = moves_of(&fixed);
-        valid && moves == truth
+        valid && moves == truth && !numbers_out_of_step(&fixed)
+    })
+}
+
+/// Whether a record has a move number out of step.
+fn numbers_out_of_step(text: &str) -> bool {
+    pmn::parse_str(text).iter().any(|game| {
+        (replay(game, &ReplayOptions::validate()).diagnostics.iter())
+            .any(|d| d.code == "move-number")
     })
 }
 
@@ -426,7 +480,7 @@ pub fn corpus(n: usize) -> Vec<Corrupted> {
     let mut out = Vec::new();
     let mut seed = 0u64;
     while out.len() < n {
-        // Slips in turn, and (as 19 and the 11 configurations share no factor) each
+        // Slips in turn, and (as 20 and the 11 configurations share no factor) each
         // slip over every configuration.
         let batch: Vec<_> = (seed..seed + 64)
             .into_par_iter()
