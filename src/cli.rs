@@ -45,6 +45,8 @@ pub enum Command {
     View(ViewArgs),
     /// Write a copy of a record with its games repaired, each change in a comment.
     Repair(RepairArgs),
+    /// The games that match every criterion given: tags, a position, plies, events.
+    Search(SearchArgs),
     /// Print shell completions for sow.
     Completions {
         /// The shell.
@@ -87,6 +89,11 @@ pub struct RepairArgs {
     /// Stop each game's search once its candidates have replayed this many plies.
     #[arg(long, value_name = "PLIES", default_value_t = RepairOptions::PLIES)]
     pub suggest_plies: u64,
+    /// The text one game may take: bytes, or a number with KiB, MiB or GiB (default
+    /// 64MiB). A longer game is reported, and neither it nor the rest of its input is
+    /// read.
+    #[arg(long = "max-game-size", value_name = "SIZE", value_parser = parse_size)]
+    pub max_game_size: Option<usize>,
 }
 
 /// Paths and filters shared by the corpus commands.
@@ -100,6 +107,9 @@ pub struct CorpusArgs {
     #[arg(long = "game", value_name = "NAME")]
     pub game_name: Option<String>,
     /// Only games with this tag value, e.g. --where Site=Mutoko (repeatable; all hold).
+    /// Also TAG!=VALUE, TAG~REGEX (found anywhere in the value), and TAG<VALUE, TAG<=,
+    /// TAG>, TAG>= (Date and *Date tags compared as dates, e.g. --where 'Date>=1964',
+    /// others as numbers). A game without a Board tag has its game's default board.
     #[arg(long = "where", value_name = "TAG=VALUE")]
     pub wheres: Vec<String>,
     /// Override a rule option of every record, e.g. --rules bonus=1 (repeatable).
@@ -108,6 +118,11 @@ pub struct CorpusArgs {
     /// Laps one sowing may take before its ply is reported undecided (default 10000000).
     #[arg(long = "max-laps", value_name = "N")]
     pub max_laps: Option<u64>,
+    /// The text one game may take: bytes, or a number with KiB, MiB or GiB (default
+    /// 64MiB). A longer game is reported, and neither it nor the rest of its input is
+    /// read.
+    #[arg(long = "max-game-size", value_name = "SIZE", value_parser = parse_size)]
+    pub max_game_size: Option<usize>,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -183,6 +198,11 @@ pub struct ShowArgs {
     /// Override a rule option of the record (repeatable).
     #[arg(long = "rules", value_name = "KEY=VALUE")]
     pub rules: Vec<String>,
+    /// The text one game may take: bytes, or a number with KiB, MiB or GiB (default
+    /// 64MiB). A longer game is reported, and neither it nor the rest of its input is
+    /// read.
+    #[arg(long = "max-game-size", value_name = "SIZE", value_parser = parse_size)]
+    pub max_game_size: Option<usize>,
 }
 
 /// A clap value enum for a library's option enum of the same variants, and the map
@@ -250,9 +270,37 @@ pub struct PlotArgs {
     pub force: bool,
 }
 
-value_enum!(ConvertTo => crate::convert::ConvertTo {
-    Pmn, Json, Jsonl, Csv, Long, Relative, Ludii,
-});
+/// The output forms of `sow convert`: the library's text forms, and the database.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConvertTo {
+    Pmn,
+    Json,
+    Jsonl,
+    Csv,
+    Long,
+    Relative,
+    Ludii,
+    /// An SQLite database (schemas/sqlite.md), written to the file -o names: every game
+    /// kept with its verdict, read by `sow search`.
+    Sqlite,
+}
+
+impl ConvertTo {
+    /// The text form, or `None` for the database.
+    fn text_form(self) -> Option<crate::convert::ConvertTo> {
+        use crate::convert::ConvertTo as To;
+        Some(match self {
+            ConvertTo::Pmn => To::Pmn,
+            ConvertTo::Json => To::Json,
+            ConvertTo::Jsonl => To::Jsonl,
+            ConvertTo::Csv => To::Csv,
+            ConvertTo::Long => To::Long,
+            ConvertTo::Relative => To::Relative,
+            ConvertTo::Ludii => To::Ludii,
+            ConvertTo::Sqlite => return None,
+        })
+    }
+}
 
 value_enum!(ConvertFrom => crate::convert::ConvertFrom {
     Pmn,
@@ -352,6 +400,41 @@ impl GenerateArgs {
             max_plies: self.max_plies,
         }
     }
+}
+
+/// Parses a size: a number of bytes, or a number (a fraction allowed) and a unit, `KiB`,
+/// `MiB`, `GiB` or `TiB` (1024 each), or `kB`, `MB`, `GB`, `TB` (1000 each), `B` for
+/// bytes; case aside, a space allowed between.
+fn parse_size(text: &str) -> Result<usize, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let scale: f64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1.0,
+        "k" | "kib" => 1024.0,
+        "m" | "mib" => 1024.0 * 1024.0,
+        "g" | "gib" => 1024.0 * 1024.0 * 1024.0,
+        "t" | "tib" => 1024.0f64.powi(4),
+        "kb" => 1e3,
+        "mb" => 1e6,
+        "gb" => 1e9,
+        "tb" => 1e12,
+        other => {
+            return Err(format!(
+                "{other:?} is not a unit of size (KiB, MiB, GiB, ...)"
+            ))
+        }
+    };
+    let number: f64 = number
+        .parse()
+        .map_err(|_| format!("{text:?} is not a size, such as 64MiB"))?;
+    let bytes = (number * scale).round();
+    if !(1.0..=usize::MAX as f64).contains(&bytes) {
+        return Err(format!("{text:?} is not a size from 1 byte up"));
+    }
+    Ok(bytes as usize)
 }
 
 /// Parses `KEY=VALUE` rule overrides. An option no game has, or a value no game that
@@ -472,6 +555,7 @@ pub fn corpus_inputs(
     let mut replay = ReplayOptions::full();
     replay.overrides = overrides(&args.rules)?;
     replay.max_laps = args.max_laps;
+    replay.max_game_bytes = args.max_game_size;
     Ok((inputs, filter, replay))
 }
 
@@ -516,9 +600,12 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
             Ok(0)
         }
         Command::Convert(args) => {
+            let Some(to) = args.to.text_form() else {
+                return run_database(args);
+            };
             let forms = crate::convert::Forms {
                 from: args.from.map(Into::into),
-                to: args.to.into(),
+                to,
                 keep_broken: args.keep_broken,
             };
             let extensions = forms
@@ -568,6 +655,7 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
             Ok(0)
         }
         Command::Repair(args) => run_repair(args),
+        Command::Search(args) => run_search(args),
         Command::Completions { shell } => {
             let mut cmd = Cli::command();
             clap_complete::generate(shell, &mut cmd, "sow", &mut io::stdout());
@@ -619,6 +707,17 @@ pub fn write_man_pages(dir: &Path, force: bool) -> Result<(), CommandError> {
 /// with an error was kept as it was.
 fn run_repair(args: RepairArgs) -> Result<i32, CommandError> {
     let (inputs, _) = corpus::expand_for(std::slice::from_ref(&args.file), &[]);
+    // The record is read whole, once its games are known to be within the limit of
+    // one game's text and it is known to be text: memory stays bounded by the file,
+    // and an endless input (`/dev/zero`) is refused.
+    let mut games = (Input::File(args.file.clone()).games(args.max_game_size))
+        .map_err(|e| CommandError::io(&args.file, e))?;
+    let name = args.file.display().to_string();
+    while let Some(game) = games.next_text() {
+        if let Some(report) = game.read_failure(&name) {
+            return Err(CommandError::Output(report));
+        }
+    }
     let bytes = std::fs::read(&args.file).map_err(|e| CommandError::io(&args.file, e))?;
     let text = String::from_utf8(bytes).map_err(|_| {
         CommandError::Usage(format!(
@@ -676,6 +775,7 @@ fn run_validate(args: ValidateArgs) -> Result<i32, CommandError> {
     let mut replay = ReplayOptions::validate();
     replay.overrides = overrides(&args.corpus.rules)?;
     replay.max_laps = args.corpus.max_laps;
+    replay.max_game_bytes = args.corpus.max_game_size;
     let settings = validate::Settings {
         replay,
         filter,
@@ -739,17 +839,18 @@ fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
     } else {
         Input::File(args.file.clone())
     };
-    let games = input.games().map_err(|e| CommandError::io(&args.file, e))?;
+    let mut games =
+        (input.games(args.max_game_size)).map_err(|e| CommandError::io(&args.file, e))?;
     if args.game == 0 {
         return Err(CommandError::Usage("games are numbered from 1".into()));
     }
+    // The games before the one asked for are only cut, not parsed.
     let mut read = 0;
-    let mut games = games
-        .into_iter()
-        .inspect(|g| read += usize::from(!g.is_no_game()));
-    let found = games.nth(args.game - 1);
+    let found = std::iter::from_fn(|| games.next_text())
+        .inspect(|g| read += usize::from(g.is_game()))
+        .nth(args.game - 1);
     drop(games);
-    let Some(parsed) = found else {
+    let Some(text) = found else {
         // How many there are, which is what a wrong number wants to know (the stand-in
         // of a file with no game is none).
         let file = args.file.display();
@@ -759,21 +860,73 @@ fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
             n => format!("{file} has {n} games, not {}", args.game),
         }));
     };
-    if parsed.is_no_game() {
-        return Err(match parsed.io_error() {
-            Some(p) => CommandError::io(
-                &args.file,
-                io::Error::other(
-                    p.message
-                        .trim_start_matches("the input could not be read: "),
-                ),
-            ),
-            None => CommandError::Usage(format!("{} holds no game", args.file.display())),
-        });
-    }
+    // Text of no tag, result or ply may stand for no game, as a parse tells (it holds
+    // no ply, so its tree is small).
     let mut options = ReplayOptions::full();
     options.overrides = overrides(&args.rules)?;
-    let trace = replay(&parsed, &options);
+    // The game is replayed from its text, and only the ply asked for (the last, by
+    // default) is kept: memory does not grow with the game.
+    let mut replayer = crate::replay::Replayer::new();
+    let mut replayed = 0;
+    let mut kept: Option<crate::replay::PlyTrace> = None;
+    let mut each = |_: &crate::rules::Rules, p: &crate::replay::PlyTrace| {
+        replayed += 1;
+        if args.ply.is_none_or(|n| n == replayed) {
+            kept = Some(p.clone());
+        }
+    };
+    let every = |_: &crate::pmn::Record| true;
+    let replay_text = replayer.replay_text_each(&text, &options, &every, Some(&mut each));
+    let nothing = |r: &crate::pmn::Record| r.tags.is_empty() && r.result.is_none();
+    let trace = match replay_text {
+        Some((record, trace)) if !(nothing(&record) && trace.plies_written == 0) => trace,
+        _ => {
+            let parsed = text.parse();
+            if !parsed.is_no_game() {
+                // A game of nothing but errors: the parse says them.
+                replayed = 0;
+                kept = None;
+                let trace = replay(&parsed, &options);
+                if let Some(last) = trace.plies.last() {
+                    replayed = trace.plies.len();
+                    kept = Some(last.clone());
+                }
+                trace
+            } else {
+                return Err(no_game(&input, &args.file, &parsed));
+            }
+        }
+    };
+    show_position(&args, &input, &trace, replayed, kept.as_ref())
+}
+
+/// Why `sow show` found no game to show: the input could not be read, or holds none.
+fn no_game(input: &Input, file: &Path, parsed: &crate::pmn::ParsedGame) -> CommandError {
+    let Some(p) = parsed.io_error() else {
+        return CommandError::Usage(format!("{} holds no game", file.display()));
+    };
+    match p.message.strip_prefix("the input could not be read: ") {
+        Some(why) => CommandError::io(file, io::Error::other(why.to_string())),
+        // Not a failure of the system (a game past the limit): where it is.
+        None => CommandError::Output(format!(
+            "{}:{}:{}: {}",
+            input.name(),
+            p.span.line,
+            p.span.column,
+            p.message
+        )),
+    }
+}
+
+/// Writes the position `sow show` asks for, of a game replayed (`trace`, its plies
+/// not kept) whose `replayed` plies were played, `kept` the ply asked for.
+fn show_position(
+    args: &ShowArgs,
+    input: &Input,
+    trace: &crate::replay::Trace,
+    replayed: usize,
+    kept: Option<&crate::replay::PlyTrace>,
+) -> Result<i32, CommandError> {
     // Where the first error is, as `file:line:column: `, to lead to the record.
     let first_error = trace.first_error();
     let place = |d: &crate::diagnostic::Diagnostic| match d.span.line {
@@ -789,7 +942,6 @@ fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
             args.game
         )));
     };
-    let replayed = trace.plies.len();
     let ply = args.ply.unwrap_or(replayed);
     if ply > replayed {
         let why = match first_error {
@@ -817,9 +969,11 @@ fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
         );
         let _ = writeln!(io::stderr(), "sow: {}", crate::escape::escaped_owned(said));
     }
-    let pos = trace
-        .position_after(ply)
-        .ok_or_else(|| CommandError::Usage(format!("no position after ply {ply}")))?;
+    let pos = match ply {
+        0 => trace.start.as_ref(),
+        _ => kept.and_then(|p| p.after.as_ref()),
+    };
+    let pos = pos.ok_or_else(|| CommandError::Usage(format!("no position after ply {ply}")))?;
     // The game's outcome belongs to its final position only.
     let outcome = trace.outcome.as_ref().filter(|_| ply == replayed);
     let text = match args.format {
@@ -837,19 +991,144 @@ fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
                 if ply == 0 {
                     "start position".to_string()
                 } else {
-                    format!("after ply {ply} `{}`", trace.plies[ply - 1].text)
+                    format!("after ply {ply} `{}`", kept.map_or("", |p| &p.text))
                 }
             );
             crate::escape::escaped_owned(crate::diagram::text_board(&rules, pos, &caption, outcome))
         }
         ShowFormat::Svg => {
-            let last = ply.checked_sub(1).and_then(|i| trace.plies.get(i));
+            let last = kept.filter(|_| ply > 0);
             crate::diagram::svg_board(&rules, pos, last, outcome)
         }
     };
-    let inputs = std::slice::from_ref(&input);
+    let inputs = std::slice::from_ref(input);
     write_output(args.output.as_deref(), args.force, inputs, text.as_bytes())
         .map_err(|e| CommandError::io(output_name(args.output.as_deref()), e))?;
+    Ok(0)
+}
+
+value_enum!(SearchFormat => crate::search::Format { Pmn, Json });
+
+/// Folders given to `sow search` are walked for PMN files; a database is named as a file.
+const SEARCH_PATHS_HELP: &str = "Files (read whatever their extension; an SQLite file written by `sow convert --to sqlite` is searched as a database) and folders, walked recursively for *.pmn; `-` reads standard input";
+
+#[derive(Args, Debug)]
+#[command(mut_arg("paths", |a| a.help(SEARCH_PATHS_HELP)))]
+pub struct SearchArgs {
+    #[command(flatten)]
+    pub corpus: CorpusArgs,
+    /// A position reached at some ply (0: before the first), exactly: a PMN Position
+    /// string, e.g. "2,2,2,2,2,2/0,0,0,0,0,0/0,0,0,0,0,0/2,2,2,2,2,2 S" (repeatable;
+    /// all must be reached).
+    #[arg(long, value_name = "POSITION")]
+    pub position: Vec<String>,
+    /// A position reached at some ply, as a pattern: a Position string whose counts may
+    /// be `?` (any), `>=n` or `<=n`; the side to move (and Kiothi's prisons) optional,
+    /// e.g. "?,?,>=4,?/0,0,0,0/0,0,0,0/?,?,?,? N" (repeatable).
+    #[arg(long, value_name = "PATTERN")]
+    pub pattern: Vec<String>,
+    /// The game opens with these plies, e.g. "a3 d10 a9" (a ply given in part, `a3`,
+    /// matches the plies that begin so: `a3-a7`, `a3xb4`; move numbers are skipped).
+    #[arg(long, value_name = "PLIES")]
+    pub opening: Option<String>,
+    /// These plies one after another, from any ply (as --opening).
+    #[arg(long, value_name = "PLIES")]
+    pub plies: Option<String>,
+    /// A ply captures at least K stones (bonus not counted).
+    #[arg(long, value_name = "K")]
+    pub capture: Option<u32>,
+    /// A ply's sowing relays over at least K laps.
+    #[arg(long, value_name = "K")]
+    pub relay: Option<u64>,
+    /// A ply takes a bonus.
+    #[arg(long)]
+    pub bonus: bool,
+    /// A ply is played under [%foul].
+    #[arg(long)]
+    pub foul: bool,
+    /// The game ends in a repetition draw.
+    #[arg(long)]
+    pub repetition: bool,
+    /// The replay stops at an error of this code (its first error), e.g. illegal-move.
+    #[arg(long, value_name = "CODE")]
+    pub error: Option<String>,
+    /// The games in the PMN export form, or JSON Lines: one object a game matched, with
+    /// its file, game, ply and what matched.
+    #[arg(long, value_enum, default_value_t = SearchFormat::Pmn)]
+    pub format: SearchFormat,
+    /// Write to this file instead of standard output.
+    #[arg(long, short = 'o')]
+    pub output: Option<PathBuf>,
+    /// Replace the output file if it exists.
+    #[arg(long)]
+    pub force: bool,
+}
+
+impl SearchArgs {
+    /// The criteria asked, besides the tags.
+    pub fn query(&self) -> Result<crate::search::Query, CommandError> {
+        use crate::search::PositionQuery;
+        let mut positions: Vec<PositionQuery> = (self.position.iter())
+            .map(|p| PositionQuery::exact(p))
+            .collect::<Result<_, _>>()
+            .map_err(CommandError::Usage)?;
+        for p in &self.pattern {
+            positions.push(PositionQuery::pattern(p).map_err(CommandError::Usage)?);
+        }
+        let query = crate::search::Query {
+            positions,
+            capture: self.capture,
+            relay: self.relay,
+            bonus: self.bonus,
+            foul: self.foul,
+            repetition: self.repetition,
+            error: self.error.clone(),
+            ..crate::search::Query::default()
+        };
+        Ok(query.with_plies(self.opening.as_deref(), self.plies.as_deref()))
+    }
+}
+
+/// `sow search`: exit status 0 when a game matched, 1 when none did.
+fn run_search(args: SearchArgs) -> Result<i32, CommandError> {
+    let query = args.query()?;
+    let (inputs, filter, replay) = corpus_inputs(&args.corpus, corpus::PMN_EXTENSIONS)?;
+    let search = crate::search::Search {
+        filter: &filter,
+        wheres: &args.corpus.wheres,
+        query: &query,
+        replay: &replay,
+        format: args.format.into(),
+    };
+    let name = output_name(args.output.as_deref());
+    let mut found = 0;
+    let written =
+        crate::output::stream_whole_output(args.output.as_deref(), args.force, &inputs, |out| {
+            found = crate::search::run(&inputs, &search, out, &name, &mut say)?;
+            Ok(())
+        })
+        .map_err(|e| stream_failure(e, &name));
+    say_none_matched(&filter);
+    written?;
+    Ok(i32::from(found == 0))
+}
+
+/// `sow convert --to sqlite`: the database of the games, written to the file -o names.
+fn run_database(args: ConvertArgs) -> Result<i32, CommandError> {
+    let Some(output) = args.output.as_deref().filter(|o| o.as_os_str() != "-") else {
+        return Err(CommandError::Usage(
+            "--to sqlite writes a file: name it with -o".into(),
+        ));
+    };
+    if args.from.is_some_and(|f| f != ConvertFrom::Pmn) {
+        return Err(CommandError::Usage(
+            "--to sqlite reads PMN (convert other forms to PMN first)".into(),
+        ));
+    }
+    let (inputs, filter, replay) = corpus_inputs(&args.corpus, corpus::PMN_EXTENSIONS)?;
+    let written = crate::database::write(&inputs, &filter, &replay, output, args.force, &mut say);
+    say_none_matched(&filter);
+    written?;
     Ok(0)
 }
 

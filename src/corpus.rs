@@ -1,7 +1,8 @@
 //! Finding and reading the records a command is pointed at: files, folders walked
 //! recursively for the files of the input's form (`*.pmn`, or what `sow convert --from`
 //! names), and `-` for standard input; and the filters every corpus command shares
-//! (`--game NAME`, `--where TAG=VALUE`); and the one driver every corpus command walks
+//! (`--game NAME`, `--where TAG=VALUE`, `TAG~REGEX`, `TAG>=VALUE`...); and the one
+//! driver every corpus command walks
 //! its inputs with ([`drive`]: batches in input order, worked on in parallel, results in
 //! input order).
 //!
@@ -46,9 +47,14 @@ impl Input {
         })
     }
 
-    /// The games of the input, one at a time.
-    pub fn games(&self) -> io::Result<Reader<Box<dyn Read + Send>>> {
-        Ok(Reader::new(self.open()?))
+    /// The games of the input, one at a time, each at most `max_game_bytes` of text
+    /// (`None`: the reader's default).
+    pub fn games(&self, max_game_bytes: Option<usize>) -> io::Result<Reader<Box<dyn Read + Send>>> {
+        let reader = Reader::new(self.open()?);
+        Ok(match max_game_bytes {
+            Some(bytes) => reader.with_max_game_bytes(bytes),
+            None => reader,
+        })
     }
 }
 
@@ -203,6 +209,9 @@ pub struct Filter {
     /// without a `Board` tag has its game's default board; without a `Rules` tag, the
     /// empty set of options.
     pub tags: Vec<(String, String)>,
+    /// The other `--where` conditions (`~`, `!=`, `<`, `<=`, `>`, `>=`), which must hold
+    /// as well, defaults counted as for `tags`.
+    pub conditions: Vec<TagCondition>,
     /// What the games offered to the filter held: to say, when none passed, what the
     /// nearest value was. Shared by the clones the threads hold.
     seen: Arc<Mutex<Seen>>,
@@ -221,25 +230,31 @@ struct Seen {
 const SEEN_AT_MOST: usize = 512;
 
 impl Filter {
-    /// Parses `TAG=VALUE` filters.
+    /// Parses `--where` filters: `TAG=VALUE` (exact), `TAG!=VALUE`, `TAG~REGEX` (a
+    /// regular expression found anywhere in the value), and `TAG<VALUE`, `<=`, `>`,
+    /// `>=` (dates compared part by part, other values as numbers).
     pub fn new(game: Option<String>, wheres: &[String]) -> Result<Filter, String> {
-        let tags = wheres
-            .iter()
-            .map(|w| {
-                w.split_once('=')
-                    .map(|(k, v)| (k.to_string(), v.to_string()))
-                    .ok_or_else(|| format!("--where takes TAG=VALUE, found {w:?}"))
-            })
-            .collect::<Result<_, _>>()?;
+        let mut tags = Vec::new();
+        let mut conditions = Vec::new();
+        for w in wheres {
+            match TagCondition::parse(w)? {
+                TagCondition {
+                    name,
+                    test: TagTest::Equal(value),
+                } => tags.push((name, value)),
+                other => conditions.push(other),
+            }
+        }
         Ok(Filter {
             game,
             tags,
+            conditions,
             ..Filter::default()
         })
     }
 
     pub fn is_empty(&self) -> bool {
-        self.game.is_none() && self.tags.is_empty()
+        self.game.is_none() && self.tags.is_empty() && self.conditions.is_empty()
     }
 
     /// Whether a game read is kept: what stands for no game (an empty file, a failure
@@ -260,7 +275,9 @@ impl Filter {
             .map(|(k, _)| tag_or_default(record, k))
             .collect();
         let passes = game_passes
-            && (self.tags.iter().zip(&values)).all(|((_, v), t)| t.as_deref() == Some(v.as_str()));
+            && (self.tags.iter().zip(&values)).all(|((_, v), t)| t.as_deref() == Some(v.as_str()))
+            && (self.conditions.iter())
+                .all(|c| c.holds(tag_or_default(record, &c.name).as_deref()));
         if let Ok(mut seen) = self.seen.lock() {
             seen.passed |= passes;
             if !seen.passed {
@@ -324,6 +341,124 @@ impl Filter {
             }
         }
         Some("no game passes every filter together".to_string())
+    }
+}
+
+/// A `--where` condition on a tag's value (defaults counted: see [`Filter::tags`]).
+#[derive(Clone, Debug)]
+pub struct TagCondition {
+    pub name: String,
+    pub test: TagTest,
+}
+
+/// How a tag's value is tested.
+#[derive(Clone, Debug)]
+pub enum TagTest {
+    /// `=`: the value, exactly.
+    Equal(String),
+    /// `!=`: any value but this one; a game without the tag passes.
+    NotEqual(String),
+    /// `~`: the regular expression matches somewhere in the value.
+    Matches(regex::Regex),
+    /// `<`, `<=`, `>`, `>=`: compared as dates for `Date` and `*Date` tags, else as
+    /// numbers; a value that cannot be compared (`????`, not a number) fails.
+    Compare(std::cmp::Ordering, bool, String),
+}
+
+/// A date as PMN writes it, `YYYY.MM.DD`, its parts `?` when unknown; or a prefix of it.
+fn date_parts(value: &str) -> Vec<Option<u32>> {
+    value
+        .trim()
+        .split('.')
+        .map(|part| part.parse::<u32>().ok())
+        .collect()
+}
+
+/// How a date compares with a bound given as a prefix of a date (`1964`, `1964.05`):
+/// part by part while the bound has parts; `None` when a part the answer rests on is
+/// unknown.
+fn compare_dates(value: &str, bound: &str) -> Option<std::cmp::Ordering> {
+    let value = date_parts(value);
+    for (i, b) in date_parts(bound).into_iter().enumerate() {
+        let ordering = value.get(i).copied().flatten()?.cmp(&b?);
+        if ordering.is_ne() {
+            return Some(ordering);
+        }
+    }
+    Some(std::cmp::Ordering::Equal)
+}
+
+impl TagCondition {
+    /// Reads `TAG=VALUE`, `TAG!=VALUE`, `TAG~REGEX`, `TAG<VALUE`, `TAG<=VALUE`,
+    /// `TAG>VALUE` or `TAG>=VALUE`. The tag's name ends at the first operator.
+    pub fn parse(text: &str) -> Result<TagCondition, String> {
+        let wrong = || format!("--where takes TAG=VALUE (or ~ != < <= > >=), found {text:?}");
+        let at = text.find(['=', '~', '!', '<', '>']).ok_or_else(wrong)?;
+        let (name, rest) = text.split_at(at);
+        if name.is_empty() {
+            return Err(wrong());
+        }
+        use std::cmp::Ordering::{Greater, Less};
+        let (test, value) = if let Some(v) = rest.strip_prefix("!=") {
+            (TagTest::NotEqual(v.to_string()), v)
+        } else if let Some(v) = rest.strip_prefix(">=") {
+            (TagTest::Compare(Greater, true, v.to_string()), v)
+        } else if let Some(v) = rest.strip_prefix("<=") {
+            (TagTest::Compare(Less, true, v.to_string()), v)
+        } else if let Some(v) = rest.strip_prefix('>') {
+            (TagTest::Compare(Greater, false, v.to_string()), v)
+        } else if let Some(v) = rest.strip_prefix('<') {
+            (TagTest::Compare(Less, false, v.to_string()), v)
+        } else if let Some(v) = rest.strip_prefix('~') {
+            let regex = regex::Regex::new(v)
+                .map_err(|e| format!("--where {text:?}: not a regular expression: {e}"))?;
+            (TagTest::Matches(regex), v)
+        } else if let Some(v) = rest.strip_prefix('=') {
+            (TagTest::Equal(v.to_string()), v)
+        } else {
+            return Err(wrong());
+        };
+        if let TagTest::Compare(..) = test {
+            let is_date = name.ends_with("Date");
+            let comparable = if is_date {
+                date_parts(value).first().is_some_and(Option::is_some)
+            } else {
+                value.trim().parse::<f64>().is_ok()
+            };
+            if !comparable {
+                let kind = if is_date {
+                    "a date (YYYY, YYYY.MM or YYYY.MM.DD)"
+                } else {
+                    "a number"
+                };
+                return Err(format!("--where {text:?}: {name} is compared with {kind}"));
+            }
+        }
+        Ok(TagCondition {
+            name: name.to_string(),
+            test,
+        })
+    }
+
+    /// Whether a game whose tag (or its default) is `value` passes.
+    pub fn holds(&self, value: Option<&str>) -> bool {
+        match (&self.test, value) {
+            (TagTest::NotEqual(v), value) => value != Some(v.as_str()),
+            (_, None) => false,
+            (TagTest::Equal(v), Some(value)) => value == v,
+            (TagTest::Matches(regex), Some(value)) => regex.is_match(value),
+            (TagTest::Compare(side, or_equal, bound), Some(value)) => {
+                let ordering = if self.name.ends_with("Date") {
+                    compare_dates(value, bound)
+                } else {
+                    let number = |s: &str| s.trim().parse::<f64>().ok();
+                    number(value)
+                        .zip(number(bound))
+                        .and_then(|(v, b)| v.partial_cmp(&b))
+                };
+                ordering.is_some_and(|o| o == *side || (*or_equal && o.is_eq()))
+            }
+        }
     }
 }
 
@@ -434,15 +569,18 @@ pub struct Batches<'a> {
     /// The input being read, its reader, and the number of the last game read from it.
     input: usize,
     games: Option<(Reader<Box<dyn Read + Send>>, usize)>,
+    max_game_bytes: Option<usize>,
 }
 
 impl<'a> Batches<'a> {
-    /// Nothing is opened until the first batch is asked for.
-    pub fn new(inputs: &'a [Input]) -> Batches<'a> {
+    /// Nothing is opened until the first batch is asked for. Each game's text is at
+    /// most `max_game_bytes` (`None`: the reader's default; see [`Input::games`]).
+    pub fn new(inputs: &'a [Input], max_game_bytes: Option<usize>) -> Batches<'a> {
         Batches {
             inputs,
             input: 0,
             games: None,
+            max_game_bytes,
         }
     }
 
@@ -452,7 +590,7 @@ impl<'a> Batches<'a> {
         let mut bytes = 0;
         while batch.len() < BATCH && bytes < BATCH_BYTES && self.input < self.inputs.len() {
             let Some((games, index)) = &mut self.games else {
-                match self.inputs[self.input].games() {
+                match self.inputs[self.input].games(self.max_game_bytes) {
                     Ok(games) => self.games = Some((games, 0)),
                     Err(e) => {
                         batch.push(Work::Unreadable {
@@ -628,7 +766,7 @@ mod tests {
                 got.push((input, result));
                 Ok::<(), ()>(())
             };
-            drive(Batches::new(inputs), work, sink, |n| done.push(n)).unwrap();
+            drive(Batches::new(inputs, None), work, sink, |n| done.push(n)).unwrap();
         });
         assert!(done.windows(2).all(|w| w[0] <= w[1]), "{done:?}");
         assert_eq!(done.last(), Some(&inputs.len()));
@@ -661,6 +799,26 @@ mod tests {
         let missing: Vec<_> = one.iter().filter(|(_, r)| r == "unreadable").collect();
         assert_eq!(missing, [&(2, "unreadable".to_string())]);
         assert_eq!(driven(&inputs, 3), one);
+    }
+
+    #[test]
+    fn dates_compare_part_by_part_and_an_unknown_part_decides_nothing() {
+        use std::cmp::Ordering::*;
+        assert_eq!(compare_dates("1964.05.02", "1964"), Some(Equal));
+        assert_eq!(compare_dates("1964.05.02", "1964.06"), Some(Less));
+        assert_eq!(compare_dates("1971.??.??", "1964.06"), Some(Greater));
+        assert_eq!(compare_dates("1964.??.??", "1964.06"), None);
+        assert_eq!(compare_dates("????.??.??", "1964"), None);
+        let after = TagCondition::parse("Date>=1964").unwrap();
+        assert!(after.holds(Some("1964.??.??")));
+        assert!(!after.holds(Some("1963.12.31")));
+        assert!(!after.holds(None));
+        // Not a number: no comparison holds.
+        let round = TagCondition::parse("Round>2").unwrap();
+        assert!(round.holds(Some("12")));
+        assert!(!round.holds(Some("2a")));
+        // A game without the tag is not equal to any value.
+        assert!(TagCondition::parse("Site!=Mutoko").unwrap().holds(None));
     }
 
     #[test]

@@ -365,6 +365,47 @@ fn write_file<E>(
     force: bool,
     write: impl FnOnce(&mut dyn Write) -> Result<(), E>,
 ) -> Result<(), StreamError<E>> {
+    // Into the file itself: the errors of a `NamedTempFile` name its temporary path.
+    through_temporary(path, replaced, force, |tmp| {
+        write_through(tmp.as_file_mut(), write).map(drop)
+    })
+}
+
+/// Writes a file that its writer makes by its path (a database): `write` is given the
+/// path of a temporary file beside `path`, and what it leaves there is published as
+/// `path` only when it succeeds, as [`stream_output`] publishes a file (never over an
+/// existing file without `force`, never over an input). Standard output, a device and
+/// a FIFO are refused: such a file is made only whole, where it stays.
+pub fn write_by_path<E>(
+    path: &Path,
+    force: bool,
+    inputs: &[Input],
+    write: impl FnOnce(&Path) -> Result<(), E>,
+) -> Result<(), StreamError<E>> {
+    let not_a_file = || {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file: -o takes the name of the file to write",
+        )
+    };
+    match destination(Some(path), force, inputs)? {
+        Destination::File { path, replaced } => {
+            through_temporary(&path, replaced.as_ref(), force, |tmp| {
+                write(tmp.path()).map_err(StreamError::Write)
+            })
+        }
+        Destination::Stdout | Destination::Special(_) => Err(StreamError::Io(not_a_file())),
+    }
+}
+
+/// Makes a temporary file beside `path`, has `fill` write it, and publishes it as
+/// `path` when `fill` succeeds (see [`write_file`]).
+fn through_temporary<E>(
+    path: &Path,
+    replaced: Option<&fs::Metadata>,
+    force: bool,
+    fill: impl FnOnce(&mut tempfile::NamedTempFile) -> Result<(), StreamError<E>>,
+) -> Result<(), StreamError<E>> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -409,8 +450,7 @@ fn write_file<E>(
         if let Some(replaced) = replaced {
             tmp.as_file().set_permissions(replaced.permissions())?;
         }
-        // Into the file itself: the errors of a `NamedTempFile` name its temporary path.
-        write_through(tmp.as_file_mut(), write)?;
+        fill(&mut tmp)?;
         tmp.as_file().sync_all()?;
         publish(tmp, path, force)?;
         Ok(())

@@ -17,8 +17,8 @@ use crate::corpus::{self, Batches, Filter, Input, Work};
 use crate::error::CommandError;
 use crate::geometry::Side;
 use crate::pmn::Record;
-use crate::replay::{ReplayOptions, Trace};
-use crate::rules::Game;
+use crate::replay::{PlyTrace, ReplayOptions, Replayer, Trace};
+use crate::rules::{Game, Rules};
 use crate::stats::{game_name, set_of};
 
 /// Okabe-Ito: blue (South), vermillion (North), then the others for further series.
@@ -55,6 +55,85 @@ pub struct GameData {
     pub captures: Vec<(Side, u32)>,
 }
 
+/// The series of one game's figure, gathered a ply at a time as the game is replayed:
+/// no ply is kept.
+struct Series {
+    kind: Option<PlotKind>,
+    prisons: bool,
+    plies: usize,
+    /// Material after each ply (the start's is put first at the end).
+    material: Vec<[u32; 2]>,
+    laps: Vec<u64>,
+    captures: Vec<(Side, u32)>,
+    /// A ply came without its position: material cannot be drawn.
+    no_position: bool,
+}
+
+impl Series {
+    fn new(kind: Option<PlotKind>, rules: &Rules) -> Series {
+        Series {
+            kind,
+            prisons: rules.game() == Game::Kiothi,
+            plies: 0,
+            material: Vec::new(),
+            laps: Vec::new(),
+            captures: Vec::new(),
+            no_position: false,
+        }
+    }
+
+    fn wants(&self, k: PlotKind) -> bool {
+        self.kind.is_none_or(|kind| kind == k)
+    }
+
+    fn material_of(&self, p: &crate::position::Position) -> [u32; 2] {
+        if self.prisons {
+            [p.prisons[0] as u32, p.prisons[1] as u32]
+        } else {
+            [p.stones_of(Side::South), p.stones_of(Side::North)]
+        }
+    }
+
+    fn add(&mut self, p: &PlyTrace) {
+        self.plies += 1;
+        if self.wants(PlotKind::Material) {
+            match &p.after {
+                Some(after) => self.material.push(self.material_of(after)),
+                None => self.no_position = true,
+            }
+        }
+        if self.wants(PlotKind::Laps) {
+            self.laps.push(p.effect.lap_count);
+        }
+        if self.wants(PlotKind::Captures) {
+            self.captures.push((p.side, p.effect.stones_taken()));
+        }
+    }
+
+    /// The game's data, its plies added; `None` when its rules or start were not
+    /// understood.
+    fn data(mut self, record: &Record, trace: &Trace) -> Option<GameData> {
+        let rules = trace.rules.as_ref()?;
+        let start = trace.start.as_ref()?;
+        if self.wants(PlotKind::Material) {
+            if self.no_position {
+                return None;
+            }
+            self.material.insert(0, self.material_of(start));
+        }
+        Some(GameData {
+            kind: set_of(rules),
+            stopped: self.plies < trace.plies_written || !trace.complete,
+            name: game_name(record),
+            prisons: self.prisons,
+            plies: self.plies,
+            material: self.material,
+            laps: self.laps,
+            captures: self.captures,
+        })
+    }
+}
+
 impl GameData {
     /// The data of a replayed game; `None` when its rules or start were not understood.
     pub fn from_trace(record: &Record, trace: &Trace) -> Option<GameData> {
@@ -71,46 +150,10 @@ impl GameData {
         trace: &Trace,
     ) -> Option<GameData> {
         let rules = trace.rules.as_ref()?;
-        let start = trace.start.as_ref()?;
-        let wants = |k: PlotKind| kind.is_none_or(|kind| kind == k);
-        let prisons = rules.game() == Game::Kiothi;
-        let material_of = |p: &crate::position::Position| {
-            if prisons {
-                [p.prisons[0] as u32, p.prisons[1] as u32]
-            } else {
-                [p.stones_of(Side::South), p.stones_of(Side::North)]
-            }
-        };
-        let mut material = Vec::new();
-        if wants(PlotKind::Material) {
-            material.reserve(trace.plies.len() + 1);
-            material.push(material_of(start));
-            for p in &trace.plies {
-                material.push(material_of(p.after.as_ref()?));
-            }
-        }
-        let mut laps = Vec::new();
-        if wants(PlotKind::Laps) {
-            laps = trace.plies.iter().map(|p| p.effect.lap_count).collect();
-        }
-        let mut captures = Vec::new();
-        if wants(PlotKind::Captures) {
-            captures = (trace.plies.iter())
-                .map(|p| (p.side, p.effect.stones_taken()))
-                .collect();
-        }
-        Some(GameData {
-            kind: set_of(rules),
-            stopped: trace.plies.len() < trace.plies_written || !trace.complete,
-            name: game_name(record),
-            prisons,
-            plies: trace.plies.len(),
-            material,
-            laps,
-            captures,
-        })
+        let mut series = Series::new(kind, rules);
+        trace.plies.iter().for_each(|p| series.add(p));
+        series.data(record, trace)
     }
-
     /// Plies replayed.
     pub fn plies(&self) -> usize {
         self.plies
@@ -189,12 +232,42 @@ pub fn gather(
     // set-up not understood): they have no figures, and are counted to be said so.
     let mut not_replayed = 0;
     // A game filtered out is `None`; one kept but not replayed, `Some(None)`.
-    let data = |work: Work| -> Result<Option<Option<GameData>>, String> {
-        work.parse_game(&names, filter).map(|game| {
-            let (_, game) = game?;
-            let trace = crate::replay::replay(&game, &options);
-            Some(GameData::from_trace_for(Some(kind), &game.record, &trace))
-        })
+    // Each game is replayed from its text as it is read, its series gathered ply by
+    // ply: no syntax tree and no ply is kept, however long the game.
+    let data = |replayer: &mut Replayer, work: Work| -> Result<Option<Option<GameData>>, String> {
+        let (input, text) = match work {
+            Work::Unreadable { input, error } => return Err(format!("{}: {error}", names[input])),
+            Work::Game { input, game, .. } => (input, game),
+        };
+        if let Some(report) = text.read_failure(&names[input]) {
+            return Err(report);
+        }
+        let keep = |record: &Record| filter.accepts(record);
+        let mut series: Option<Series> = None;
+        let mut each = |rules: &Rules, p: &PlyTrace| {
+            series
+                .get_or_insert_with(|| Series::new(Some(kind), rules))
+                .add(p);
+        };
+        let Some((record, trace)) =
+            replayer.replay_text_each(&text, &options, &keep, Some(&mut each))
+        else {
+            // A file's stand-in, or a game the filter leaves out.
+            return Ok(None);
+        };
+        // Text of no tag, result or ply may stand for no game, as a parse tells.
+        if record.tags.is_empty() && record.result.is_none() && trace.plies_written == 0 {
+            let game = text.parse();
+            if game.is_no_game() {
+                return Ok(None);
+            }
+        }
+        let series = match (series, &trace.rules) {
+            (Some(series), _) => series,
+            (None, Some(rules)) => Series::new(Some(kind), rules),
+            (None, None) => return Ok(Some(None)),
+        };
+        Ok(Some(series.data(&record, &trace)))
     };
     let count = |input: usize, data: Result<Option<Option<GameData>>, String>| {
         match data {
@@ -208,7 +281,8 @@ pub fn gather(
         }
         Ok::<(), std::convert::Infallible>(())
     };
-    let Ok(()) = corpus::drive(Batches::new(inputs), data, count, |_| {});
+    let batches = Batches::new(inputs, options.max_game_bytes);
+    let Ok(()) = corpus::drive_with(batches, Replayer::new, data, count, |_| {});
     if not_replayed > 0 {
         let (games, are) = match not_replayed {
             1 => ("game", "is"),

@@ -45,7 +45,13 @@ pub struct ReplayOptions {
     /// `--max-laps`: the lap budget of one sowing ([`Rules::max_laps`]); `None` keeps
     /// the rules' default.
     pub max_laps: Option<u64>,
+    /// `--max-game-size`: the text one game read may take, in bytes; `None` keeps the
+    /// reader's default ([`crate::pmn::reader::MAX_GAME_BYTES`]).
+    pub max_game_bytes: Option<usize>,
 }
+
+/// What takes each ply replayed, in place of the trace's list: with the game's rules.
+pub type PlySink<'a> = dyn FnMut(&Rules, &PlyTrace) + 'a;
 
 impl ReplayOptions {
     /// Options for validation: lean traces.
@@ -393,7 +399,7 @@ impl Replayer {
     /// replay comes to it.
     pub fn replay(&mut self, parsed: &ParsedGame, options: &ReplayOptions) -> Trace {
         let record = &parsed.record;
-        let mut game = Replaying::begin(self, record, options);
+        let mut game = Replaying::begin(self, record, options, None);
         if game.replays() {
             // Commands before the first ply follow no ply: a checkpoint there is of the
             // start.
@@ -444,12 +450,26 @@ impl Replayer {
         options: &ReplayOptions,
         keep: &dyn Fn(&Record) -> bool,
     ) -> Option<(Record, Trace)> {
+        self.replay_text_each(game, options, keep, None)
+    }
+
+    /// [`Replayer::replay_text`], each ply replayed handed to `each` (with the rules)
+    /// as it is played, rather than kept in the trace, when `each` is given: the
+    /// trace's `plies` are then empty, and memory does not grow with the game.
+    pub fn replay_text_each<'a>(
+        &'a mut self,
+        game: &'a GameText,
+        options: &'a ReplayOptions,
+        keep: &'a dyn Fn(&Record) -> bool,
+        each: Option<&'a mut PlySink<'a>>,
+    ) -> Option<(Record, Trace)> {
         if !game.is_game() {
             return None;
         }
         let mut events = EventReplay {
             replayer: self,
             options,
+            each,
             keep,
             text: TextAt {
                 text: game.text(),

@@ -18,8 +18,9 @@ use crate::corpus::{self, Batches, Filter, Input, Work};
 use crate::error::CommandError;
 use crate::games;
 use crate::geometry::Side;
+use crate::pmn::GameText;
 use crate::pmn::{ParsedGame, Record};
-use crate::replay::{replay, ReplayOptions, Trace};
+use crate::replay::{replay, PlyTrace, ReplayOptions, Replayer, Trace};
 use crate::rules::{Game, Rules};
 
 pub use crate::corpus::BATCH;
@@ -261,69 +262,95 @@ pub fn ply_rows(file: &str, game: usize, trace: &Trace) -> Vec<PlyRow> {
 
 /// The row of a game.
 pub fn game_row(file: &str, game: usize, record: &Record, trace: &Trace) -> GameRow {
-    let kiothi = trace.rules.as_ref().map(|r| r.game()) == Some(Game::Kiothi);
-    let mut captures = [0u32; 2];
-    let mut total_laps = 0;
-    let mut max_laps = 0;
-    let mut longest_sowing = 0;
-    let mut first_capture_ply = None;
-    for p in &trace.plies {
+    let mut tally = Tally::default();
+    trace.plies.iter().for_each(|p| tally.add(p));
+    tally.row(file, game, record, trace)
+}
+
+/// What a game's row counts over its plies, a ply at a time: a game row needs no
+/// ply kept.
+#[derive(Default)]
+struct Tally {
+    plies: usize,
+    captures: [u32; 2],
+    total_laps: u64,
+    max_laps: u64,
+    longest_sowing: u64,
+    first_capture_ply: Option<u32>,
+}
+
+impl Tally {
+    fn add(&mut self, p: &PlyTrace) {
         let e = &p.effect;
-        captures[p.side.index()] += e.stones_taken();
-        total_laps += e.lap_count;
-        max_laps = max_laps.max(e.lap_count);
-        longest_sowing = longest_sowing.max(e.stones_sown);
-        if first_capture_ply.is_none() && (e.is_capture() || !e.bonus.is_empty()) {
-            first_capture_ply = Some(p.number);
+        self.plies += 1;
+        self.captures[p.side.index()] += e.stones_taken();
+        self.total_laps += e.lap_count;
+        self.max_laps = self.max_laps.max(e.lap_count);
+        self.longest_sowing = self.longest_sowing.max(e.stones_sown);
+        if self.first_capture_ply.is_none() && (e.is_capture() || !e.bonus.is_empty()) {
+            self.first_capture_ply = Some(p.number);
         }
     }
-    let finals: Option<[u32; 2]> = match (&trace.outcome, &trace.last) {
-        (Some(o), _) if o.score().is_some() => o.score().map(|[s, n]| [s as u32, n as u32]),
-        (_, Some(last)) if kiothi => Some([last.prisons[0] as u32, last.prisons[1] as u32]),
-        (_, Some(last)) => Some([last.stones_of(Side::South), last.stones_of(Side::North)]),
-        _ => None,
-    };
-    let side_name = |s: Option<Side>| s.map_or("draw", Side::name).to_string();
-    let winner = match (&trace.outcome, trace.declared) {
-        (Some(o), _) => Some(side_name(o.winner())),
-        (None, Some(r)) => match r.as_str() {
-            "1-0" => Some("South".to_string()),
-            "0-1" => Some("North".to_string()),
-            "1/2-1/2" => Some("draw".to_string()),
+
+    /// The row, of the game whose plies were added (`trace` holds the rest).
+    fn row(self, file: &str, game: usize, record: &Record, trace: &Trace) -> GameRow {
+        let Tally {
+            plies,
+            captures,
+            total_laps,
+            max_laps,
+            longest_sowing,
+            first_capture_ply,
+        } = self;
+        let kiothi = trace.rules.as_ref().map(|r| r.game()) == Some(Game::Kiothi);
+        let finals: Option<[u32; 2]> = match (&trace.outcome, &trace.last) {
+            (Some(o), _) if o.score().is_some() => o.score().map(|[s, n]| [s as u32, n as u32]),
+            (_, Some(last)) if kiothi => Some([last.prisons[0] as u32, last.prisons[1] as u32]),
+            (_, Some(last)) => Some([last.stones_of(Side::South), last.stones_of(Side::North)]),
             _ => None,
-        },
-        _ => None,
-    };
-    GameRow {
-        file: file.to_string(),
-        game,
-        name: game_name(record),
-        board: trace.rules.as_ref().map(|r| r.board().to_string()),
-        rules: match &trace.rules {
-            Some(r) => r.options_tag(),
-            None => record.tag("Rules").unwrap_or("").to_string(),
-        },
-        plies: trace.plies.len(),
-        plies_written: trace.plies_written,
-        result: trace.declared.map(|r| r.as_str().to_string()),
-        over: trace.outcome.is_some(),
-        winner,
-        margin: finals.map(|[s, n]| s as i64 - n as i64),
-        south_final: finals.map(|f| f[0]),
-        north_final: finals.map(|f| f[1]),
-        captures_south: captures[0],
-        captures_north: captures[1],
-        total_laps,
-        max_laps,
-        longest_sowing,
-        first_capture_ply,
-        one_warrior_victory: trace
-            .outcome
-            .filter(|_| kiothi)
-            .map(|o| o.one_warrior_victory()),
-        valid: trace.is_valid(),
-        first_error_ply: trace.first_error_ply(),
-        set: trace.rules.as_ref().map(set_of).unwrap_or_default(),
+        };
+        let side_name = |s: Option<Side>| s.map_or("draw", Side::name).to_string();
+        let winner = match (&trace.outcome, trace.declared) {
+            (Some(o), _) => Some(side_name(o.winner())),
+            (None, Some(r)) => match r.as_str() {
+                "1-0" => Some("South".to_string()),
+                "0-1" => Some("North".to_string()),
+                "1/2-1/2" => Some("draw".to_string()),
+                _ => None,
+            },
+            _ => None,
+        };
+        GameRow {
+            file: file.to_string(),
+            game,
+            name: game_name(record),
+            board: trace.rules.as_ref().map(|r| r.board().to_string()),
+            rules: match &trace.rules {
+                Some(r) => r.options_tag(),
+                None => record.tag("Rules").unwrap_or("").to_string(),
+            },
+            plies,
+            plies_written: trace.plies_written,
+            result: trace.declared.map(|r| r.as_str().to_string()),
+            over: trace.outcome.is_some(),
+            winner,
+            margin: finals.map(|[s, n]| s as i64 - n as i64),
+            south_final: finals.map(|f| f[0]),
+            north_final: finals.map(|f| f[1]),
+            captures_south: captures[0],
+            captures_north: captures[1],
+            total_laps,
+            max_laps,
+            longest_sowing,
+            first_capture_ply,
+            one_warrior_victory: trace
+                .outcome
+                .filter(|_| kiothi)
+                .map(|o| o.one_warrior_victory()),
+            valid: trace.is_valid(),
+            first_error_ply: trace.first_error_ply(),
+            set: trace.rules.as_ref().map(set_of).unwrap_or_default(),
+        }
     }
 }
 
@@ -331,7 +358,8 @@ fn csv_error(e: csv::Error) -> CommandError {
     CommandError::Output(format!("cannot write CSV: {e}"))
 }
 
-/// The CSV rows (without the header) of one game, `index` of its file `name`.
+/// The CSV rows (without the header) of one game, `index` of its file `name`: the
+/// slow twin of [`RowWriter`], through serde and the csv crate.
 fn game_csv(
     name: &str,
     index: usize,
@@ -351,6 +379,210 @@ fn game_csv(
     result
         .map_err(csv_error)
         .and_then(|()| w.into_inner().map_err(|e| csv_error(e.into_error().into())))
+}
+
+/// Appends `field` to a CSV row as the csv crate writes it: quoted, its quotes doubled,
+/// when it holds a comma, a quote or a line break; as it is otherwise.
+fn push_field(out: &mut Vec<u8>, field: &str) {
+    let bytes = field.as_bytes();
+    if !bytes
+        .iter()
+        .any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
+    {
+        out.extend_from_slice(bytes);
+        return;
+    }
+    out.push(b'"');
+    for &b in bytes {
+        if b == b'"' {
+            out.push(b'"');
+        }
+        out.push(b);
+    }
+    out.push(b'"');
+}
+
+/// Appends `n` in decimal.
+fn push_decimal(out: &mut Vec<u8>, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
+}
+
+/// Writes a game's ply rows as its plies are replayed, into a buffer kept from game to
+/// game: the fast path of [`ply_rows`] and the csv crate, byte for byte the same (a
+/// test holds them together). A row is written but for its last two fields until the
+/// next ply comes: the last ply's legal moves are 0 when the game is over, which is
+/// known only at the end.
+struct RowWriter {
+    out: Vec<u8>,
+    /// `FILE,GAME,` of the game's rows.
+    prefix: Vec<u8>,
+    /// `,SET\n` of the game's rows, once its rules are known.
+    suffix: Vec<u8>,
+    /// The legal moves after the last ply written.
+    legal: Option<u64>,
+}
+
+impl RowWriter {
+    fn new() -> RowWriter {
+        RowWriter {
+            out: Vec::new(),
+            prefix: Vec::new(),
+            suffix: Vec::new(),
+            legal: None,
+        }
+    }
+
+    /// Begins the rows of game `game` of the file `file`.
+    fn begin(&mut self, file: &str, game: usize) {
+        self.out.clear();
+        self.prefix.clear();
+        push_field(&mut self.prefix, file);
+        self.prefix.push(b',');
+        push_decimal(&mut self.prefix, game as u64);
+        self.prefix.push(b',');
+        self.suffix.clear();
+        self.legal = None;
+    }
+
+    /// Ends the row before, with `legal` legal moves.
+    fn end_row(&mut self, legal: u64) {
+        push_decimal(&mut self.out, legal);
+        self.out.extend_from_slice(&self.suffix);
+    }
+
+    fn ply(&mut self, rules: &Rules, p: &PlyTrace) {
+        if let Some(legal) = self.legal.take() {
+            self.end_row(legal);
+        }
+        if self.suffix.is_empty() {
+            self.suffix.push(b',');
+            push_field(&mut self.suffix, &set_of(rules));
+            self.suffix.push(b'\n');
+        }
+        let out = &mut self.out;
+        let e = &p.effect;
+        let after = p.after.as_ref();
+        let kiothi = rules.game() == Game::Kiothi;
+        out.extend_from_slice(&self.prefix);
+        push_decimal(out, p.number.into());
+        out.push(b',');
+        out.extend_from_slice(p.side.name().as_bytes());
+        out.push(b',');
+        push_field(out, &p.text);
+        out.push(b',');
+        push_decimal(out, e.lap_count);
+        out.push(b',');
+        push_decimal(out, e.stones_sown);
+        out.push(b',');
+        if let Some(pit) = e.end {
+            use std::io::Write as _;
+            let _ = write!(out, "{pit}");
+        }
+        out.push(b',');
+        let captured: u32 = e.captured.iter().map(|&(_, n)| n as u32).sum();
+        let bonus: u32 = e.bonus.iter().map(|&(_, n)| n as u32).sum();
+        push_decimal(out, captured.into());
+        out.push(b',');
+        push_decimal(out, bonus.into());
+        out.push(b',');
+        push_decimal(out, after.map_or(0, |a| a.stones_of(Side::South)).into());
+        out.push(b',');
+        push_decimal(out, after.map_or(0, |a| a.stones_of(Side::North)).into());
+        out.push(b',');
+        if let Some(a) = after.filter(|_| kiothi) {
+            push_decimal(out, a.prisons[0].into());
+            out.push(b',');
+            push_decimal(out, a.prisons[1].into());
+        } else {
+            out.push(b',');
+        }
+        out.push(b',');
+        self.legal = Some(match after {
+            Some(a) => (games::legal_moves(rules, a).iter())
+                .map(crate::moves::Candidate::plies)
+                .sum::<u64>(),
+            None => 0,
+        });
+    }
+
+    /// Ends the game's rows: the last ply's legal moves are none when the game is over.
+    fn finish(&mut self, trace: &Trace) {
+        if let Some(legal) = self.legal.take() {
+            self.end_row(if trace.outcome.is_some() { 0 } else { legal });
+        }
+    }
+}
+
+/// What a worker keeps from game to game: its replay context and row buffer.
+struct Worker {
+    replayer: Replayer,
+    rows: RowWriter,
+}
+
+/// The CSV rows of one game's text, `index` of its file `name`, replayed from its text
+/// as it is read ([`Replayer::replay_text_each`]): rows are written as plies are played
+/// and no ply is kept, so memory does not grow with the game. `None` when the game is
+/// not one the table holds (a file's stand-in, a game the filter leaves out).
+fn text_csv(
+    worker: &mut Worker,
+    name: &str,
+    index: usize,
+    text: &GameText,
+    filter: &Filter,
+    options: &ReplayOptions,
+    per: Per,
+) -> Result<Vec<u8>, CommandError> {
+    let keep = |record: &Record| filter.accepts(record);
+    let Worker { replayer, rows } = worker;
+    rows.begin(name, index);
+    let mut tally = Tally::default();
+    let replayed = match per {
+        Per::Ply => {
+            let mut each = |rules: &Rules, p: &PlyTrace| rows.ply(rules, p);
+            replayer.replay_text_each(text, options, &keep, Some(&mut each))
+        }
+        Per::Game => {
+            let mut each = |_: &Rules, p: &PlyTrace| tally.add(p);
+            replayer.replay_text_each(text, options, &keep, Some(&mut each))
+        }
+    };
+    // The text is a game: turned down by the filter.
+    let Some((record, trace)) = replayed else {
+        return Ok(Vec::new());
+    };
+    // Text that holds no tag, result or ply may stand for no game, as a parse tells
+    // (see `ParsedGame::is_no_game`); it holds no ply, so its tree is small.
+    if record.tags.is_empty() && record.result.is_none() && trace.plies_written == 0 {
+        let game = text.clone().parse();
+        if game.is_no_game() {
+            return Ok(Vec::new());
+        }
+        return game_csv(name, index, &game, &replay(&game, options), per);
+    }
+    match per {
+        Per::Ply => {
+            rows.finish(&trace);
+            Ok(std::mem::take(&mut rows.out))
+        }
+        Per::Game => {
+            let mut w = csv::WriterBuilder::new()
+                .has_headers(false)
+                .from_writer(std::mem::take(&mut rows.out));
+            w.serialize(tally.row(name, index, &record, &trace))
+                .map_err(csv_error)?;
+            w.into_inner().map_err(|e| csv_error(e.into_error().into()))
+        }
+    }
 }
 
 /// The header line of a table.
@@ -391,13 +623,31 @@ pub fn write_stats(
     // An input's failure is reported once, and its games after it are not read.
     let mut unreadable = 0;
     // A game's rows (none for a file with no game, or a game left out), or why its
-    // input could not be read.
-    let rows = |work: Work| -> Result<Result<Vec<u8>, CommandError>, String> {
-        let name = &names[work.input()];
-        Ok(match work.parse_game(&names, filter)? {
-            Some((index, game)) => game_csv(name, index, &game, &replay(&game, options), per),
-            None => Ok(Vec::new()),
-        })
+    // input could not be read. Each worker replays with a context of its own.
+    let init = || Worker {
+        replayer: Replayer::new(),
+        rows: RowWriter::new(),
+    };
+    let rows = |worker: &mut Worker, work: Work| -> Result<Result<Vec<u8>, CommandError>, String> {
+        let (input, index, text) = match work {
+            Work::Unreadable { input, error } => return Err(format!("{}: {error}", names[input])),
+            Work::Game { input, index, game } => (input, index, game),
+        };
+        if let Some(report) = text.read_failure(&names[input]) {
+            return Err(report);
+        }
+        if !text.is_game() {
+            return Ok(Ok(Vec::new()));
+        }
+        Ok(text_csv(
+            worker,
+            &names[input],
+            index,
+            &text,
+            filter,
+            options,
+            per,
+        ))
     };
     let write = |_, rows: Result<Result<Vec<u8>, CommandError>, String>| {
         match rows {
@@ -409,7 +659,8 @@ pub fn write_stats(
         }
         Ok(())
     };
-    corpus::drive(Batches::new(inputs), rows, write, |_| {})?;
+    let batches = Batches::new(inputs, options.max_game_bytes);
+    corpus::drive_with(batches, init, rows, write, |_| {})?;
     match unreadable {
         0 => Ok(()),
         n => Err(CommandError::Unreadable(n)),
@@ -432,6 +683,70 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rows_from_the_text_are_the_slow_twins_bytes() {
+        // The records written by hand (every diagnostic's, the examples, the sources)
+        // and the tests' data; a file name that must be quoted. The generated records
+        // and the long sowings are left to the other tests, to keep a debug run quick.
+        let root = env!("CARGO_MANIFEST_DIR");
+        let walk = |dir: &str| walkdir::WalkDir::new(format!("{root}/{dir}"));
+        let mut paths: Vec<_> = (walk("records").into_iter())
+            .chain(walk("tests/data"))
+            .filter_map(Result::ok)
+            .filter(|e| {
+                let skipped = |c: std::path::Component| {
+                    c.as_os_str() == "generated" || c.as_os_str() == "long-sowings"
+                };
+                !e.path().components().any(skipped)
+            })
+            .filter(|e| e.path().extension().is_some_and(|x| x == "pmn"))
+            .map(|e| e.into_path())
+            .collect();
+        paths.sort();
+        assert!(paths.len() > 20, "{paths:?}");
+        let mut worker = Worker {
+            replayer: Replayer::new(),
+            rows: RowWriter::new(),
+        };
+        let filter = Filter::default();
+        let mut rows = 0;
+        for path in &paths {
+            let bytes = std::fs::read(path).unwrap();
+            let name = format!("{}, \"quoted\"", path.display());
+            for per in [Per::Ply, Per::Game] {
+                let options = ReplayOptions {
+                    keep_positions: per == Per::Ply,
+                    keep_laps: false,
+                    ..ReplayOptions::full()
+                };
+                let mut reader = crate::pmn::Reader::new(&bytes[..]);
+                let mut index = 0;
+                while let Some(text) = reader.next_text() {
+                    index += 1;
+                    if !text.is_game() {
+                        continue;
+                    }
+                    let fast =
+                        text_csv(&mut worker, &name, index, &text, &filter, &options, per).unwrap();
+                    let game = text.parse();
+                    let slow = match game.is_no_game() {
+                        true => Vec::new(),
+                        false => {
+                            game_csv(&name, index, &game, &replay(&game, &options), per).unwrap()
+                        }
+                    };
+                    assert_eq!(
+                        String::from_utf8_lossy(&fast),
+                        String::from_utf8_lossy(&slow),
+                        "{name}, game {index}"
+                    );
+                    rows += fast.iter().filter(|&&b| b == b'\n').count();
+                }
+            }
+        }
+        assert!(rows > 250, "{rows}");
+    }
 
     fn serde_header<T: Serialize>(row: &T) -> Vec<String> {
         let mut w = csv::Writer::from_writer(Vec::new());

@@ -228,7 +228,7 @@ pub fn run(
         }
     };
     corpus::drive_with(
-        Batches::new(inputs),
+        Batches::new(inputs, settings.replay.max_game_bytes),
         Replayer::new,
         one,
         |input, (text, summary)| {
@@ -258,6 +258,22 @@ fn unreadable(name: &str, error: &str, format: Format) -> (Vec<u8>, Summary) {
         ..Summary::default()
     };
     (text, summary)
+}
+
+/// A game's text and its byte offset in the file: what a report's snippet is cut from.
+#[derive(Clone, Copy)]
+struct Text<'a> {
+    text: &'a str,
+    offset: usize,
+}
+
+impl<'a> Text<'a> {
+    fn of(game: &'a ParsedGame) -> Text<'a> {
+        Text {
+            text: &game.text,
+            offset: game.offset,
+        }
+    }
 }
 
 /// A file's name, and the same as a JSON string (quoted and escaped) when the
@@ -291,14 +307,31 @@ fn validate_text(
         return None;
     }
     let keep = |record: &crate::pmn::Record| settings.filter.accepts(record);
-    let Some((_, trace)) = replayer.replay_text(game, &settings.replay, &keep) else {
+    let Some((record, trace)) = replayer.replay_text(game, &settings.replay, &keep) else {
         // Turned down by the filter, or no game: the full path tells which.
         return (game.is_game()).then(|| (Vec::new(), Summary::default()));
     };
-    if !trace.diagnostics.is_empty() {
+    if trace.diagnostics.is_empty() {
+        let mut out = Vec::with_capacity(192);
+        let _ = write_game(&mut out, format, name, index, &trace, None);
+        return Some((out, Summary::of_game(&trace)));
+    }
+    // Suggestions read the parsed record; text of no tag, result or ply may stand for
+    // no game, which a parse tells (it holds no ply, so its tree is small).
+    let no_game = record.tags.is_empty() && record.result.is_none() && trace.plies_written == 0;
+    if settings.suggest || no_game {
         return None;
     }
+    // The diagnostics are the parsed game's, and their snippets need only its text: no
+    // syntax tree is built, however long the game.
+    let text = Text {
+        text: game.text(),
+        offset: game.offset(),
+    };
     let mut out = Vec::with_capacity(192);
+    for d in in_text_order(&trace.diagnostics) {
+        let _ = write_diagnostic(&mut out, format, name.text, Some(index), d, Some(text));
+    }
     let _ = write_game(&mut out, format, name, index, &trace, None);
     Some((out, Summary::of_game(&trace)))
 }
@@ -323,7 +356,7 @@ fn validate_game(
         let mut summary = Summary::default();
         for p in &game.problems {
             let d = Diagnostic::from_problem(p);
-            let _ = write_diagnostic(&mut out, format, file, None, &d, Some(game));
+            let _ = write_diagnostic(&mut out, format, file, None, &d, Some(Text::of(game)));
             summary.warnings += !d.is_error() as usize;
         }
         summary.io_errors += io_failure as usize;
@@ -337,7 +370,7 @@ fn validate_game(
         .infer_rules
         .then(|| crate::repair::infer_rules(game, &settings.replay));
     for d in in_text_order(&trace.diagnostics) {
-        let _ = write_diagnostic(&mut out, format, file, Some(index), d, Some(game));
+        let _ = write_diagnostic(&mut out, format, file, Some(index), d, Some(Text::of(game)));
     }
     let summary = Summary::of_game(&trace);
     let _ = write_game(&mut out, format, name, index, &trace, verdicts);
@@ -589,7 +622,7 @@ fn write_diagnostic(
     file: &str,
     game_index: Option<usize>,
     d: &Diagnostic,
-    game: Option<&ParsedGame>,
+    game: Option<Text<'_>>,
 ) -> io::Result<()> {
     match format {
         Format::Json => {
@@ -623,7 +656,7 @@ fn render_human(
     file: &str,
     game_index: Option<usize>,
     d: &Diagnostic,
-    game: Option<&ParsedGame>,
+    game: Option<Text<'_>>,
 ) -> io::Result<()> {
     let where_ = match (game_index, d.ply) {
         (Some(g), Some(p)) => format!("game {g}, ply {p}"),
@@ -681,7 +714,7 @@ fn render_human(
             let start = d.span.start - g.offset;
             let end = (d.span.end - g.offset).max(start);
             let at = (d.span.line as usize, d.span.column as usize);
-            let snippet = Snippet::of(&g.text, (start, end), at);
+            let snippet = Snippet::of(g.text, (start, end), at);
             let files = SnippetFile {
                 name: file,
                 snippet: &snippet,

@@ -757,7 +757,12 @@ pub fn write_view(
         }
         Ok(())
     };
-    crate::corpus::drive(Batches::new(inputs), view, keep, |_| {})?;
+    crate::corpus::drive(
+        Batches::new(inputs, options.max_game_bytes),
+        view,
+        keep,
+        |_| {},
+    )?;
     if unreadable > 0 {
         return Err(CommandError::Unreadable(unreadable));
     }

@@ -169,7 +169,7 @@ fn a_link_planted_at_any_temporary_name_changes_no_file_outside_the_outputs_fold
                 .filter(|p| p.extension().is_some_and(|e| e == "1"))
                 .filter(|p| fs::symlink_metadata(p).unwrap().is_file())
                 .collect();
-            assert_eq!(expected.len(), 11);
+            assert_eq!(expected.len(), 12);
         }
         outputs.sort();
         expected.sort();
@@ -369,7 +369,7 @@ fn man_pages_are_outputs_as_any_other() {
     assert!(man(true).status.success());
     assert_eq!(fs::read_to_string(&page).unwrap(), text);
     // No temporary file left beside them.
-    assert_eq!(fs::read_dir(&pages).unwrap().count(), 11);
+    assert_eq!(fs::read_dir(&pages).unwrap().count(), 12);
     // `-o -`: every page on standard output, and no folder named `-`.
     let out = sow()
         .current_dir(dir.path())
@@ -378,7 +378,7 @@ fn man_pages_are_outputs_as_any_other() {
         .unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(text.matches("\n.TH ").count(), 11);
+    assert_eq!(text.matches("\n.TH ").count(), 12);
     assert!(text.contains(".TH sow-validate 1"), "{text}");
     assert!(!dir.path().join("-").exists());
 }

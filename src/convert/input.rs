@@ -3,7 +3,7 @@
 use std::io::{self, Read};
 
 use crate::corpus::Input;
-use crate::pmn::{self, decode, Code, GameText, ParsedGame, Problem, Record, Span};
+use crate::pmn::{self, decode, reader, Code, GameText, ParsedGame, Problem, Record, Span};
 use crate::replay::{rules_of, ReplayOptions};
 use crate::rules::Rules;
 
@@ -50,12 +50,34 @@ pub(super) fn read_input(
     notes: &mut Vec<String>,
     game: &mut dyn FnMut(usize, ParsedGame, ConvertFrom) -> Result<(), InputError>,
 ) -> Result<(), InputError> {
+    // Read whole, the input is one game's text as far as the limit goes: binary data
+    // and an endless input are refused in bounded memory.
+    let limit = options.max_game_bytes.unwrap_or(reader::MAX_GAME_BYTES);
     let mut bytes = Vec::new();
-    input
-        .open()
-        .map_err(InputError::from)?
+    let mut opened = input.open().map_err(InputError::from)?;
+    (&mut opened)
+        .take(reader::SNIFF_BYTES as u64)
         .read_to_end(&mut bytes)
         .map_err(InputError::from)?;
+    if let Some(why) = reader::not_text(&bytes) {
+        return Err(InputError::from(io::Error::new(
+            io::ErrorKind::InvalidData,
+            why,
+        )));
+    }
+    opened
+        .take((limit as u64 + 1).saturating_sub(bytes.len() as u64))
+        .read_to_end(&mut bytes)
+        .map_err(InputError::from)?;
+    if bytes.len() > limit {
+        return Err(InputError {
+            at: None,
+            message: format!(
+                "the input, read whole in this form, is longer than {} of text, the limit of one game; it is not read (--max-game-size raises the limit)",
+                reader::size_in_words(limit)
+            ),
+        });
+    }
     // JSON is told by its bytes (UTF-8 only); the other forms by their decoded text.
     let text = || decode::decode(&bytes).0;
     let from = match from {

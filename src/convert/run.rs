@@ -19,9 +19,9 @@ use super::{convert_broken_game, convert_game, Conversion};
 /// Runs `sow convert`: walks the inputs with the corpus driver ([`corpus::drive`]),
 /// converts every game the filter accepts in parallel, and writes the output to `out` in
 /// input order as it goes: PMN and relative numbering in batches of games (memory holds
-/// a few batches and their conversions, and a note for each game of the input that did
-/// not convert whole), Ludii's and the JSON form an input a piece, read whole. Each game
-/// that did not convert whole is named to `notes` once its input has been read. An input
+/// a few batches, their conversions and what is said of them), Ludii's and the JSON
+/// form an input a piece, read whole. Each game that did not convert whole is named to
+/// `notes` as its batch is written, in input order. An input
 /// that cannot be opened, read or parsed in the `from` form is reported to `notes`, the
 /// other inputs are still read (to report every one that fails), and the run fails: the
 /// caller then discards what was written (see [`crate::output::stream_whole_output`]),
@@ -54,6 +54,14 @@ pub fn run(
     // Once an input has failed, nothing will be written: the games left are only read,
     // for the failures of their inputs, and not converted.
     let stopped = AtomicBool::new(false);
+    // Positions and laps are kept only for the forms that write them: a long game's
+    // trace is then a few words a ply.
+    let writes_positions = matches!(to, ConvertTo::Json | ConvertTo::Jsonl | ConvertTo::Long);
+    let output_replay = &ReplayOptions {
+        keep_positions: replay.keep_positions && writes_positions,
+        keep_laps: replay.keep_laps && writes_positions,
+        ..replay.clone()
+    };
     let convert = |input: usize, index: usize, parsed: ParsedGame, from| -> Converted {
         if stopped.load(Ordering::Relaxed) {
             return Converted::default();
@@ -62,33 +70,23 @@ pub fn run(
             from: Some(from),
             ..forms
         };
-        convert_one(&names[input], index, parsed, filter, replay, forms)
+        convert_one(&names[input], index, parsed, filter, output_replay, forms)
     };
     let mut failed = 0;
     let mut left_out = 0;
-    // The input whose pieces are being written, and what is said of its games, said
-    // once it has been read whole: of an input that fails part-way, nothing is said.
-    let mut current = None;
-    let mut said: Vec<String> = Vec::new();
+    // What is said of each game goes out as its batch is written: memory holds no
+    // more notes than a batch gives. Once the run has failed, only the failures of the
+    // inputs left are said.
     let mut sink = |input: usize, piece: Piece| -> Result<(), CommandError> {
-        if current != Some(input) {
-            // Once a run has failed, only the failures of the inputs left are said.
-            if failed == 0 {
-                said.drain(..).for_each(&mut *notes);
-            }
-            said.clear();
-            current = Some(input);
-        }
         match piece {
             Piece::Failed(e) => {
                 notes(e.describe(&names[input]));
                 failed += 1;
-                said.clear();
                 stopped.store(true, Ordering::Relaxed);
             }
             Piece::Games(games) if failed == 0 => {
                 for game in games {
-                    said.extend(game.notes);
+                    game.notes.into_iter().for_each(&mut *notes);
                     left_out += game.left_out;
                     if let Some(output) = game.output {
                         writer.write(output)?;
@@ -128,7 +126,12 @@ pub fn run(
             }
             Piece::Games(vec![convert(input, index, parsed, from)])
         };
-        corpus::drive(Batches::new(inputs), game, &mut sink, |_| {})?;
+        corpus::drive(
+            Batches::new(inputs, replay.max_game_bytes),
+            game,
+            &mut sink,
+            |_| {},
+        )?;
     } else {
         // An input at a time: its text is read whole.
         let whole = |input: usize| -> Piece {
@@ -159,8 +162,6 @@ pub fn run(
         };
         corpus::drive(WholeInputs::new(inputs), whole, &mut sink, |_| {})?;
     }
-    // The last input's notes.
-    sink(usize::MAX, Piece::Games(Vec::new()))?;
     if failed > 0 {
         return Err(CommandError::Unreadable(failed));
     }

@@ -24,6 +24,65 @@ use super::visit::Visitor;
 /// Lines longer than this many characters are a `long-line` warning.
 pub const MAX_LINE_CHARS: usize = 10_000;
 
+/// The text one game may take, by default: far beyond any game played (a game of a
+/// million plies takes a few megabytes). A game longer than its limit is not read: it
+/// and the rest of its input are reported as a failure to read the input, so that
+/// memory stays bounded by the limit whatever the input (`/dev/zero` is one endless
+/// line).
+pub const MAX_GAME_BYTES: usize = 64 << 20;
+
+/// How much of an input's start is looked at to tell its encoding, and text from
+/// binary data.
+pub const SNIFF_BYTES: usize = 1 << 16;
+
+/// Whether the start of an input is binary data, not text: at least 1 KiB of it, and
+/// more than one byte in 16 a control character that no text holds (anything below
+/// U+0020 but tab, line feed, form feed and carriage return; and DEL). Random bytes
+/// hold about one in 9; a text file holds none, or a stray few.
+fn is_binary(start: &[u8]) -> Option<usize> {
+    let start = &start[..start.len().min(SNIFF_BYTES)];
+    if start.len() < 1024 {
+        return None;
+    }
+    let controls = (start.iter())
+        .filter(|&&b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | 0x0c | b'\r')) || b == 0x7f)
+        .count();
+    (controls * 16 > start.len()).then_some(controls)
+}
+
+/// Why an input whose first bytes are `start` (at least [`SNIFF_BYTES`] of them, or
+/// all) is not text, if it is not: binary data, which would read as an endless run of
+/// broken games.
+pub fn not_text(start: &[u8]) -> Option<String> {
+    let encoding = Encoding::sniff(start);
+    if !matches!(encoding, Encoding::Utf8 | Encoding::Utf8Bom) {
+        return None;
+    }
+    let start = &start[encoding.bom_len()..];
+    let controls = is_binary(start)?;
+    Some(format!(
+        "it is not text: {controls} of its first {} bytes are control characters; nothing of it is read",
+        start.len().min(SNIFF_BYTES)
+    ))
+}
+
+/// A size in bytes as people read it: `64 MiB`, `1.5 GiB`, `300 bytes`.
+pub fn size_in_words(bytes: usize) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if bytes < 1024 {
+        return format!("{bytes} bytes");
+    }
+    let mut value = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    let text = format!("{value:.1}");
+    let text = text.strip_suffix(".0").unwrap_or(&text);
+    format!("{text} {}", UNITS[unit])
+}
+
 /// One game read from the input.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParsedGame {
@@ -219,6 +278,8 @@ pub struct Reader<R: Read> {
     first_offset: usize,
     /// Length of the text of the last game read.
     last_game_len: usize,
+    /// The text one game may take, in bytes (see [`MAX_GAME_BYTES`]).
+    max_game: usize,
 }
 
 impl<R: Read> Reader<R> {
@@ -235,7 +296,15 @@ impl<R: Read> Reader<R> {
             latin1_reported_at: None,
             first_offset: 0,
             last_game_len: 0,
+            max_game: MAX_GAME_BYTES,
         }
+    }
+
+    /// The reader, a game's text limited to `bytes` (at least 1) rather than
+    /// [`MAX_GAME_BYTES`].
+    pub fn with_max_game_bytes(mut self, bytes: usize) -> Reader<R> {
+        self.max_game = bytes.max(1);
+        self
     }
 
     fn open(&mut self) -> io::Result<()> {
@@ -245,18 +314,20 @@ impl<R: Read> Reader<R> {
         let Input::Unopened(mut raw) = std::mem::replace(&mut self.input, Input::Done) else {
             unreachable!("checked above")
         };
-        let mut prefix = Vec::with_capacity(3);
-        let mut byte = [0u8; 3];
-        while prefix.len() < 3 {
-            let n = raw.read(&mut byte[..3 - prefix.len()])?;
-            if n == 0 {
-                break;
-            }
-            prefix.extend_from_slice(&byte[..n]);
+        // The first bytes tell the encoding, and whether the input is text at all.
+        let mut prefix = Vec::with_capacity(SNIFF_BYTES);
+        (&mut raw)
+            .take(SNIFF_BYTES as u64)
+            .read_to_end(&mut prefix)?;
+        // Binary data (`/dev/urandom`, an image) would read as an endless run of broken
+        // games: it is refused before any game.
+        if let Some(why) = not_text(&prefix) {
+            return Err(io::Error::new(io::ErrorKind::InvalidData, why));
         }
         let encoding = Encoding::sniff(&prefix);
         let bom = encoding.bom_len();
-        let rest = Cursor::new(prefix[bom..].to_vec()).chain(raw);
+        prefix.drain(..bom);
+        let rest = Cursor::new(prefix).chain(raw);
         self.input = match encoding {
             Encoding::Utf8 => Input::Utf8(BufReader::with_capacity(1 << 16, rest)),
             Encoding::Utf8Bom => {
@@ -283,8 +354,8 @@ impl<R: Read> Reader<R> {
     }
 
     /// Appends one line (its line break included) to `raw`; false at the end of the
-    /// input.
-    fn read_raw_line(&mut self, raw: &mut Vec<u8>) -> io::Result<bool> {
+    /// input. Stops, the line unfinished, once `raw` holds more than `cap` bytes.
+    fn read_raw_line(&mut self, raw: &mut Vec<u8>, cap: usize) -> io::Result<bool> {
         let Some(input) = self.buffered() else {
             return Ok(false);
         };
@@ -304,16 +375,17 @@ impl<R: Read> Reader<R> {
             raw.extend_from_slice(&buf[..n]);
             input.consume(n);
             read |= n > 0;
-            if done {
+            if done || raw.len() > cap {
                 return Ok(read);
             }
         }
     }
 
     /// Appends to `raw` the bytes up to the next line that begins with `[` (or to the end
-    /// of the input). `raw` must end at the start of a line. Move text needs no look at
-    /// its lines: only a `[` at the start of one can end the game.
-    fn copy_to_bracket_line(&mut self, raw: &mut Vec<u8>) -> io::Result<()> {
+    /// of the input), or until it holds more than `cap` bytes. `raw` must end at the
+    /// start of a line. Move text needs no look at its lines: only a `[` at the start
+    /// of one can end the game.
+    fn copy_to_bracket_line(&mut self, raw: &mut Vec<u8>, cap: usize) -> io::Result<()> {
         let Some(input) = self.buffered() else {
             return Ok(());
         };
@@ -324,7 +396,7 @@ impl<R: Read> Reader<R> {
             let n = found.unwrap_or(buf.len());
             raw.extend_from_slice(&buf[..n]);
             input.consume(n);
-            if found.is_some() || n == 0 {
+            if found.is_some() || n == 0 || raw.len() > cap {
                 return Ok(());
             }
         }
@@ -507,11 +579,14 @@ impl<R: Read> Reader<R> {
             }
             take_pending(&mut self.pending, &mut raw, guess);
             if cut.has_moves {
-                self.copy_to_bracket_line(&mut raw)?;
+                self.copy_to_bracket_line(&mut raw, self.max_game)?;
             }
             let line_start = raw.len();
-            if !self.read_raw_line(&mut raw)? {
+            if !self.read_raw_line(&mut raw, self.max_game)? {
                 break;
+            }
+            if raw.len() > self.max_game {
+                return Ok(Some(self.too_large(&raw, start_offset, start_line)));
             }
             let line = &raw[line_start..];
             if cut.begins_next_game(line) {
@@ -526,6 +601,9 @@ impl<R: Read> Reader<R> {
                 let _ = self.decode_chunk(blank_line, &mut problems);
                 (start_offset, start_line) = start_offset_line(self);
             }
+        }
+        if raw.len() > self.max_game {
+            return Ok(Some(self.too_large(&raw, start_offset, start_line)));
         }
         let chunk = self.decode_chunk(raw, &mut problems);
         if !cut.has_content {
@@ -561,6 +639,38 @@ impl<R: Read> Reader<R> {
             line: start_line,
             is_game: true,
         }))
+    }
+
+    /// The stand-in of a game whose text `raw` (from `offset`, line `line`) runs past
+    /// the limit: a failure to read the input, where the limit is passed. Nothing more
+    /// of the input is read: its end may be endless (`/dev/zero`).
+    fn too_large(&mut self, raw: &[u8], offset: usize, line: u32) -> GameText {
+        self.input = Input::Done;
+        self.pending = Vec::new();
+        self.held = 0;
+        let within = &raw[..self.max_game.min(raw.len())];
+        let line_start = memchr::memrchr(b'\n', within).map_or(0, |i| i + 1);
+        let last = &within[line_start..];
+        // Bytes that are not UTF-8 are read as Latin-1: one character each.
+        let chars = std::str::from_utf8(last).map_or(last.len(), |t| t.chars().count());
+        let span = Span {
+            start: offset + within.len(),
+            end: offset + within.len(),
+            line: line + memchr::memchr_iter(b'\n', within).count() as u32,
+            column: u32::try_from(chars + 1).unwrap_or(u32::MAX),
+        };
+        let message = format!(
+            "game {} (from line {line}) is longer than {} of text, the limit of one game; neither it nor the rest of the input is read (--max-game-size raises the limit)",
+            self.games_yielded + 1,
+            size_in_words(self.max_game),
+        );
+        GameText {
+            text: String::new(),
+            problems: vec![Problem::error(Code::Io, span, message)],
+            offset,
+            line,
+            is_game: false,
+        }
     }
 
     /// The next game's text, read and checked but not parsed: what the iterator gives

@@ -13,7 +13,8 @@ use crate::pmn::{
 use super::setup::{start_of, tag_span, trace_setup_total};
 use super::step::{check_stones, step_into};
 use super::{
-    budgeted, check_result, declared_result, PlyBuffers, PlyInput, ReplayOptions, Replayer, Trace,
+    budgeted, check_result, declared_result, PlyBuffers, PlyInput, PlySink, ReplayOptions,
+    Replayer, Trace,
 };
 
 /// Where the main line's plies start.
@@ -40,6 +41,8 @@ pub(super) struct TextAt<'t> {
 /// the commands before its first ply, its main line's plies one by one, then its end.
 pub(super) struct Replaying<'o> {
     pub(super) options: &'o ReplayOptions,
+    /// Takes each ply replayed instead of the trace's list, when given.
+    each: Option<&'o mut PlySink<'o>>,
     /// The replay's own diagnostics so far (the reader's join them at the end).
     pub(super) trace: Trace,
     /// Why no rule set could be built, said at the end (unless the reader said it).
@@ -59,9 +62,11 @@ impl<'o> Replaying<'o> {
         replayer: &mut Replayer,
         record: &Record,
         options: &'o ReplayOptions,
+        each: Option<&'o mut PlySink<'o>>,
     ) -> Replaying<'o> {
         let mut game = Replaying {
             options,
+            each,
             trace: Trace::default(),
             no_rules: None,
             state: None,
@@ -155,7 +160,10 @@ impl<'o> Replaying<'o> {
             self.trace.played += 1;
         }
         if let Some(ply) = ply {
-            self.trace.plies.push(ply);
+            match &mut self.each {
+                Some(each) => each(state.rules(), &ply),
+                None => self.trace.plies.push(ply),
+            }
         }
         !self.failed
     }
@@ -241,6 +249,8 @@ impl<'o> Replaying<'o> {
 pub(super) struct EventReplay<'r> {
     pub(super) replayer: &'r mut Replayer,
     pub(super) options: &'r ReplayOptions,
+    /// Handed to the replay once the tags are read.
+    pub(super) each: Option<&'r mut PlySink<'r>>,
     pub(super) keep: &'r dyn Fn(&Record) -> bool,
     pub(super) text: TextAt<'r>,
     /// The replay, once the tags are read (and kept).
@@ -286,7 +296,8 @@ impl Visitor for EventReplay<'_> {
         if !(self.keep)(record) {
             return ControlFlow::Break(());
         }
-        self.game = Some(Replaying::begin(self.replayer, record, self.options));
+        let each = self.each.take();
+        self.game = Some(Replaying::begin(self.replayer, record, self.options, each));
         // The move text follows the last tag (a tag's value may hold `{` or `;`).
         let moves = (record.tags.iter())
             .map(|t| t.span.end)

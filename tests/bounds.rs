@@ -1,0 +1,280 @@
+//! Nothing grows without bound: an endless input (`/dev/zero`, `/dev/urandom`, an
+//! endless comment) ends every command with an error naming the limit, and memory for
+//! one game stays a small multiple of its text. Each command runs as a child process,
+//! and its peak memory is read from the kernel's account of it (`wait4`'s maximum
+//! resident set size), never timed.
+
+#![cfg(target_os = "linux")]
+
+use std::io::{Read, Seek, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// What a child run of `sow` did.
+struct Run {
+    status: Option<i32>,
+    /// What it wrote to standard output and standard error.
+    said: String,
+    /// Its peak resident memory, in bytes.
+    peak: u64,
+}
+
+const MB: u64 = 1 << 20;
+
+/// Runs `sow ARGS` with its standard input fed by `feed` (none: no input), and waits
+/// for it with `wait4` for its peak memory.
+// The child is waited for by `wait4`, which clippy does not know.
+#[allow(clippy::zombie_processes)]
+fn run(args: &[&str], feed: Option<Box<dyn FnOnce(std::process::ChildStdin) + Send>>) -> Run {
+    let mut said_file = tempfile::tempfile().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sow"))
+        .args(args)
+        .stdin(if feed.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(said_file.try_clone().unwrap())
+        .stderr(said_file.try_clone().unwrap())
+        .spawn()
+        .unwrap();
+    let feeder = feed.map(|feed| {
+        let stdin = child.stdin.take().unwrap();
+        std::thread::spawn(move || feed(stdin))
+    });
+    let mut status = 0;
+    // SAFETY: `rusage` is plain data, and the child is waited for once, here.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = child.id() as libc::pid_t;
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(waited, pid);
+    if let Some(feeder) = feeder {
+        feeder.join().unwrap();
+    }
+    let mut said = Vec::new();
+    said_file.rewind().unwrap();
+    said_file.read_to_end(&mut said).unwrap();
+    Run {
+        status: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
+        said: String::from_utf8_lossy(&said).into_owned(),
+        // Linux gives the maximum resident set size in KiB.
+        peak: usage.ru_maxrss as u64 * 1024,
+    }
+}
+
+/// Feeds a game whose comment never ends, until the reader hangs up.
+fn endless_comment() -> Option<Box<dyn FnOnce(std::process::ChildStdin) + Send>> {
+    Some(Box::new(|mut stdin| {
+        let _ = stdin.write_all(b"[Game \"Tsoro\"]\n\n1. a3 {");
+        let chunk = vec![b'x'; 1 << 16];
+        while stdin.write_all(&chunk).is_ok() {}
+    }))
+}
+
+/// The arguments of every command that reads records, for the input `input`, writing
+/// into `out` (a folder).
+fn every_command(input: &str, out: &Path) -> Vec<Vec<String>> {
+    let o = |name: &str| out.join(name).display().to_string();
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["validate", input],
+        vec!["stats", "--per", "ply", input],
+        vec!["stats", "--per", "game", input],
+        vec!["plot", input, "-o", "plot.svg"],
+        vec!["convert", "--to", "jsonl", input],
+        vec!["convert", "--to", "pmn", input],
+        vec!["show", input],
+        vec!["view", input, "-o", "view.html"],
+        vec!["repair", input, "-o", "repaired.pmn"],
+    ];
+    (commands.into_iter())
+        .map(|c| {
+            (c.iter())
+                .map(|a| match *a {
+                    "plot.svg" | "view.html" | "repaired.pmn" => o(a),
+                    a => a.to_string(),
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn binary_inputs_end_every_command_with_an_error_in_bounded_memory() {
+    let out = tempfile::tempdir().unwrap();
+    for input in ["/dev/zero", "/dev/urandom"] {
+        for args in every_command(input, out.path()) {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let r = run(&args, None);
+            assert_eq!(r.status, Some(2), "{args:?}: {}", r.said);
+            assert!(r.said.contains("is not text"), "{args:?}: {}", r.said);
+            assert!(r.peak < 100 * MB, "{args:?}: {} MB", r.peak / MB);
+        }
+    }
+}
+
+#[test]
+fn an_endless_comment_ends_every_command_at_the_limit_of_one_game() {
+    let out = tempfile::tempdir().unwrap();
+    for args in every_command("-", out.path()) {
+        // `repair` reads a file, not standard input: it has its own test below.
+        if args[0] == "repair" {
+            continue;
+        }
+        let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
+        args.extend(["--max-game-size", "8MiB"]);
+        // Standard input of no form named is read whole (see the test below).
+        if args[0] == "convert" {
+            args.extend(["--from", "pmn"]);
+        }
+        let r = run(&args, endless_comment());
+        assert_eq!(r.status, Some(2), "{args:?}: {:?} {}", r.status, r.said);
+        // The file, the game and where the limit was passed, and the limit.
+        let said = "game 1 (from line 1) is longer than 8 MiB of text";
+        assert!(r.said.contains(said), "{args:?}: {}", r.said);
+        assert!(r.said.contains("<stdin>:3:8388593"), "{args:?}: {}", r.said);
+        assert!(r.said.contains("--max-game-size"), "{args:?}: {}", r.said);
+        assert!(r.peak < 100 * MB, "{args:?}: {} MB", r.peak / MB);
+    }
+}
+
+#[test]
+fn an_input_read_whole_is_held_to_the_limit_of_one_game() {
+    let args = ["convert", "--to", "jsonl", "-", "--max-game-size", "8MiB"];
+    let r = run(&args, endless_comment());
+    assert_eq!(r.status, Some(2), "{}", r.said);
+    assert!(
+        r.said
+            .contains("<stdin>: the input, read whole in this form, is longer than 8 MiB"),
+        "{}",
+        r.said
+    );
+    assert!(r.peak < 100 * MB, "{} MB", r.peak / MB);
+}
+
+#[test]
+fn repair_refuses_a_game_past_the_limit_before_reading_the_file_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("long.pmn");
+    let mut text = b"[Game \"Tsoro\"]\n\n1. a3 {".to_vec();
+    text.resize(text.len() + (3 << 20), b'x');
+    text.extend_from_slice(b"} *\n");
+    std::fs::write(&record, &text).unwrap();
+    let out = dir.path().join("out.pmn");
+    let args = [
+        "repair",
+        record.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--max-game-size",
+        "2MiB",
+    ];
+    let r = run(&args, None);
+    assert_eq!(r.status, Some(2), "{}", r.said);
+    assert!(r.said.contains("longer than 2 MiB"), "{}", r.said);
+    assert!(!out.exists());
+    // Raised, the limit lets it through.
+    let raised = run(&[&args[..4], &["--max-game-size", "4MiB"]].concat(), None);
+    assert_eq!(raised.status, Some(0), "{}", raised.said);
+}
+
+/// A file of one Tsoro game of `bytes` of move text or more: a few legal plies, then
+/// the same plies again and again (the replay stops at the first that is not legal,
+/// but every ply is read).
+fn long_game(dir: &Path, bytes: usize) -> PathBuf {
+    let path = dir.join("long.pmn");
+    let mut text = String::from("[Game \"Tsoro\"]\n\n");
+    let mut n = 1;
+    while text.len() < bytes {
+        text += &format!("{n}. a3 d10 ");
+        n += 1;
+        if n % 8 == 0 {
+            text.push('\n');
+        }
+    }
+    text += "*\n";
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn one_long_game_takes_a_small_multiple_of_its_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = 8 << 20;
+    let game = long_game(dir.path(), text);
+    let game = game.to_str().unwrap();
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    // The commands that replay a game from its text as it is read: no syntax tree,
+    // no ply kept.
+    let bounded = ["validate", "stats", "plot", "show"];
+    for args in every_command(game, &out) {
+        if !bounded.contains(&args[0].as_str()) {
+            continue;
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let r = run(&args, None);
+        assert!(
+            matches!(r.status, Some(0 | 1)),
+            "{args:?}: {:?} {}",
+            r.status,
+            r.said
+        );
+        assert!(
+            r.peak < 4 * text as u64 + 40 * MB,
+            "{args:?}: {} MB for {} MB of text",
+            r.peak / MB,
+            text as u64 / MB
+        );
+    }
+}
+
+#[test]
+fn convert_says_each_games_note_before_its_input_ends() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    // Games with an error, left out and each named on standard error, fed until a note
+    // is seen, or at most `most` of them: notes held to the end would come after.
+    let most = 100_000;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sow"))
+        .args(["convert", "--from", "pmn", "--to", "pmn", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let seen = Arc::new(AtomicBool::new(false));
+    let mut stderr = child.stderr.take().unwrap();
+    let reader = {
+        let seen = Arc::clone(&seen);
+        std::thread::spawn(move || {
+            let mut said = Vec::new();
+            let mut byte = [0u8; 1];
+            while let Ok(1) = stderr.read(&mut byte) {
+                said.push(byte[0]);
+                if byte[0] == b'\n' {
+                    seen.store(true, Ordering::SeqCst);
+                }
+            }
+            String::from_utf8_lossy(&said).into_owned()
+        })
+    };
+    let mut stdin = child.stdin.take().unwrap();
+    let mut fed = 0;
+    while fed < most && !seen.load(Ordering::SeqCst) {
+        let game = format!("[Game \"Tsoro\"]\n[Round \"{fed}\"]\n\n1. z99 *\n\n");
+        stdin.write_all(game.as_bytes()).unwrap();
+        fed += 1;
+    }
+    let seen_before_the_end = seen.load(Ordering::SeqCst);
+    drop(stdin);
+    let status = child.wait().unwrap();
+    let said = reader.join().unwrap();
+    assert!(seen_before_the_end, "no note before {fed} games were fed");
+    assert!(fed < most);
+    assert_eq!(status.code(), Some(1), "{said}");
+    assert_eq!(
+        said.lines().filter(|l| l.contains("z99")).count(),
+        fed,
+        "{said}"
+    );
+}
