@@ -78,7 +78,7 @@ fn main() {
         let found = search(&parsed, &options, &unbounded);
         let suggest = t.elapsed();
         let t = Instant::now();
-        let verdicts = infer_rules(&whole, &options);
+        let verdicts = infer_rules(&whole, &options, u64::MAX).verdicts;
         let infer = t.elapsed();
         println!(
             "{:<14} {:>6} {:>14.1} {:>10} {:>10} {:>16.1} {:>13}{}",

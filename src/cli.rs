@@ -14,7 +14,7 @@ use crate::corpus::{self, Filter, Input};
 use crate::error::CommandError;
 use crate::output::write_output;
 use crate::repair::RepairOptions;
-use crate::replay::{replay, ReplayOptions};
+use crate::replay::ReplayOptions;
 use crate::rules::{known_keys, parse_options, Game, RulesError};
 use crate::validate;
 
@@ -94,6 +94,9 @@ pub struct RepairArgs {
     /// read.
     #[arg(long = "max-game-size", value_name = "SIZE", value_parser = parse_size)]
     pub max_game_size: Option<usize>,
+    /// Laps one sowing may take before its ply is reported undecided (default 10000000).
+    #[arg(long = "max-laps", value_name = "N")]
+    pub max_laps: Option<u64>,
 }
 
 /// Paths and filters shared by the corpus commands.
@@ -148,16 +151,18 @@ pub struct ValidateArgs {
     #[arg(long, value_name = "PLIES", default_value_t = 12, requires = "suggest")]
     pub suggest_window: usize,
     /// With --suggest: stop each game's search once its candidates have replayed this
-    /// many plies (the report says when it stopped early). A bound on the work, so the
-    /// suggestions are the same on every machine.
-    #[arg(long, value_name = "PLIES", default_value_t = RepairOptions::PLIES, requires = "suggest")]
+    /// many plies (the report says when it stopped early); with --infer-rules, each
+    /// game's inference likewise. A bound on the work, so the suggestions are the same on
+    /// every machine.
+    #[arg(long, value_name = "PLIES", default_value_t = RepairOptions::PLIES)]
     pub suggest_plies: u64,
     /// With --suggest: also stop each game's search after this many milliseconds. The
     /// suggestions then depend on the machine's speed.
     #[arg(long, value_name = "MS", requires = "suggest")]
     pub suggest_budget: Option<u64>,
     /// Replay each game under every combination of the options its Rules tag leaves
-    /// open, and say which are consistent with it.
+    /// open, and say which are consistent with it (within --suggest-plies plies
+    /// replayed; the report says when it stopped early).
     #[arg(long)]
     pub infer_rules: bool,
     /// Worker threads (default: one per core; at most four a core).
@@ -167,13 +172,6 @@ pub struct ValidateArgs {
     /// a check over a corpus.
     #[arg(long)]
     pub deny_warnings: bool,
-}
-
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ShowFormat {
-    Text,
-    Pmn,
-    Svg,
 }
 
 #[derive(Args, Debug)]
@@ -203,6 +201,9 @@ pub struct ShowArgs {
     /// read.
     #[arg(long = "max-game-size", value_name = "SIZE", value_parser = parse_size)]
     pub max_game_size: Option<usize>,
+    /// Laps one sowing may take before its ply is reported undecided (default 10000000).
+    #[arg(long = "max-laps", value_name = "N")]
+    pub max_laps: Option<u64>,
 }
 
 /// A clap value enum for a library's option enum of the same variants, and the map
@@ -225,6 +226,8 @@ macro_rules! value_enum {
 }
 
 value_enum!(Per => crate::stats::Per { Ply, Game });
+
+value_enum!(ShowFormat => crate::show::ShowFormat { Text, Pmn, Svg });
 
 #[derive(Args, Debug)]
 pub struct StatsArgs {
@@ -727,6 +730,7 @@ fn run_repair(args: RepairArgs) -> Result<i32, CommandError> {
     })?;
     let mut replay = ReplayOptions::validate();
     replay.overrides = overrides(&args.rules)?;
+    replay.max_laps = args.max_laps;
     let bounds = RepairOptions {
         window: args.suggest_window,
         plies: args.suggest_plies,
@@ -864,6 +868,7 @@ fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
     // no ply, so its tree is small).
     let mut options = ReplayOptions::full();
     options.overrides = overrides(&args.rules)?;
+    options.max_laps = args.max_laps;
     // The game is replayed from its text, and only the ply asked for (the last, by
     // default) is kept: memory does not grow with the game.
     let mut replayer = crate::replay::Replayer::new();
@@ -878,26 +883,43 @@ fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
     let every = |_: &crate::pmn::Record| true;
     let replay_text = replayer.replay_text_each(&text, &options, &every, Some(&mut each));
     let nothing = |r: &crate::pmn::Record| r.tags.is_empty() && r.result.is_none();
-    let trace = match replay_text {
-        Some((record, trace)) if !(nothing(&record) && trace.plies_written == 0) => trace,
+    let name = args.file.display().to_string();
+    let shown = match replay_text {
+        Some((record, trace)) if !(nothing(&record) && trace.plies_written == 0) => {
+            crate::show::shown(
+                &name,
+                args.game,
+                &trace,
+                replayed,
+                kept.as_ref(),
+                args.ply,
+                args.format.into(),
+            )?
+        }
         _ => {
             let parsed = text.parse();
-            if !parsed.is_no_game() {
-                // A game of nothing but errors: the parse says them.
-                replayed = 0;
-                kept = None;
-                let trace = replay(&parsed, &options);
-                if let Some(last) = trace.plies.last() {
-                    replayed = trace.plies.len();
-                    kept = Some(last.clone());
-                }
-                trace
-            } else {
+            if parsed.is_no_game() {
                 return Err(no_game(&input, &args.file, &parsed));
             }
+            // A game of nothing but errors: the parse says them.
+            crate::show::show(
+                &name,
+                args.game,
+                &parsed,
+                args.ply,
+                args.format.into(),
+                &options,
+            )?
         }
     };
-    show_position(&args, &input, &trace, replayed, kept.as_ref())
+    if let Some(note) = shown.note {
+        let _ = writeln!(io::stderr(), "sow: {}", crate::escape::escaped_owned(note));
+    }
+    let text = shown.text;
+    let inputs = std::slice::from_ref(&input);
+    write_output(args.output.as_deref(), args.force, inputs, text.as_bytes())
+        .map_err(|e| CommandError::io(output_name(args.output.as_deref()), e))?;
+    Ok(0)
 }
 
 /// Why `sow show` found no game to show: the input could not be read, or holds none.
@@ -916,95 +938,6 @@ fn no_game(input: &Input, file: &Path, parsed: &crate::pmn::ParsedGame) -> Comma
             p.message
         )),
     }
-}
-
-/// Writes the position `sow show` asks for, of a game replayed (`trace`, its plies
-/// not kept) whose `replayed` plies were played, `kept` the ply asked for.
-fn show_position(
-    args: &ShowArgs,
-    input: &Input,
-    trace: &crate::replay::Trace,
-    replayed: usize,
-    kept: Option<&crate::replay::PlyTrace>,
-) -> Result<i32, CommandError> {
-    // Where the first error is, as `file:line:column: `, to lead to the record.
-    let first_error = trace.first_error();
-    let place = |d: &crate::diagnostic::Diagnostic| match d.span.line {
-        0 => format!("{}: ", args.file.display()),
-        line => format!("{}:{line}:{}: ", args.file.display(), d.span.column),
-    };
-    let Some(rules) = trace.rules.clone() else {
-        let (at, why) = first_error
-            .map(|d| (place(d), d.message.clone()))
-            .unwrap_or_default();
-        return Err(CommandError::Usage(format!(
-            "{at}game {} cannot be replayed: {why}",
-            args.game
-        )));
-    };
-    let ply = args.ply.unwrap_or(replayed);
-    if ply > replayed {
-        let why = match first_error {
-            Some(d) => format!(
-                "{}the replay stops at ply {}: {}",
-                place(d),
-                d.ply.unwrap_or(0),
-                d.message
-            ),
-            None if replayed == 1 => "the game has 1 ply".into(),
-            None => format!("the game has {replayed} plies"),
-        };
-        return Err(CommandError::Usage(format!(
-            "no position after ply {ply}: {why}"
-        )));
-    }
-    if let (None, Some(d)) = (args.ply, first_error) {
-        // The end was asked for, and the game breaks before it: say which position this is.
-        let said = format!(
-            "{}game {} stops at an error ({}: {}); this is the position after ply {replayed}",
-            place(d),
-            args.game,
-            d.code,
-            d.message
-        );
-        let _ = writeln!(io::stderr(), "sow: {}", crate::escape::escaped_owned(said));
-    }
-    let pos = match ply {
-        0 => trace.start.as_ref(),
-        _ => kept.and_then(|p| p.after.as_ref()),
-    };
-    let pos = pos.ok_or_else(|| CommandError::Usage(format!("no position after ply {ply}")))?;
-    // The game's outcome belongs to its final position only.
-    let outcome = trace.outcome.as_ref().filter(|_| ply == replayed);
-    let text = match args.format {
-        ShowFormat::Pmn => format!("{pos}\n"),
-        ShowFormat::Text => {
-            let caption = format!(
-                "{} {}{}, game {}, {}",
-                rules.game(),
-                rules.board(),
-                match rules.options_tag().as_str() {
-                    "" => String::new(),
-                    o => format!(" ({o})"),
-                },
-                args.game,
-                if ply == 0 {
-                    "start position".to_string()
-                } else {
-                    format!("after ply {ply} `{}`", kept.map_or("", |p| &p.text))
-                }
-            );
-            crate::escape::escaped_owned(crate::diagram::text_board(&rules, pos, &caption, outcome))
-        }
-        ShowFormat::Svg => {
-            let last = kept.filter(|_| ply > 0);
-            crate::diagram::svg_board(&rules, pos, last, outcome)
-        }
-    };
-    let inputs = std::slice::from_ref(input);
-    write_output(args.output.as_deref(), args.force, inputs, text.as_bytes())
-        .map_err(|e| CommandError::io(output_name(args.output.as_deref()), e))?;
-    Ok(0)
 }
 
 value_enum!(SearchFormat => crate::search::Format { Pmn, Json });

@@ -36,7 +36,8 @@ pub enum Code {
     ResultMismatch,
     /// A move number that does not fit the ply after it.
     MoveNumber,
-    /// Bytes that are not UTF-8 (read as Latin-1), or broken UTF-16.
+    /// Bytes that are not UTF-8 (read as Latin-1), broken UTF-16, or an encoding or line
+    /// ends told without a mark (UTF-16 without its byte-order mark, CR alone).
     Encoding,
     /// A NUL byte.
     NulByte,

@@ -303,7 +303,7 @@ pub fn write(
             }
             Ok::<(), CommandError>(())
         };
-        corpus::drive(Batches::new(inputs), rows, sink, |_| {})?;
+        corpus::drive(Batches::new(inputs, None), rows, sink, |_| {})?;
         if unreadable > 0 {
             return Err(CommandError::Unreadable(unreadable));
         }

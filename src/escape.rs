@@ -66,6 +66,18 @@ pub fn shown(text: &str) -> Cow<'_, str> {
     })
 }
 
+/// How many characters of a record's text (a ply, a token) a message quotes.
+pub const QUOTED_CHARS: usize = 40;
+
+/// `text` as a message quotes it: its first [`QUOTED_CHARS`] characters, and an ellipsis
+/// when it is longer (a record's text has no bound; a message has).
+pub fn quoted(text: &str) -> Cow<'_, str> {
+    match text.char_indices().nth(QUOTED_CHARS) {
+        Some((cut, _)) => format!("{}…", &text[..cut]).into(),
+        None => text.into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -80,5 +92,14 @@ mod tests {
         for plain in ["a1 b2", "x\r\ny\tz\n", ""] {
             assert!(matches!(escaped(plain), Cow::Borrowed(t) if t == plain));
         }
+    }
+
+    #[test]
+    fn a_long_text_is_quoted_cut_with_an_ellipsis() {
+        let long = "b1,".repeat(200_000);
+        let q = quoted(&long);
+        assert_eq!(q.chars().count(), QUOTED_CHARS + 1);
+        assert!(q.ends_with('…') && long.starts_with(q.trim_end_matches('…')));
+        assert_eq!(quoted("a1-a21#2"), "a1-a21#2");
     }
 }

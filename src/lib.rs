@@ -28,6 +28,7 @@ pub mod replay;
 pub mod rng;
 pub mod rules;
 pub mod search;
+pub mod show;
 mod sowing;
 pub mod stats;
 pub mod validate;

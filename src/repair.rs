@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use crate::diagnostic::SuggestedEdit;
 use crate::pmn::{self, GameResult, PlySyntax, Record};
-use crate::replay::PlyInput;
+use crate::replay::{said_ply, PlyInput};
 
 mod apply;
 mod candidates;
@@ -29,7 +29,7 @@ mod search;
 mod suggest;
 
 pub use apply::apply_edit;
-pub use infer::{describe_verdicts, infer_rules, RulesVerdict};
+pub use infer::{describe_inference, describe_verdicts, infer_rules, Inference, RulesVerdict};
 pub use rank::plausibility;
 pub use search::{search, search_from, RepairSearch};
 pub use suggest::{
@@ -123,12 +123,17 @@ impl Edit {
 
     /// In words, with 1-based ply numbers.
     pub fn describe(&self, written: &[&PlySyntax]) -> String {
-        let text = |i: usize| written.get(i).map(|s| s.to_string()).unwrap_or_default();
+        let text = |i: usize| written.get(i).map(|s| said_ply(s)).unwrap_or_default();
         match self {
             Edit::Replace { at, with } => {
-                format!("replace ply {} `{}` by `{with}`", at + 1, text(*at))
+                format!(
+                    "replace ply {} `{}` by `{}`",
+                    at + 1,
+                    text(*at),
+                    said_ply(with)
+                )
             }
-            Edit::Insert { at, ply } => format!("insert `{ply}` as ply {}", at + 1),
+            Edit::Insert { at, ply } => format!("insert `{}` as ply {}", said_ply(ply), at + 1),
             Edit::Delete { at } => format!("delete ply {} `{}`", at + 1, text(*at)),
             Edit::Swap { at } => format!(
                 "swap plies {} `{}` and {} `{}`",

@@ -9,12 +9,13 @@
 //!
 //! Each position is counted under its exact key, the words [`Key`] packs it into, so two
 //! positions share a count only when they are the same. A hash of the words picks the
-//! slot of the table; the words themselves decide a match (a one-word key is kept in its
-//! slot whole).
+//! slot of the table and the words themselves decide a match (a one-word key is its own
+//! hash, kept in its slot whole).
 //!
-//! Bao la Kimasai's key is one word, a bit for each occupied pit (no pit ever holds more
-//! than one stone) and the side to move. A ply changes it by a pure function of the key
-//! before and the ply ([`Key::after_step`]), checked against the full key in the tests.
+//! The key and its hash follow the game ply by ply ([`Followed`]), a pure function of
+//! the key before and the ply, checked against the full computation in the tests:
+//! Bao la Kimasai's one-word key from the ply's step ([`Key::after_step`]), the words of
+//! the other keys from the pits the ply changed, the hash being a sum of one term a word.
 
 use crate::geometry::Board;
 use crate::moves::{Effect, Move};
@@ -27,6 +28,8 @@ pub struct Repetitions {
     /// The occurrence that draws.
     repeat: u32,
     key: Key,
+    /// The key of the last position.
+    last: Followed,
     /// The exact keys of the distinct positions counted, one after another.
     keys: Vec<u64>,
     /// Open addressing: a slot is in use when its stamp is the table's, so a capture
@@ -35,13 +38,11 @@ pub struct Repetitions {
     stamp: u32,
     /// Slots in use.
     used: usize,
-    /// The words of the last position, packed.
-    words: Vec<u64>,
 }
 
 #[derive(Copy, Clone, Debug, Default)]
 struct Slot {
-    /// A one-word key itself, else the hash of the key's words.
+    /// The hash of the key (a one-word key itself).
     tag: u64,
     stamp: u32,
     /// Occurrences of the position.
@@ -60,6 +61,13 @@ pub enum Key {
     /// Every pit's stones in 16 bits, four pits a word, then a word of the side to move,
     /// the opening and the prisons, and a word of the nki marks.
     Stones,
+}
+
+/// The exact key of a position and its hash, followed from ply to ply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Followed {
+    words: Vec<u64>,
+    hash: u64,
 }
 
 impl Key {
@@ -84,21 +92,21 @@ impl Key {
                 let pits = pos.board_pits();
                 let four = pits.chunks_exact(4);
                 let rest = four.remainder();
-                words.extend(four.map(|w| {
-                    w[0] as u64 | (w[1] as u64) << 16 | (w[2] as u64) << 32 | (w[3] as u64) << 48
-                }));
+                words.extend(four.map(four_pits));
                 if !rest.is_empty() {
-                    let last = (rest.iter().rev()).fold(0, |word, &s| word << 16 | s as u64);
-                    words.push(last);
+                    words.push(last_pits(rest));
                 }
-                words.push(
-                    pos.side as u64
-                        | (pos.opening as u64) << 1
-                        | (pos.prisons[0] as u64) << 16
-                        | (pos.prisons[1] as u64) << 32,
-                );
-                words.push(pos.nki);
+                words.extend(beyond_pits(pos));
             }
+        }
+    }
+
+    /// The hash of an exact key's words: a one-word key itself, else a sum of one term
+    /// a word, so that a ply changing a few words changes a few terms.
+    pub fn hash(self, words: &[u64]) -> u64 {
+        match (self, words) {
+            (Key::Bits, &[word]) => word,
+            _ => (words.iter().enumerate()).fold(0, |h, (i, &w)| h.wrapping_add(term(i, w))),
         }
     }
 
@@ -118,6 +126,86 @@ impl Key {
     }
 }
 
+impl Followed {
+    /// The key of `pos` packed by `key`, and its hash, computed in full.
+    pub fn of(key: Key, pos: &Position) -> Followed {
+        let mut words = Vec::new();
+        key.pack(pos, &mut words);
+        let hash = key.hash(&words);
+        Followed { words, hash }
+    }
+
+    /// The words of the exact key.
+    pub fn words(&self) -> &[u64] {
+        &self.words
+    }
+
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Follows a ply of `mv` that did `effect` and left `pos`: [`Key::Bits`] from the
+    /// step, [`Key::Stones`] word by word, the hash changing by the terms of the words
+    /// that differ (a quiet ply changes only the mover's rows and the side to move).
+    #[inline]
+    pub fn after_ply(&mut self, key: Key, pos: &Position, mv: &Move, effect: &Effect) {
+        match key {
+            Key::Bits => {
+                let word = Key::after_step(self.words[0], pos.board(), mv, effect);
+                self.words[0] = word;
+                self.hash = word;
+            }
+            Key::Stones => {
+                let pits = pos.board_pits();
+                let four = pits.chunks_exact(4);
+                let rest = four.remainder();
+                let mut hash = self.hash;
+                let mut follow = |i: usize, word: &mut u64, new: u64| {
+                    if *word != new {
+                        hash = hash.wrapping_sub(term(i, *word)).wrapping_add(term(i, new));
+                        *word = new;
+                    }
+                };
+                let beyond_at = self.words.len() - 2;
+                let (board_words, beyond) = self.words.split_at_mut(beyond_at);
+                for (i, (word, four)) in board_words.iter_mut().zip(four).enumerate() {
+                    follow(i, word, four_pits(four));
+                }
+                let mut i = pits.len() / 4;
+                if !rest.is_empty() {
+                    follow(i, &mut board_words[i], last_pits(rest));
+                    i += 1;
+                }
+                for (j, (word, new)) in beyond.iter_mut().zip(beyond_pits(pos)).enumerate() {
+                    follow(i + j, word, new);
+                }
+                self.hash = hash;
+            }
+        }
+    }
+}
+
+/// [`Key::Stones`]: four pits in a word, the first in the low bits.
+#[inline(always)]
+fn four_pits(four: &[u16]) -> u64 {
+    four[0] as u64 | (four[1] as u64) << 16 | (four[2] as u64) << 32 | (four[3] as u64) << 48
+}
+
+/// [`Key::Stones`]: the last one to three pits in a word, the first in the low bits.
+fn last_pits(rest: &[u16]) -> u64 {
+    (rest.iter().rev()).fold(0, |word, &s| word << 16 | s as u64)
+}
+
+/// [`Key::Stones`]: the words after the pits.
+#[inline(always)]
+fn beyond_pits(pos: &Position) -> [u64; 2] {
+    let word = pos.side as u64
+        | (pos.opening as u64) << 1
+        | (pos.prisons[0] as u64) << 16
+        | (pos.prisons[1] as u64) << 32;
+    [word, pos.nki]
+}
+
 /// [`Key::Bits`] of a position.
 fn bits(pos: &Position) -> u64 {
     let pits =
@@ -125,22 +213,13 @@ fn bits(pos: &Position) -> u64 {
     pits | (pos.side as u64) << pos.board().len()
 }
 
-/// A hash of a key's words, four words in independent lanes.
-fn hash(words: &[u64]) -> u64 {
-    const K: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mix = |h: u64, w: u64| (h ^ w).wrapping_mul(K).rotate_left(29);
-    let mut lanes = [0, 1, 2, 3];
-    let blocks = words.chunks_exact(4);
-    let rest = blocks.remainder();
-    for block in blocks {
-        for (lane, &w) in lanes.iter_mut().zip(block) {
-            *lane = mix(*lane, w);
-        }
-    }
-    let h = rest
-        .iter()
-        .fold(lanes.into_iter().fold(0, mix), |h, &w| mix(h, w));
-    h ^ h >> 32
+/// The term of the `i`-th word of a key in its hash: the word mixed with its place, so
+/// that the same word in two places counts apart, and spread by a multiplication.
+#[inline(always)]
+fn term(i: usize, word: u64) -> u64 {
+    let x =
+        (word ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x ^ x >> 29
 }
 
 impl Repetitions {
@@ -148,16 +227,16 @@ impl Repetitions {
     /// `None` when the game has no repetition rule.
     pub fn new(rules: &Rules, start: &Position) -> Option<Repetitions> {
         let repeat = rules.repeat()?;
+        let key = Key::for_game(rules, start);
         let mut table = Repetitions {
             repeat,
-            key: Key::for_game(rules, start),
+            key,
+            last: Followed::of(key, start),
             keys: Vec::new(),
             slots: vec![Slot::default(); 64],
             stamp: 1,
             used: 0,
-            words: Vec::new(),
         };
-        table.key.pack(start, &mut table.words);
         table.count();
         Some(table)
     }
@@ -169,29 +248,27 @@ impl Repetitions {
         if effect.is_capture() || !effect.bonus.is_empty() {
             self.clear();
         }
-        match self.key {
-            Key::Bits => {
-                let key = Key::after_step(self.words[0], pos.board(), mv, effect);
-                debug_assert_eq!(key, bits(pos), "the key follows the plies");
-                self.words[0] = key;
-            }
-            Key::Stones => self.key.pack(pos, &mut self.words),
-        }
+        self.last.after_ply(self.key, pos, mv, effect);
+        debug_assert!(
+            self.key != Key::Bits || self.last.words[0] == bits(pos),
+            "the bits follow"
+        );
         self.count() >= self.repeat
     }
 
-    /// [`Repetitions::after_ply`] with the key packed from `pos` in full, for tests that
-    /// move a game from position to position by hand.
+    /// [`Repetitions::after_ply`] with the key computed in full, for tests that move a
+    /// game from position to position by hand.
     #[cfg(test)]
     pub(crate) fn count_in_full(&mut self, pos: &Position, effect: &Effect) -> bool {
         if effect.is_capture() || !effect.bonus.is_empty() {
             self.clear();
         }
-        self.key.pack(pos, &mut self.words);
+        self.last = Followed::of(self.key, pos);
         self.count() >= self.repeat
     }
 
     /// Forgets every position.
+    #[cold]
     fn clear(&mut self) {
         self.keys.clear();
         self.used = 0;
@@ -203,17 +280,14 @@ impl Repetitions {
         }
     }
 
-    /// Counts the position packed in `words`, and returns its occurrences.
+    /// Counts the last position, and returns its occurrences.
     fn count(&mut self) -> u32 {
         if 2 * (self.used + 1) > self.slots.len() {
             self.grow();
         }
-        // A one-word key is kept whole in its slot, and matched there.
-        let (tag, whole) = match self.words[..] {
-            [word] => (word, true),
-            _ => (hash(&self.words), false),
-        };
-        let width = self.words.len();
+        // A one-word key is its own hash: the tag alone decides a match.
+        let whole = self.key == Key::Bits;
+        let (tag, words) = (self.last.hash, &self.last.words[..]);
         let mask = self.slots.len() - 1;
         let mut i = place(tag, mask);
         loop {
@@ -226,13 +300,13 @@ impl Repetitions {
                     at: self.keys.len() as u32,
                 };
                 if !whole {
-                    self.keys.extend_from_slice(&self.words);
+                    self.keys.extend_from_slice(words);
                 }
                 self.used += 1;
                 return 1;
             }
             let at = slot.at as usize;
-            if slot.tag == tag && (whole || self.keys[at..at + width] == self.words[..]) {
+            if slot.tag == tag && (whole || self.keys[at..at + words.len()] == *words) {
                 slot.count += 1;
                 return slot.count;
             }
@@ -274,7 +348,7 @@ mod tests {
     }
 
     fn count(table: &mut Repetitions, pos: &Position) -> u32 {
-        table.key.pack(pos, &mut table.words);
+        table.last = Followed::of(table.key, pos);
         table.count()
     }
 

@@ -73,6 +73,14 @@ impl ReplayOptions {
         }
     }
 
+    /// [`ReplayOptions::quiet`] with these options' overrides and lap budget.
+    pub fn quieted(&self) -> ReplayOptions {
+        ReplayOptions {
+            max_laps: self.max_laps,
+            ..ReplayOptions::quiet(&self.overrides)
+        }
+    }
+
     /// Options for the analysers and converters: positions and laps kept.
     pub fn full() -> ReplayOptions {
         ReplayOptions {
@@ -193,6 +201,12 @@ impl RulesSource {
     fn is(&self, tags: [Option<&str>; 3], overrides: &[(String, String)]) -> bool {
         self.tags.iter().zip(tags).all(|(a, b)| a.as_deref() == b) && self.overrides == overrides
     }
+}
+
+/// [`rules_of`] with the options' overrides and lap budget.
+#[allow(clippy::result_large_err)]
+pub fn rules_for(record: &Record, options: &ReplayOptions) -> Result<Rules, Diagnostic> {
+    rules_of(record, &options.overrides).map(|rules| budgeted(rules, options))
 }
 
 /// The rule set with the options' lap budget, if they set one.
@@ -650,6 +664,11 @@ fn check_result(record: &Record, trace: &mut Trace, outcome: Option<Outcome>) {
     }
 }
 
+/// A ply as a message quotes it (see [`crate::escape::quoted`]).
+pub fn said_ply(syntax: &PlySyntax) -> String {
+    crate::escape::quoted(&syntax.to_string()).into_owned()
+}
+
 /// The diagnostic of a ply that could not be played.
 fn illegal(
     state: &GameState,
@@ -662,15 +681,16 @@ fn illegal(
 ) -> Diagnostic {
     let code = code_of(e, has_x);
     let pos = state.position();
+    let said = said_ply(syntax);
     let message = match e {
         Illegal::GameOver => match state.outcome() {
             Some(outcome) => format!(
-                "ply {number} `{syntax}` is written after the end of the game ({})",
+                "ply {number} `{said}` is written after the end of the game ({})",
                 describe(&outcome)
             ),
-            None => format!("ply {number} `{syntax}` is written after the end of the game"),
+            None => format!("ply {number} `{said}` is written after the end of the game"),
         },
-        _ => format!("ply {number} `{syntax}` by {} is illegal: {e}", pos.side),
+        _ => format!("ply {number} `{said}` by {} is illegal: {e}", pos.side),
     };
     let mut d = Diagnostic::error(code, Some(number), span, message);
     // Repairs replay many candidates and read no message: they ask for no legal list.

@@ -460,7 +460,7 @@ impl<'a> GameFacts<'a> {
         GameFacts {
             plies,
             reached,
-            error: trace.first_error().map(|d| (d.code, d.ply)),
+            error: trace.first_error().map(|d| (d.code.as_str(), d.ply)),
             repetition: repetition_ply(trace),
         }
     }
@@ -751,7 +751,13 @@ pub fn search_pmn(
         }
         Ok::<(), CommandError>(())
     };
-    corpus::drive_with(Batches::new(inputs), Replayer::new, one, write, |_| {})?;
+    corpus::drive_with(
+        Batches::new(inputs, None),
+        Replayer::new,
+        one,
+        write,
+        |_| {},
+    )?;
     Ok(unreadable)
 }
 

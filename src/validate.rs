@@ -106,6 +106,8 @@ struct GameObject<'a> {
     first_error_ply: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     rules: Option<Vec<crate::repair::RulesVerdict>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rules_stopped: Option<String>,
 }
 
 impl<'a> GameObject<'a> {
@@ -113,8 +115,12 @@ impl<'a> GameObject<'a> {
         file: &'a str,
         index: usize,
         trace: &Trace,
-        rules: Option<Vec<crate::repair::RulesVerdict>>,
+        inference: Option<crate::repair::Inference>,
     ) -> GameObject<'a> {
+        let (rules, rules_stopped) = match inference {
+            Some(i) => (Some(i.verdicts), i.stopped),
+            None => (None, None),
+        };
         GameObject {
             kind: "game",
             file,
@@ -127,6 +133,7 @@ impl<'a> GameObject<'a> {
             warnings: trace.warnings(),
             first_error_ply: trace.first_error_ply(),
             rules,
+            rules_stopped,
         }
     }
 }
@@ -368,7 +375,7 @@ fn validate_game(
     }
     let verdicts = settings
         .infer_rules
-        .then(|| crate::repair::infer_rules(game, &settings.replay));
+        .then(|| crate::repair::infer_rules(game, &settings.replay, settings.repair.plies));
     for d in in_text_order(&trace.diagnostics) {
         let _ = write_diagnostic(&mut out, format, file, Some(index), d, Some(Text::of(game)));
     }
@@ -394,7 +401,7 @@ fn write_game(
     name: FileName<'_>,
     index: usize,
     trace: &Trace,
-    verdicts: Option<Vec<crate::repair::RulesVerdict>>,
+    verdicts: Option<crate::repair::Inference>,
 ) -> io::Result<()> {
     let file = name.text;
     match format {
@@ -409,7 +416,7 @@ fn write_game(
                 writeln!(
                     out,
                     "{file}: game {index}: {}",
-                    crate::repair::describe_verdicts(&verdicts)
+                    crate::repair::describe_inference(&verdicts)
                 )?;
             }
         }

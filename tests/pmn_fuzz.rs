@@ -1,10 +1,17 @@
-//! A std-only mutation fuzzer for the reader, for machines without cargo-fuzz (see
-//! fuzz/README.md). It mutates the test inputs at random and checks that reading never
-//! panics and that what is read writes, reads back and writes again to the same bytes.
+//! A std-only mutation fuzzer, for machines without cargo-fuzz (see fuzz/README.md). It
+//! mutates the test inputs at random and checks that reading never panics and that what
+//! is read writes, reads back and writes again to the same bytes; and that no mutated
+//! record breaks any command (see `every_command`).
 //!
-//! `cargo test` runs a few thousand iterations; `SOW_FUZZ_ITERATIONS=n` runs more.
+//! `cargo test` runs a few thousand iterations of the reader and fifty of each command;
+//! `SOW_FUZZ_ITERATIONS=n` and `SOW_FUZZ_COMMANDS=n` run more, and `SOW_FUZZ_SEED=n`
+//! another sequence.
+
+use std::path::Path;
 
 use sow::pmn::{parse_bytes, parse_str, write_game};
+
+mod every_command;
 
 const TOKENS: &[&[u8]] = &[
     b"{",
@@ -134,4 +141,61 @@ fn mutations_of_the_test_inputs_never_break_the_reader() {
         mutate(&mut rng, &mut input);
         check(&input);
     }
+}
+
+/// The number in the environment variable `name`, or `default`.
+fn knob(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
+/// The records of `records/examples`, `records/flawed` and `tests/data/long-sowings`, and
+/// the reader's own seeds.
+fn command_seeds() -> Vec<Vec<u8>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut seeds: Vec<Vec<u8>> = SEEDS.iter().map(|s| s.to_vec()).collect();
+    for dir in [
+        "records/examples",
+        "records/flawed",
+        "tests/data/long-sowings",
+    ] {
+        let mut files: Vec<_> = std::fs::read_dir(root.join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "pmn"))
+            .collect();
+        files.sort();
+        seeds.extend(files.into_iter().map(|p| std::fs::read(p).unwrap()));
+    }
+    seeds
+}
+
+/// Mutated records through every command's library path, the commands in turn: no panic,
+/// no hang, every JSON line parses. A run of a million is in BENCHMARKS.md ("Fuzzing").
+#[test]
+fn mutations_of_the_records_never_break_any_command() {
+    let count = knob("SOW_FUZZ_COMMANDS", 50 * every_command::COMMANDS as u64);
+    let seed = knob("SOW_FUZZ_SEED", 1);
+    let seeds = command_seeds();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.pmn");
+    let mut rng = Rng(0xC0_4A4D_5EED ^ seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let started = std::time::Instant::now();
+    let mut slowest = (std::time::Duration::ZERO, 0);
+    for round in 0..count as usize {
+        let mut input = seeds[rng.below(seeds.len())].clone();
+        mutate(&mut rng, &mut input);
+        let one = std::time::Instant::now();
+        every_command::check(&input, &path, round);
+        slowest = slowest.max((one.elapsed(), round));
+    }
+    // For the record of a long run (`--nocapture`); nothing here is asserted of time.
+    println!(
+        "{count} inputs, seed {seed}: {:.1?}; slowest input: round {}, {:.1?}",
+        started.elapsed(),
+        slowest.1,
+        slowest.0
+    );
 }

@@ -251,7 +251,7 @@ fn the_true_options_are_always_among_the_consistent_ones() {
             }
             tags.push(("Result", result.to_string()));
             let parsed = parse_one(&game_text(&tags, &plies, result));
-            let verdicts = infer_rules(&parsed, &ReplayOptions::validate());
+            let verdicts = infer_rules(&parsed, &ReplayOptions::validate(), u64::MAX).verdicts;
             assert!(
                 verdicts
                     .iter()

@@ -98,7 +98,7 @@ fn mutated_records_never_panic_anywhere() {
             if !trace.is_valid() {
                 let _ = search(game, &lean, &bounds);
             }
-            let _ = infer_rules(game, &lean);
+            let _ = infer_rules(game, &lean, 20_000);
             let c = convert_game("m.pmn", i + 1, game, &full);
             let _ = (to_pmn(&c), to_json(&c, false), to_long(&c));
             // And back from relative numbering, whatever the relative text holds.

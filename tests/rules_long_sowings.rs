@@ -106,3 +106,114 @@ fn a_stop_inside_an_endless_cycle_is_legal() {
         "without the stop the sowing never ends"
     );
 }
+
+/// The repair search of the Tsoro record's ply 1 would list every stop of a1 at its
+/// heads (some 4,800 under a budget of 100,000 laps, 99,000 under the default): it lists
+/// no more than is left of its bound of plies, tries no candidate past it, and says that
+/// the bound cut it short.
+#[test]
+fn the_repair_search_of_a_long_sowing_stops_at_its_bound_of_plies() {
+    use sow::repair::{search, RepairOptions};
+    let text = std::fs::read_to_string(format!("{DIR}/tsoro-endless-late.pmn")).unwrap();
+    let games = parse_str(&text);
+    let options = ReplayOptions {
+        max_laps: Some(100_000),
+        ..ReplayOptions::validate()
+    };
+    for plies in [50, 500] {
+        let bounds = RepairOptions {
+            plies,
+            ..RepairOptions::default()
+        };
+        let found = search(&games[0], &options, &bounds);
+        assert!(found.stopped_early, "{plies}");
+        // A candidate of this one-ply game replays at most its one ply and counts one
+        // more: a check before each step overshoots by no more.
+        assert!(found.replayed <= plies + 2, "{plies}: {}", found.replayed);
+        assert!(found.replayed >= plies - 2, "{plies}: {}", found.replayed);
+    }
+}
+
+fn sow_cmd(args: &[&str]) -> std::process::Output {
+    assert_cmd::Command::cargo_bin("sow")
+        .unwrap()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// Every command that replays takes `--max-laps`: the Tsoro record's stop at its head's
+/// 100th arrival (some 1,100 laps) is legal under the default budget, and undecided
+/// under a budget of 100 laps, as each command says.
+#[test]
+fn every_command_that_replays_takes_the_lap_budget() {
+    let record = format!("{DIR}/tsoro-stop-in-cycle.pmn");
+    let dir = tempfile::tempdir().unwrap();
+    let out = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let said = "undecided sowing: after 100 laps";
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    let budget = ["--max-laps", "100"];
+    // Each command, with the budget and without.
+    let run = |args: &[&str], budgeted: bool| {
+        let mut all = args.to_vec();
+        if budgeted {
+            all.extend(budget);
+        }
+        sow_cmd(&all)
+    };
+    for budgeted in [false, true] {
+        let o = run(&["validate", &record], budgeted);
+        assert_eq!(text(&o.stdout).contains(said), budgeted);
+        let o = run(&["show", &record], budgeted);
+        assert_eq!(text(&o.stderr).contains(said), budgeted);
+        let html = out("v.html");
+        let o = run(&["view", &record, "--force", "-o", &html], budgeted);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let page = std::fs::read_to_string(&html).unwrap();
+        assert_eq!(page.contains(said), budgeted);
+        let o = run(
+            &["repair", &record, "--force", "-o", &out("r.pmn")],
+            budgeted,
+        );
+        assert_eq!(
+            o.status.code(),
+            Some(i32::from(budgeted)),
+            "{}",
+            text(&o.stderr)
+        );
+        let o = run(&["stats", &record], budgeted);
+        let valid = text(&o.stdout)
+            .lines()
+            .nth(1)
+            .unwrap()
+            .contains(",true,,Tsoro");
+        assert_eq!(valid, !budgeted, "{}", text(&o.stdout));
+        let svg = out("p.svg");
+        let o = run(&["plot", &record, "--force", "-o", &svg], budgeted);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let figure = std::fs::read_to_string(&svg).unwrap();
+        assert_eq!(figure.contains("stops at an error"), budgeted);
+    }
+}
+
+/// Rules inference checks its bound of plies before each combination's replay, and says
+/// when it stopped: the one-ply record's 14 open combinations (its Rules tag fixes
+/// `heads`) replay 2 plies of work each, so a bound of 5 tries 2 of them.
+#[test]
+fn rules_inference_stops_at_its_bound_of_plies_and_says_so() {
+    use sow::repair::infer_rules;
+    let text = std::fs::read_to_string(format!("{DIR}/tsoro-stop-in-cycle.pmn")).unwrap();
+    let games = parse_str(&text);
+    let options = ReplayOptions::validate();
+    let all = infer_rules(&games[0], &options, u64::MAX);
+    assert_eq!((all.verdicts.len(), all.stopped), (14, None));
+    let cut = infer_rules(&games[0], &options, 5);
+    assert_eq!(cut.verdicts.len(), 2);
+    let said = cut.stopped.unwrap();
+    assert!(
+        said.contains("after 4 plies replayed and 2 of 14 combinations"),
+        "{said}"
+    );
+    assert_eq!(cut.verdicts[..], all.verdicts[..2]);
+}

@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use sow::games;
 use sow::moves::Effect;
 use sow::play::EndReason;
-use sow::repetition::Key;
+use sow::repetition::{Followed, Key};
 use sow::rng::Rng;
 use sow::{Board, Game, GameState, Outcome, Position, Rules};
 
@@ -93,24 +93,24 @@ proptest! {
         check_game(&rule_sets()[set], seed, 600)?;
     }
 
-    /// Bao la Kimasai's one-word key, followed ply by ply from the key before and the
-    /// ply, is the key of the position, with and without the laps kept.
+    /// The key of every position and its hash, followed ply by ply from the key before
+    /// and the ply, are those computed in full from the position, with and without the
+    /// laps kept.
     #[test]
-    fn the_bao_key_followed_ply_by_ply_is_the_full_key(seed in any::<u64>(), laps in any::<bool>()) {
-        let rules = Rules::new(Game::BaoLaKimasai, None, "").unwrap();
-        let mut pos = Position::initial(&rules);
-        let key = Key::for_game(&rules, &pos);
-        prop_assert_eq!(key, Key::Bits);
-        let mut words = Vec::new();
-        key.pack(&pos, &mut words);
-        let mut followed = words[0];
-        let mut rng = Rng::new(seed);
-        let mut effect = Effect { lap_counts_only: !laps, ..Effect::default() };
-        while let Some(mv) = games::play_random(&rules, &mut pos, &mut rng, &mut effect) {
-            followed = Key::after_step(followed, rules.board(), &mv, &effect);
-            key.pack(&pos, &mut words);
-            prop_assert_eq!(followed, words[0]);
-        }
+    fn the_key_followed_ply_by_ply_is_the_full_key(
+        set in 0..9usize,
+        seed in any::<u64>(),
+        laps in any::<bool>(),
+    ) {
+        let rules = &rule_sets()[set];
+        check_followed_key(rules, Position::initial(rules), seed, laps)?;
+    }
+
+    /// The same from sparse set-ups of Nsolo, whose plies change a few pits.
+    #[test]
+    fn the_key_followed_from_sparse_set_ups_is_the_full_key(set in 0..7usize, seed in any::<u64>()) {
+        let rules = &nsolo_sets()[set];
+        check_followed_key(rules, sparse_setup(rules, seed), seed, false)?;
     }
 }
 
@@ -174,4 +174,46 @@ fn keys_tell_apart_every_pit_and_the_side() {
         keys.dedup();
         assert_eq!(keys.len(), n, "{} {}", rules.game(), rules.board());
     }
+}
+
+/// Plays a random game from `start` (at most 2,000 plies), following the key of each
+/// position from the one before, and compares it with the key computed in full.
+fn check_followed_key(
+    rules: &Rules,
+    mut pos: Position,
+    seed: u64,
+    laps: bool,
+) -> Result<(), TestCaseError> {
+    let key = Key::for_game(rules, &pos);
+    prop_assert_eq!(key == Key::Bits, rules.game() == Game::BaoLaKimasai);
+    let mut followed = Followed::of(key, &pos);
+    let mut rng = Rng::new(seed);
+    let mut effect = Effect {
+        lap_counts_only: !laps,
+        ..Effect::default()
+    };
+    for ply in 1..=2000 {
+        let Some(mv) = games::play_random(rules, &mut pos, &mut rng, &mut effect) else {
+            break;
+        };
+        followed.after_ply(key, &pos, &mv, &effect);
+        let full = Followed::of(key, &pos);
+        prop_assert_eq!(
+            followed.words(),
+            full.words(),
+            "{} seed {} ply {}",
+            rules.game(),
+            seed,
+            ply
+        );
+        prop_assert_eq!(
+            followed.hash(),
+            full.hash(),
+            "{} seed {} ply {}",
+            rules.game(),
+            seed,
+            ply
+        );
+    }
+    Ok(())
 }

@@ -17,29 +17,96 @@ pub enum Encoding {
     Utf16Le,
     /// UTF-16 big-endian with its mark `FE FF`.
     Utf16Be,
+    /// UTF-16 little-endian without a mark, told by a NUL byte after each of the first
+    /// two characters (ASCII, as a PMN file's `[G` is).
+    Utf16LeUnmarked,
+    /// UTF-16 big-endian without a mark, told by a NUL byte before each of the first two
+    /// characters.
+    Utf16BeUnmarked,
 }
 
 impl Encoding {
-    /// The encoding told by the first bytes of a file (at least 3 when the file has them).
+    /// The encoding told by the first bytes of a file (at least [`Encoding::SNIFF_LEN`]
+    /// when the file has them). Text whose first two characters are each an ASCII byte
+    /// beside a NUL byte is UTF-16 without its mark: as UTF-8 it would be NUL bytes, which
+    /// no PMN text holds.
     pub fn sniff(prefix: &[u8]) -> Encoding {
-        if prefix.starts_with(&[0xEF, 0xBB, 0xBF]) {
-            Encoding::Utf8Bom
-        } else if prefix.starts_with(&[0xFF, 0xFE]) {
-            Encoding::Utf16Le
-        } else if prefix.starts_with(&[0xFE, 0xFF]) {
-            Encoding::Utf16Be
-        } else {
-            Encoding::Utf8
+        let ascii = |b: u8| b != 0 && b.is_ascii();
+        match prefix {
+            [0xEF, 0xBB, 0xBF, ..] => Encoding::Utf8Bom,
+            [0xFF, 0xFE, ..] => Encoding::Utf16Le,
+            [0xFE, 0xFF, ..] => Encoding::Utf16Be,
+            [a, 0, b, 0, ..] if ascii(*a) && ascii(*b) => Encoding::Utf16LeUnmarked,
+            [0, a, 0, b, ..] if ascii(*a) && ascii(*b) => Encoding::Utf16BeUnmarked,
+            _ => Encoding::Utf8,
         }
     }
+
+    /// How many first bytes [`Encoding::sniff`] looks at.
+    pub const SNIFF_LEN: usize = 4;
 
     /// Length of the byte-order mark in bytes.
     pub fn bom_len(self) -> usize {
         match self {
-            Encoding::Utf8 => 0,
+            Encoding::Utf8 | Encoding::Utf16LeUnmarked | Encoding::Utf16BeUnmarked => 0,
             Encoding::Utf8Bom => 3,
             Encoding::Utf16Le | Encoding::Utf16Be => 2,
         }
+    }
+
+    /// Whether the text is UTF-16, and big-endian if so.
+    pub fn utf16(self) -> Option<bool> {
+        match self {
+            Encoding::Utf8 | Encoding::Utf8Bom => None,
+            Encoding::Utf16Le | Encoding::Utf16LeUnmarked => Some(false),
+            Encoding::Utf16Be | Encoding::Utf16BeUnmarked => Some(true),
+        }
+    }
+
+    /// What a reader says of an encoding told without its mark.
+    pub fn unmarked_note(self) -> Option<&'static str> {
+        match self {
+            Encoding::Utf16LeUnmarked => Some(
+                "the file has no byte-order mark, but a NUL byte follows each of its first characters: it is read as UTF-16 little-endian",
+            ),
+            Encoding::Utf16BeUnmarked => Some(
+                "the file has no byte-order mark, but a NUL byte comes before each of its first characters: it is read as UTF-16 big-endian",
+            ),
+            _ => None,
+        }
+    }
+}
+
+/// Whether the lines of `body` (text without its mark, in `encoding`) end in a carriage
+/// return alone (CR, as on classic Mac OS): it holds a CR and no line feed. `None` while
+/// that is not known: no line feed yet, and more to come unless `complete`.
+pub fn lines_end_in_cr_alone(body: &[u8], encoding: Encoding, complete: bool) -> Option<bool> {
+    let (lf, cr) = match encoding.utf16() {
+        None => (
+            memchr::memchr(b'\n', body).is_some(),
+            memchr::memchr(b'\r', body).is_some(),
+        ),
+        Some(big) => {
+            let units = body.chunks_exact(2).map(|pair| {
+                let pair = [pair[0], pair[1]];
+                if big {
+                    u16::from_be_bytes(pair)
+                } else {
+                    u16::from_le_bytes(pair)
+                }
+            });
+            let (mut lf, mut cr) = (false, false);
+            for unit in units {
+                lf |= unit == 0x0A;
+                cr |= unit == 0x0D;
+            }
+            (lf, cr)
+        }
+    };
+    match (lf, complete) {
+        (true, _) => Some(false),
+        (false, true) => Some(cr),
+        (false, false) => None,
     }
 }
 
@@ -71,9 +138,12 @@ pub fn decode(bytes: &[u8]) -> (String, Encoding, bool) {
             }
             (text, encoding, latin1)
         }
-        Encoding::Utf16Le | Encoding::Utf16Be => {
+        Encoding::Utf16Le
+        | Encoding::Utf16Be
+        | Encoding::Utf16LeUnmarked
+        | Encoding::Utf16BeUnmarked => {
             let mut text = String::new();
-            let mut decoder = Utf16ToUtf8::new(body, encoding == Encoding::Utf16Be);
+            let mut decoder = Utf16ToUtf8::new(body, encoding.utf16() == Some(true));
             // Reading from a slice cannot fail, and the decoder always yields UTF-8.
             let mut out = Vec::new();
             let _ = decoder.read_to_end(&mut out);

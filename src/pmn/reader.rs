@@ -16,7 +16,7 @@
 use std::io::{self, BufRead, BufReader, Chain, Cursor, Read};
 
 use super::ast::{Record, Span, Tag};
-use super::decode::{decode_line, Encoding, Utf16ToUtf8};
+use super::decode::{self, decode_line, Encoding, Utf16ToUtf8};
 use super::parse::{parse_game, read_game};
 use super::problem::{Code, Problem};
 use super::visit::Visitor;
@@ -131,14 +131,41 @@ pub fn parse_bytes(bytes: &[u8]) -> Vec<ParsedGame> {
 
 type Prefixed<R> = Chain<Cursor<Vec<u8>>, R>;
 
+/// A file whose lines end in a carriage return alone, read with each CR as a line feed:
+/// one byte for one, so every offset and column stays that of the file.
+struct LineEnds<R> {
+    inner: R,
+    cr_alone: bool,
+}
+
+impl<R> LineEnds<R> {
+    fn new(inner: R, cr_alone: bool) -> LineEnds<R> {
+        LineEnds { inner, cr_alone }
+    }
+}
+
+impl<R: Read> Read for LineEnds<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if self.cr_alone {
+            for b in &mut buf[..n] {
+                if *b == b'\r' {
+                    *b = b'\n';
+                }
+            }
+        }
+        Ok(n)
+    }
+}
+
 /// What broken UTF-16 is read as.
 const REPLACEMENT: char = '\u{FFFD}';
 
 enum Input<R: Read> {
     /// Not yet opened: the encoding is not known.
     Unopened(R),
-    Utf8(BufReader<Prefixed<R>>),
-    Utf16(BufReader<Utf16ToUtf8<Prefixed<R>>>),
+    Utf8(BufReader<LineEnds<Prefixed<R>>>),
+    Utf16(BufReader<LineEnds<Utf16ToUtf8<Prefixed<R>>>>),
     Done,
 }
 
@@ -280,6 +307,9 @@ pub struct Reader<R: Read> {
     last_game_len: usize,
     /// The text one game may take, in bytes (see [`MAX_GAME_BYTES`]).
     max_game: usize,
+    /// What the first game reports of how the file was read (an encoding or line ends
+    /// told without a mark), as warnings.
+    told: Vec<&'static str>,
 }
 
 impl<R: Read> Reader<R> {
@@ -297,6 +327,7 @@ impl<R: Read> Reader<R> {
             first_offset: 0,
             last_game_len: 0,
             max_game: MAX_GAME_BYTES,
+            told: Vec::new(),
         }
     }
 
@@ -314,7 +345,8 @@ impl<R: Read> Reader<R> {
         let Input::Unopened(mut raw) = std::mem::replace(&mut self.input, Input::Done) else {
             unreachable!("checked above")
         };
-        // The first bytes tell the encoding, and whether the input is text at all.
+        // The first bytes tell the encoding, whether the input is text at all, and
+        // whether lines end in a carriage return alone (a CR and no line feed in them).
         let mut prefix = Vec::with_capacity(SNIFF_BYTES);
         (&mut raw)
             .take(SNIFF_BYTES as u64)
@@ -325,20 +357,31 @@ impl<R: Read> Reader<R> {
             return Err(io::Error::new(io::ErrorKind::InvalidData, why));
         }
         let encoding = Encoding::sniff(&prefix);
+        let body = &prefix[encoding.bom_len()..];
+        let cr_alone = decode::lines_end_in_cr_alone(body, encoding, true).unwrap_or(false);
         let bom = encoding.bom_len();
-        prefix.drain(..bom);
-        let rest = Cursor::new(prefix).chain(raw);
-        self.input = match encoding {
-            Encoding::Utf8 => Input::Utf8(BufReader::with_capacity(1 << 16, rest)),
-            Encoding::Utf8Bom => {
-                // The mark is bytes of the file: spans keep counting file bytes.
-                self.offset = bom;
-                self.first_offset = bom;
-                Input::Utf8(BufReader::with_capacity(1 << 16, rest))
+        self.told.extend(encoding.unmarked_note());
+        if cr_alone {
+            self.told.push(
+                "the lines end in a carriage return alone (CR, as on classic Mac OS); each is read as a line end",
+            );
+        }
+        let rest = Cursor::new(prefix[bom..].to_vec()).chain(raw);
+        self.input = match encoding.utf16() {
+            None => {
+                if encoding == Encoding::Utf8Bom {
+                    // The mark is bytes of the file: spans keep counting file bytes.
+                    self.offset = bom;
+                    self.first_offset = bom;
+                }
+                Input::Utf8(BufReader::with_capacity(
+                    1 << 16,
+                    LineEnds::new(rest, cr_alone),
+                ))
             }
-            Encoding::Utf16Le | Encoding::Utf16Be => Input::Utf16(BufReader::with_capacity(
+            Some(big_endian) => Input::Utf16(BufReader::with_capacity(
                 1 << 16,
-                Utf16ToUtf8::new(rest, encoding == Encoding::Utf16Be),
+                LineEnds::new(Utf16ToUtf8::new(rest, big_endian), cr_alone),
             )),
         };
         Ok(())
@@ -406,7 +449,7 @@ impl<R: Read> Reader<R> {
     /// once the decoder has put a replacement (a U+FFFD the file itself holds is not
     /// reported unless the file is also broken).
     fn broken_utf16(&self, text: &str) -> Option<usize> {
-        let replaced = matches!(&self.input, Input::Utf16(r) if r.get_ref().replaced > 0);
+        let replaced = matches!(&self.input, Input::Utf16(r) if r.get_ref().inner.replaced > 0);
         if replaced {
             text.find(REPLACEMENT)
         } else {
@@ -555,6 +598,15 @@ impl<R: Read> Reader<R> {
         // Empty until the game's first bytes are taken: the pending line goes in first.
         let mut raw = Vec::new();
         let mut problems = Vec::new();
+        let first = Span {
+            start: self.first_offset,
+            end: self.first_offset,
+            line: 1,
+            column: 1,
+        };
+        for note in self.told.drain(..) {
+            problems.push(Problem::warning(Code::Encoding, first, note));
+        }
         // The game's first line: held in the input's buffer, or pending.
         let mut first_held = std::mem::take(&mut self.held);
         let first_line = match first_held {

@@ -10,15 +10,54 @@ use crate::pmn::{self, BonusPits, PitRef, PlySyntax};
 use crate::rules::Rules;
 
 /// Every legal ply at a position, each completed with one bonus choice (the written
-/// bonus when it fits, else the fullest pits), as ply syntax.
-pub(super) fn legal_plies(state: &GameState, written: Option<&PlySyntax>) -> Vec<PlySyntax> {
-    let pos = state.position();
+/// bonus when it fits, else the fullest pits), as ply syntax: at most `most` of them, and
+/// whether `most` cut the listing short. The first ply of every candidate comes before
+/// a Tsoro head's later stops, so that a short listing holds a ply from each.
+///
+/// A head stop is listed without sowing it to its arrival (a candidate's stops are
+/// legal, and capture nothing), so the listing costs no laps; stops past the largest
+/// arrival PMN writes are left out.
+pub(super) fn legal_plies(
+    state: &GameState,
+    written: Option<&PlySyntax>,
+    most: u64,
+) -> (Vec<PlySyntax>, bool) {
+    let legal = state.legal_moves();
+    let most = usize::try_from(most).unwrap_or(usize::MAX);
+    let firsts = legal.iter().filter_map(|c| c.each().next());
+    let later_stops = legal.iter().flat_map(|c| {
+        c.each()
+            .skip(1)
+            .take_while(|one| one.last_arrival <= u32::from(u16::MAX))
+    });
     let mut out = Vec::new();
     let mut effect = Effect::default();
-    for c in state
-        .legal_moves()
-        .iter()
-        .flat_map(crate::moves::Candidate::each)
+    for c in firsts.chain(later_stops) {
+        if out.len() >= most {
+            return (out, true);
+        }
+        list_one(state, &c, written, &mut effect, &mut out);
+    }
+    let cut = out.len() > most;
+    out.truncate(most);
+    (out, cut)
+}
+
+/// Lists the plies of one candidate of one ply (see [`legal_plies`]).
+fn list_one(
+    state: &GameState,
+    c: &crate::moves::Candidate,
+    written: Option<&PlySyntax>,
+    effect: &mut Effect,
+    out: &mut Vec<PlySyntax>,
+) {
+    let pos = state.position();
+    if let Move::Sow(s) = &c.mv {
+        if s.stop.is_some() && !c.captures && c.bonus == BonusChoice::None {
+            out.push(ply_of(&c.mv, &Effect::default()));
+            return;
+        }
+    }
     {
         let mut mv = c.mv.clone();
         if let Move::Sow(s) = &mut mv {
@@ -62,7 +101,7 @@ pub(super) fn legal_plies(state: &GameState, written: Option<&PlySyntax>) -> Vec
                     for extra in others {
                         let mut pits = kept.clone();
                         pits.extend(extra);
-                        try_bonus(state, s, take(pits), &mut effect, &mut out);
+                        try_bonus(state, s, take(pits), effect, out);
                     }
                     // Every pit written: one of them misread for a pit beside it.
                     if need == 0 {
@@ -70,7 +109,7 @@ pub(super) fn legal_plies(state: &GameState, written: Option<&PlySyntax>) -> Vec
                             for &near in rest.iter().filter(|p| beside(**p, kept[i])) {
                                 let mut pits = kept.clone();
                                 pits[i] = near;
-                                try_bonus(state, s, take(pits), &mut effect, &mut out);
+                                try_bonus(state, s, take(pits), effect, out);
                             }
                         }
                     }
@@ -88,7 +127,7 @@ pub(super) fn legal_plies(state: &GameState, written: Option<&PlySyntax>) -> Vec
                     if named.is_empty() {
                         for taken in stone_choices(&pits, *stones, OTHER_BONUS_CHOICES + 1) {
                             if taken != s.bonus {
-                                try_bonus(state, s, taken, &mut effect, &mut out);
+                                try_bonus(state, s, taken, effect, out);
                             }
                         }
                     } else {
@@ -108,7 +147,7 @@ pub(super) fn legal_plies(state: &GameState, written: Option<&PlySyntax>) -> Vec
                                 if let Some(need) = need.filter(|&n| n >= 1 && n <= h) {
                                     let mut fixed = list.clone();
                                     fixed[i].stones = (need != h).then_some(need as u16);
-                                    try_bonus(state, s, fixed, &mut effect, &mut out);
+                                    try_bonus(state, s, fixed, effect, out);
                                 }
                             }
                             for &(near, h) in eligible.iter().filter(|e| {
@@ -119,7 +158,7 @@ pub(super) fn legal_plies(state: &GameState, written: Option<&PlySyntax>) -> Vec
                                 if fixed[i].stones.is_some_and(|n| n as u32 > h as u32) {
                                     continue;
                                 }
-                                try_bonus(state, s, fixed, &mut effect, &mut out);
+                                try_bonus(state, s, fixed, effect, out);
                             }
                         }
                         // Then the ways of taking the stones from the pits written first.
@@ -128,12 +167,12 @@ pub(super) fn legal_plies(state: &GameState, written: Option<&PlySyntax>) -> Vec
                         });
                         for taken in stone_choices(&pits, *stones, WRITTEN_BONUS_CHOICES) {
                             if taken != s.bonus {
-                                try_bonus(state, s, taken, &mut effect, &mut out);
+                                try_bonus(state, s, taken, effect, out);
                             }
                         }
                     }
                 }
-                BonusChoice::Redistribution { .. } => continue,
+                BonusChoice::Redistribution { .. } => return,
                 BonusChoice::None => {}
             }
             // Prefer the bonus as written when it makes the ply legal.
@@ -147,19 +186,18 @@ pub(super) fn legal_plies(state: &GameState, written: Option<&PlySyntax>) -> Vec
                                 stones: pc.count,
                             })
                             .collect();
-                        if try_bonus(state, s, as_written, &mut effect, &mut out) {
-                            continue;
+                        if try_bonus(state, s, as_written, effect, out) {
+                            return;
                         }
                     }
                 }
             }
         }
         let mut p = pos.clone();
-        if games::apply(state.rules(), &mut p, &mv, Mode::Legal, &mut effect).is_ok() {
-            out.push(ply_of(&mv, &effect));
+        if games::apply(state.rules(), &mut p, &mv, Mode::Legal, effect).is_ok() {
+            out.push(ply_of(&mv, effect));
         }
     }
-    out
 }
 
 /// How many choices of bonus pits besides the fullest are tried for a capture whose

@@ -41,15 +41,25 @@ fn option_values(game: Game) -> Vec<(&'static str, Vec<&'static str>)> {
     }
 }
 
+/// What rules inference found: a verdict for each combination tried, and, when its
+/// bound stopped it before every combination was tried, what it had done.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Inference {
+    pub verdicts: Vec<RulesVerdict>,
+    pub stopped: Option<String>,
+}
+
 /// Replays a game under every combination of the options its `Rules` tag leaves open
-/// (on its declared board), declared combination first.
-pub fn infer_rules(game: &ParsedGame, options: &ReplayOptions) -> Vec<RulesVerdict> {
+/// (on its declared board), declared combination first, as long as the plies replayed
+/// stay within `plies`: the bound is checked before each combination's replay (each of
+/// its plies bounded by the lap budget).
+pub fn infer_rules(game: &ParsedGame, options: &ReplayOptions, plies: u64) -> Inference {
     let record = &game.record;
     let Some(kind) = record.tag("Game").and_then(Game::from_tag) else {
-        return Vec::new();
+        return Inference::default();
     };
     let Ok(mut fixed) = split_options(record.tag("Rules").unwrap_or("")) else {
-        return Vec::new();
+        return Inference::default();
     };
     // An option given with --rules is fixed, as if written in the Rules tag.
     crate::rules::with_overrides(&mut fixed, &options.overrides);
@@ -71,9 +81,22 @@ pub fn infer_rules(game: &ParsedGame, options: &ReplayOptions) -> Vec<RulesVerdi
             })
             .collect();
     }
-    let lean = ReplayOptions::quiet(&[]);
+    let lean = ReplayOptions {
+        overrides: Vec::new(),
+        ..options.quieted()
+    };
     let mut verdicts = Vec::new();
-    for combo in combos {
+    let (mut replayed, mut stopped) = (0u64, None);
+    // A combination replays at most the plies written, and counts one more.
+    let most = (game.record.moves.len() as u64).saturating_add(1);
+    let total = combos.len();
+    for (tried, combo) in combos.into_iter().enumerate() {
+        if replayed.saturating_add(most) > plies {
+            stopped = Some(format!(
+                "the inference stopped after {replayed} plies replayed and {tried} of {total} combinations; others may be consistent"
+            ));
+            break;
+        }
         let Ok(opts) = parse_options(kind, &combo) else {
             continue;
         };
@@ -82,6 +105,7 @@ pub fn infer_rules(game: &ParsedGame, options: &ReplayOptions) -> Vec<RulesVerdi
             ..lean.clone()
         };
         let trace = replay::replay(game, &run);
+        replayed += trace.played as u64 + 1;
         let rules_here = trace.rules.clone();
         let is_declared = match (&declared, &rules_here) {
             (Some(d), Some(r)) => d == r,
@@ -96,7 +120,7 @@ pub fn infer_rules(game: &ParsedGame, options: &ReplayOptions) -> Vec<RulesVerdi
     }
     verdicts.sort_by_key(|v| !v.declared);
     verdicts.dedup_by(|a, b| a.options == b.options);
-    verdicts
+    Inference { verdicts, stopped }
 }
 
 /// Every option of a set, named, in table order.
@@ -142,6 +166,16 @@ fn full_options(options: &Options) -> String {
         ),
         Options::BaoLaKimasai(o) => format!("repeat={}", o.repeat),
     }
+}
+
+/// The verdicts in words, and when the bound stopped the inference, what it had done.
+pub fn describe_inference(inference: &Inference) -> String {
+    let mut text = describe_verdicts(&inference.verdicts);
+    if let Some(stopped) = &inference.stopped {
+        text.push_str("; ");
+        text.push_str(stopped);
+    }
+    text
 }
 
 /// "consistent with: A; B (declared X fails at ply N)".

@@ -88,10 +88,17 @@ fn pit_slip(a: PitRef, b: PitRef, rules: &Rules) -> u32 {
     }
 }
 
-/// Levenshtein distance between two short strings.
+/// Levenshtein distance between two short strings. Between long ones (no transcriber's
+/// slip, and a cost that grows with the product of the lengths) it is taken as the
+/// longer length, which bounds it from above.
 pub(super) fn distance(a: &str, b: &str) -> usize {
+    /// The largest product of the lengths computed exactly.
+    const EXACT: usize = 1 << 16;
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
+    if a.len().saturating_mul(b.len()) > EXACT {
+        return a.len().max(b.len());
+    }
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.iter().enumerate() {
         let mut prev = row[0];
@@ -115,6 +122,11 @@ pub(super) fn ply_cost(written: &PlySyntax, other: &PlySyntax) -> usize {
         if (a.from, a.lift, a.end, a.arrival) == (b.from, b.lift, b.end, b.arrival) {
             let la = a.capture.as_deref().unwrap_or_default();
             let lb = b.capture.as_deref().unwrap_or_default();
+            // Lists longer than a board's pits name some pit twice: no slip, and the
+            // count below would grow with the square of their length.
+            if la.len() + lb.len() > 2 * crate::geometry::MAX_PITS {
+                return 1 + la.len() + lb.len();
+            }
             let removed = la.iter().filter(|p| !lb.contains(p)).count();
             let added = lb.iter().filter(|p| !la.contains(p)).count();
             return (a.capture.is_some() != b.capture.is_some()) as usize + removed + added;

@@ -6,7 +6,7 @@ use std::time::Instant;
 use crate::diagnostic::{Code, SuggestedEdit, Suggestion};
 use crate::moves::Effect;
 use crate::play::GameState;
-use crate::pmn::{self, ParsedGame};
+use crate::pmn::{self, ParsedGame, PlySyntax};
 use crate::replay::{self, replay_from, PlyInput, ReplayOptions, Trace};
 use crate::rules::Game;
 
@@ -37,7 +37,7 @@ pub fn search(
     options: &ReplayOptions,
     bounds: &RepairOptions,
 ) -> RepairSearch {
-    let baseline = replay::replay(parsed, &ReplayOptions::quiet(&options.overrides));
+    let baseline = replay::replay(parsed, &options.quieted());
     match baseline.first_error_ply() {
         Some(first_error) => search_from(parsed, first_error, options, bounds),
         None => RepairSearch::default(),
@@ -99,6 +99,18 @@ pub fn search_from(
     result
 }
 
+/// The work of an edit's head stop beyond its one ply: its arrival less one (see
+/// [`search_single`]).
+fn stop_work(edit: &Edit) -> u64 {
+    match edit {
+        Edit::Replace { with: ply, .. } | Edit::Insert { ply, .. } => match ply {
+            PlySyntax::Sowing(s) => s.arrival.map_or(0, |k| u64::from(k).saturating_sub(1)),
+            PlySyntax::Redistribution(_) => 0,
+        },
+        _ => 0,
+    }
+}
+
 /// One level of the search: single edits of plies up to `bounds.window` before the
 /// first error, of the checkpoint that fails, of the result that fails.
 fn search_single(
@@ -109,9 +121,9 @@ fn search_single(
     started: Instant,
 ) -> RepairSearch {
     let record = &parsed.record;
-    let lean = ReplayOptions::quiet(&options.overrides);
+    let lean = options.quieted();
     let mut result = RepairSearch::default();
-    let Ok(rules) = replay::rules_of(record, &lean.overrides) else {
+    let Ok(rules) = replay::rules_for(record, &lean) else {
         return result;
     };
     let Ok(start) = replay::start_of(record, &rules) else {
@@ -254,9 +266,10 @@ fn search_single(
         }
     }
 
-    // Candidate edits of plies, nearest the error first. Each listing of legal plies
-    // counts as work, and the bound is checked before each: a listing can be long (a
+    // Candidate edits of plies, nearest the error first. Each ply listed counts as
+    // work, and a listing stops at what is left of the bound: a listing can be long (a
     // Tsoro sowing reaching its heads many times).
+    let left = |result: &RepairSearch| bounds.plies.saturating_sub(result.replayed);
     for at in (lowest..=error_index.min(states.len() + base - 1)).rev() {
         if out_of_bounds(&result) {
             result.stopped_early = true;
@@ -267,7 +280,8 @@ fn search_single(
         let here_text = here.map(|s| s.to_string()).unwrap_or_default();
         let mut seen = std::collections::HashSet::new();
         if let Some(w) = here {
-            let legal = legal_plies(st, Some(w));
+            let (legal, cut) = legal_plies(st, Some(w), left(&result));
+            result.stopped_early |= cut;
             result.replayed += legal.len() as u64;
             for v in legal.into_iter().chain(near_variants(w, &rules)) {
                 let text = v.to_string();
@@ -278,7 +292,8 @@ fn search_single(
                 }
             }
         }
-        let legal = legal_plies(st, None);
+        let (legal, cut) = legal_plies(st, None, left(&result));
+        result.stopped_early |= cut;
         result.replayed += legal.len() as u64;
         for ply in legal {
             candidates.push((Edit::Insert { at, ply }, 2, 4));
@@ -298,6 +313,14 @@ fn search_single(
             result.stopped_early = true;
             break;
         }
+        // A head stop at its k-th arrival sows at least k laps: it counts as k plies of
+        // work, and one that the bound has no room for is not tried.
+        let sown = stop_work(&edit);
+        if result.replayed + sown > bounds.plies {
+            result.stopped_early = true;
+            continue;
+        }
+        result.replayed += sown;
         let at = edit.at();
         let mut from = at;
         // The edited plies, then the written ones from `tail` on: those are read from the
@@ -483,6 +506,7 @@ pub(super) fn unreadable_ply_repairs(
     error: &crate::diagnostic::Diagnostic,
     options: &ReplayOptions,
     keep: usize,
+    most: u64,
 ) -> Option<Vec<Fix>> {
     /// Candidates tried, nearest first: a token is one slip away from few plies.
     const TRIED: usize = 40;
@@ -518,8 +542,8 @@ pub(super) fn unreadable_ply_repairs(
         .filter(|t| !t.is_empty() && !t.starts_with(|c: char| c.is_ascii_digit()))?;
     let meant = likely_meant(token);
     // The state before the unreadable ply: the plies read before it replay.
-    let lean = ReplayOptions::quiet(&options.overrides);
-    let rules = replay::rules_of(&game.record, &lean.overrides).ok()?;
+    let lean = options.quieted();
+    let rules = replay::rules_for(&game.record, &lean).ok()?;
     let start_position = replay::start_of(&game.record, &rules).ok()?;
     let inputs = PlyInput::main_line(&game.record);
     if inputs.len() + 1 != number {
@@ -527,7 +551,8 @@ pub(super) fn unreadable_ply_repairs(
     }
     let start_state = GameState::new(rules, start_position);
     let state = states_before(start_state, &inputs, inputs.len(), inputs.len(), &lean).pop()?;
-    let mut candidates: Vec<(usize, usize, String)> = legal_plies(&state, None)
+    let mut candidates: Vec<(usize, usize, String)> = legal_plies(&state, None, most)
+        .0
         .iter()
         .map(|p| {
             let p = p.to_string();
@@ -576,7 +601,10 @@ pub(super) fn unreadable_ply_repairs(
                 let replays = usize::MAX - far;
                 Fix {
                     suggestion: Suggestion {
-                        edit: format!("replace unreadable ply {number} `{token}` by `{ply}`"),
+                        edit: format!(
+                            "replace unreadable ply {number} `{}` by `{ply}`",
+                            crate::escape::quoted(token)
+                        ),
                         text: format!("{number}:{ply}"),
                         replays,
                         complete: !incomplete,

@@ -60,8 +60,13 @@ pub fn suggest(
     };
     // A ply the reader could not read: the record stops before it, so edits of the
     // record cannot reach past it; the text is mended instead.
-    if let Some(found) = unreadable_ply_repairs(game, &trace.diagnostics[at], options, bounds.keep)
-    {
+    if let Some(found) = unreadable_ply_repairs(
+        game,
+        &trace.diagnostics[at],
+        options,
+        bounds.keep,
+        bounds.plies,
+    ) {
         out.fixes = found;
         if out.fixes.is_empty() {
             out.none = Some(format!(

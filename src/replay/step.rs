@@ -10,7 +10,7 @@ use crate::pmn::{Command, PlySyntax};
 use crate::position::Position;
 use crate::rules::Game;
 
-use super::{illegal, PlyInput, PlyTrace, ReplayOptions};
+use super::{illegal, said_ply, PlyInput, PlyTrace, ReplayOptions};
 
 /// Plays one ply and checks everything written with it (`-END`, `x`, `[%stones]`,
 /// `[%foul]`), pushing diagnostics. Returns the ply's trace, or `None` when the ply
@@ -41,6 +41,7 @@ pub(super) fn step_into(
 ) -> Option<PlyTrace> {
     let number = input.number;
     let syntax = input.syntax;
+    let said = said_ply(syntax);
     let span = input.span;
     let side = state.position().side;
     let has_x = matches!(syntax, PlySyntax::Sowing(s) if s.capture.is_some());
@@ -52,7 +53,7 @@ pub(super) fn step_into(
                 Code::PlyForm,
                 Some(number),
                 span,
-                format!("ply {number} `{syntax}`: {message}"),
+                format!("ply {number} `{said}`: {message}"),
             ));
             *failed = true;
             return None;
@@ -74,7 +75,7 @@ pub(super) fn step_into(
             Code::Foul,
             Some(number),
             span,
-            format!("ply {number} `{syntax}` broke a rule and was accepted ([%foul]): {broken}"),
+            format!("ply {number} `{said}` broke a rule and was accepted ([%foul]): {broken}"),
         ));
     }
     if foul && effect.fouls.is_empty() {
@@ -82,7 +83,7 @@ pub(super) fn step_into(
             Code::Foul,
             Some(number),
             span,
-            format!("ply {number} `{syntax}` is marked [%foul] but breaks no rule"),
+            format!("ply {number} `{said}` is marked [%foul] but breaks no rule"),
         ));
     }
     // The written `-END` is a check.
@@ -94,7 +95,7 @@ pub(super) fn step_into(
                 Some(number),
                 span,
                 format!(
-                    "ply {number} `{syntax}` did not stop at a head: it never reached the head occupied a {k}{} time, and ended in the empty pit {end}",
+                    "ply {number} `{said}` did not stop at a head: it never reached the head occupied a {k}{} time, and ended in the empty pit {end}",
                     ordinal_suffix(k)
                 ),
             ));
@@ -106,9 +107,7 @@ pub(super) fn step_into(
                     Code::EndMismatch,
                     Some(number),
                     span,
-                    format!(
-                        "ply {number} `{syntax}` ends in {actual}, not in {written} as written"
-                    ),
+                    format!("ply {number} `{said}` ends in {actual}, not in {written} as written"),
                 ));
                 *failed = true;
             }
@@ -121,7 +120,7 @@ pub(super) fn step_into(
             Code::CaptureMark,
             Some(number),
             span,
-            format!("ply {number} `{syntax}` is marked x but captured nothing"),
+            format!("ply {number} `{said}` is marked x but captured nothing"),
         ));
         *failed = true;
     } else if !*failed && !has_x && captured {
@@ -135,7 +134,7 @@ pub(super) fn step_into(
             Some(number),
             span,
             format!(
-                "ply {number} `{syntax}` captured {} but is not marked x",
+                "ply {number} `{said}` captured {} but is not marked x",
                 taken.join(", ")
             ),
         ));

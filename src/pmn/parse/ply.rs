@@ -173,10 +173,13 @@ fn row(at: &[u8]) -> PlyResult<'_, u8> {
 
 /// The column of a pit, `1..=99` without leading zeros.
 pub(super) fn column(at: &[u8]) -> PlyResult<'_, u8> {
-    let value = |d: &[u8]| match number_value(d, Number::Column)? {
-        0 => Err(PlyErrorKind::ColumnZero),
-        col if col > PitRef::MAX_COL as u64 => Err(PlyErrorKind::ColumnTooLarge),
-        col => Ok(col as u8),
+    // A column too large for any number is as much a column past the last as `100` is:
+    // one message for both.
+    let value = |d: &[u8]| match number_value(d, Number::Column) {
+        Ok(0) => Err(PlyErrorKind::ColumnZero),
+        Ok(col) if col <= PitRef::MAX_COL as u64 => Ok(col as u8),
+        Ok(_) | Err(PlyErrorKind::TooLarge(_)) => Err(PlyErrorKind::ColumnTooLarge),
+        Err(e) => Err(e),
     };
     cut(context(
         "a column number after the row letter",
@@ -467,7 +470,7 @@ pub(super) fn ply_problem(b: &[u8], e: PlyError, token: &str) -> PlyProblem {
         PlyErrorKind::ColumnZero => "column 0 does not exist; columns start at 1".to_string(),
         PlyErrorKind::ColumnTooLarge => format!(
             "column {} is too large; columns go up to {}",
-            digits(),
+            quote(&digits()),
             PitRef::MAX_COL
         ),
         // Told by the scanner, which knows the numbering.
