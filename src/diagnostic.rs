@@ -6,47 +6,8 @@
 
 use serde::Serialize;
 
+pub use crate::code::Code;
 use crate::pmn::{Problem, Severity, Span};
-
-/// The stable codes of replay problems (reader problems bring their own).
-pub mod code {
-    /// A ply that breaks the rules.
-    pub const ILLEGAL_MOVE: &str = "illegal-move";
-    /// A ply that can never end.
-    pub const ENDLESS_SOWING: &str = "endless-sowing";
-    /// A ply whose sowing neither ended nor proved endless within the lap budget.
-    pub const UNDECIDED_SOWING: &str = "undecided-sowing";
-    /// `-END` names another pit than the one where the move ended.
-    pub const END_MISMATCH: &str = "end-mismatch";
-    /// An `x` on a ply that captured nothing, or a capture without `x`.
-    pub const CAPTURE_MARK: &str = "capture-mark";
-    /// Bonus pits that break the bonus rule.
-    pub const BONUS: &str = "bonus";
-    /// A `[%stones S N]` checkpoint that disagrees with the replay.
-    pub const STONES_MISMATCH: &str = "stones-mismatch";
-    /// A `Result` that disagrees with the final position.
-    pub const RESULT_MISMATCH: &str = "result-mismatch";
-    /// A decisive or drawn result for a game that is not over.
-    pub const RESULT_NOT_OVER: &str = "result-not-over";
-    /// A ply written after the game was over.
-    pub const AFTER_END: &str = "after-end";
-    /// A ply executed under `[%foul]`.
-    pub const FOUL: &str = "foul";
-    /// A `Rules` option the game does not know, or a value out of range.
-    pub const UNKNOWN_OPTION: &str = "unknown-option";
-    /// A `Game` tag naming no game we know.
-    pub const UNKNOWN_GAME: &str = "unknown-game";
-    /// A `Board` tag the game is not played on.
-    pub const BAD_BOARD: &str = "bad-board";
-    /// A `Position` set-up that cannot be a position of the game.
-    pub const SETUP: &str = "setup";
-    /// A set-up whose stone total the rule set's start could not lead to (a warning).
-    pub const SETUP_TOTAL: &str = "setup-total";
-    /// A ply whose form the game does not write (e.g. `:n` outside Kiothi).
-    pub const PLY_FORM: &str = "ply-form";
-    /// A malformed `[%...]` command.
-    pub const COMMAND: &str = "command";
-}
 
 /// A suggested repair of a record (see `repair`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -91,7 +52,7 @@ pub struct SuggestedEdit {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
     pub severity: Severity,
-    pub code: &'static str,
+    pub code: Code,
     /// The ply it concerns (1-based), if any.
     pub ply: Option<u32>,
     pub span: Span,
@@ -115,7 +76,7 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn error(code: &'static str, ply: Option<u32>, span: Span, message: String) -> Diagnostic {
+    pub fn error(code: Code, ply: Option<u32>, span: Span, message: String) -> Diagnostic {
         Diagnostic {
             severity: Severity::Error,
             code,
@@ -130,12 +91,7 @@ impl Diagnostic {
         }
     }
 
-    pub fn warning(
-        code: &'static str,
-        ply: Option<u32>,
-        span: Span,
-        message: String,
-    ) -> Diagnostic {
+    pub fn warning(code: Code, ply: Option<u32>, span: Span, message: String) -> Diagnostic {
         Diagnostic {
             severity: Severity::Warning,
             ..Diagnostic::error(code, ply, span, message)
@@ -150,7 +106,7 @@ impl Diagnostic {
     pub fn from_problem(problem: &Problem) -> Diagnostic {
         Diagnostic {
             severity: problem.severity,
-            code: problem.code.as_str(),
+            code: problem.code,
             ply: None,
             span: problem.span,
             message: problem.message.clone(),

@@ -708,11 +708,7 @@ pub fn svg_board_at(
             }
         };
         match &ply.mv {
-            Move::Sow(s) => {
-                if let Some(from) = s.from {
-                    origin(&mut body, from);
-                }
-            }
+            Move::Sow(s) => origin(&mut body, s.from),
             Move::Redistribute(r) => {
                 for &p in &r.emptied {
                     origin(&mut body, p);

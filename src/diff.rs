@@ -118,7 +118,7 @@ fn transcription(file: &str, game: usize, trace: &Trace) -> Transcription {
         replayed: trace.plies.len(),
         stop: trace.first_error().map(|d| Stop {
             ply: d.ply,
-            code: d.code,
+            code: d.code.as_str(),
             message: d.message.clone(),
         }),
     }

@@ -5,6 +5,7 @@
 
 pub mod align;
 pub mod cli;
+pub mod code;
 pub mod convert;
 pub mod corpus;
 pub mod database;

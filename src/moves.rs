@@ -19,10 +19,10 @@ pub enum Move {
 }
 
 /// A sowing move and the choices made during it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Sowing {
-    /// The pit the move starts from.
-    pub from: Option<Pit>,
+    /// The pit the move starts from: every sowing has one.
+    pub from: Pit,
     /// Kiothi: the number of stones lifted (`:n`); `None` lifts them all.
     pub lift: Option<u16>,
     /// Tsoro: stop at this head on the k-th arrival of a lap at it while it is occupied.
@@ -32,11 +32,18 @@ pub struct Sowing {
 }
 
 impl Move {
-    /// The move as a sowing to fill in, made an empty sowing first if it is not one: a
-    /// replay reads every ply into one move, reusing its bonus list.
-    pub(crate) fn as_sowing_mut(&mut self) -> &mut Sowing {
-        if let Move::Redistribute(_) = self {
-            *self = Move::Sow(Sowing::default());
+    /// A move for a replay to read plies into ([`crate::notation::read_move`] writes
+    /// every part of it): a sowing from `a1` until then.
+    pub(crate) fn buffer() -> Move {
+        Move::Sow(Sowing::from(Pit::new(0, 1)))
+    }
+
+    /// The move as a sowing from `from` to fill in, made a sowing first if it is not
+    /// one: a replay reads every ply into one move, reusing its bonus list.
+    pub(crate) fn as_sowing_mut(&mut self, from: Pit) -> &mut Sowing {
+        match self {
+            Move::Sow(sowing) => sowing.from = from,
+            Move::Redistribute(_) => *self = Move::Sow(Sowing::from(from)),
         }
         match self {
             Move::Sow(sowing) => sowing,
@@ -49,14 +56,16 @@ impl Sowing {
     /// A sowing from a pit with no further choices.
     pub fn from(pit: Pit) -> Sowing {
         Sowing {
-            from: Some(pit),
-            ..Sowing::default()
+            from: pit,
+            lift: None,
+            stop: None,
+            bonus: Vec::new(),
         }
     }
 
-    /// The start pit (every sowing has one; `Default` leaves it unset only for builders).
+    /// The start pit.
     pub fn start(&self) -> Pit {
-        self.from.expect("a sowing has a start pit")
+        self.from
     }
 }
 
@@ -276,16 +285,12 @@ pub enum Illegal {
     BonusPitPartial { pit: Pit, stones: u16 },
 
     // -- Nsolo --
-    #[error("the sowing names no start pit")]
-    NoStartPit,
     #[error("a bonus of 0 stones from {pit} takes nothing; each bonus pit is named with a count from 1 to its content")]
     BonusZero { pit: Pit },
 
     // -- Kiothi --
 
     // -- Bao la Kimasai --
-    #[error("a step names the pit its stone starts from")]
-    StepWithoutPit,
     #[error("pit {pit} holds {stones} stones; in Bao la Kimasai no pit ever holds more than one")]
     CrowdedPit { pit: Pit, stones: u16 },
 }
@@ -316,10 +321,7 @@ impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Move::Sow(s) => {
-                match s.from {
-                    Some(pit) => write!(f, "{pit}")?,
-                    None => f.write_str("?")?,
-                }
+                write!(f, "{}", s.from)?;
                 if let Some(n) = s.lift {
                     write!(f, ":{n}")?;
                 }

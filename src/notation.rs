@@ -82,7 +82,7 @@ pub fn read_move(
                 }
             }
             // Filled in place: the move and its bonus list are reused from ply to ply.
-            let sowing = mv.as_sowing_mut();
+            let sowing = mv.as_sowing_mut(from);
             sowing.bonus.clear();
             if let Some(list) = &s.capture {
                 match game {
@@ -106,7 +106,6 @@ pub fn read_move(
                     });
                 }
             }
-            sowing.from = Some(from);
             sowing.lift = s.lift;
             sowing.stop = stop;
             Ok(())
@@ -259,7 +258,7 @@ mod tests {
                         break;
                     };
                     let syntax = ply_of(&mv, &effect);
-                    let mut read = Move::Sow(Sowing::default());
+                    let mut read = Move::buffer();
                     assert!(
                         read_move(&rules, &before, &syntax, &mut read).is_ok(),
                         "{game}: `{syntax}` not read in {before}"

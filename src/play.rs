@@ -265,7 +265,7 @@ mod tests {
             })
         ));
         assert_eq!(
-            game.play(&Move::Sow(Default::default()), Mode::Legal),
+            game.play(&Move::buffer(), Mode::Legal),
             Err(Illegal::GameOver)
         );
     }

@@ -117,9 +117,7 @@ impl Key {
         let bit = |pit| 1u64 << board.index(pit);
         let mut key = key ^ 1 << board.len();
         if let (Move::Sow(sowing), Some(end)) = (mv, effect.end) {
-            if let Some(from) = sowing.from {
-                key ^= bit(from) ^ bit(end);
-            }
+            key ^= bit(sowing.from) ^ bit(end);
         }
         for &(pit, _) in &effect.captured {
             key ^= bit(pit);
@@ -391,7 +389,7 @@ mod tests {
         let (mut t, start) = table(2);
         let mut effect = Effect::default();
         effect.captured.push((Pit::new(2, 1), 2));
-        let mv = Move::Sow(Default::default());
+        let mv = Move::Sow(crate::moves::Sowing::from(Pit::new(0, 1)));
         assert!(!t.after_ply(&start, &mv, &effect), "counted afresh");
         effect.captured.clear();
         assert!(

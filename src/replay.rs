@@ -8,15 +8,13 @@
 //!
 //! After the first error in a game the replay stops: the position is then unknown.
 
-use crate::diagnostic::{code, Diagnostic};
+use crate::diagnostic::{Code, Diagnostic};
 use crate::games;
 use crate::geometry::Side;
-use crate::moves::{Candidate, Effect, Illegal, Move, Sowing};
+use crate::moves::{Candidate, Effect, Illegal, Move};
 use crate::play::{GameState, Outcome};
 
-use crate::pmn::{
-    Command, Element, GameResult, GameText, ParsedGame, PlySyntax, ProblemCode, Record, Span,
-};
+use crate::pmn::{Command, Element, GameResult, GameText, ParsedGame, PlySyntax, Record, Span};
 use crate::position::Position;
 use crate::rules::Rules;
 
@@ -269,13 +267,13 @@ impl Replayer {
 }
 
 /// The diagnostic code of an illegal move.
-fn code_of(e: &Illegal, has_x: bool) -> &'static str {
+fn code_of(e: &Illegal, has_x: bool) -> Code {
     match e {
-        Illegal::EndlessSowing { .. } => code::ENDLESS_SOWING,
-        Illegal::UndecidedSowing { .. } => code::UNDECIDED_SOWING,
-        Illegal::GameOver => code::AFTER_END,
-        Illegal::BonusMissing | Illegal::BonusNotDue if !has_x => code::CAPTURE_MARK,
-        Illegal::BonusNotDue => code::CAPTURE_MARK,
+        Illegal::EndlessSowing { .. } => Code::EndlessSowing,
+        Illegal::UndecidedSowing { .. } => Code::UndecidedSowing,
+        Illegal::GameOver => Code::AfterEnd,
+        Illegal::BonusMissing | Illegal::BonusNotDue if !has_x => Code::CaptureMark,
+        Illegal::BonusNotDue => Code::CaptureMark,
         Illegal::BonusMissing
         | Illegal::BonusCount { .. }
         | Illegal::BonusStones { .. }
@@ -286,8 +284,8 @@ fn code_of(e: &Illegal, has_x: bool) -> &'static str {
         | Illegal::BonusTooMany { .. }
         | Illegal::BonusPitPartial { .. }
         | Illegal::BonusZero { .. }
-        | Illegal::BonusHoleCount => code::BONUS,
-        _ => code::ILLEGAL_MOVE,
+        | Illegal::BonusHoleCount => Code::Bonus,
+        _ => Code::IllegalMove,
     }
 }
 
@@ -443,7 +441,7 @@ impl Replayer {
         }
         // The plies' places number the reader's problems; none, none are needed.
         let starts: Vec<usize> =
-            match (parsed.problems.iter()).all(|p| p.code == ProblemCode::ResultMismatch) {
+            match (parsed.problems.iter()).all(|p| p.code == Code::ResultMismatch) {
                 true => Vec::new(),
                 false => record.main_line().map(|p| p.ply.span.start).collect(),
             };
@@ -523,7 +521,7 @@ impl Replayer {
         // The places of the plies number the reader's problems: read again for them,
         // only when there is one.
         let mut starts = PlyStarts(Vec::new());
-        if !(problems.iter()).all(|p| p.code == ProblemCode::ResultMismatch) {
+        if !(problems.iter()).all(|p| p.code == Code::ResultMismatch) {
             game.read(&mut starts);
         }
         let text = TextAt {
@@ -578,9 +576,7 @@ fn replay_with<'a, P: std::borrow::Borrow<PlyInput<'a>>>(
     trace: &mut Trace,
 ) {
     let effect = &mut buffers.effect;
-    let mv = buffers
-        .mv
-        .get_or_insert_with(|| Move::Sow(Sowing::default()));
+    let mv = buffers.mv.get_or_insert_with(Move::buffer);
     effect.lap_counts_only = !options.keep_laps;
     let mut failed = false;
     for input in inputs {
@@ -610,7 +606,7 @@ fn replay_with<'a, P: std::borrow::Borrow<PlyInput<'a>>>(
         // is known (the after-end error says it). The
         // declared result is not checked against it: the after-end error, at the
         // first ply wrong, already says the true result.
-        if trace.diagnostics.iter().any(|d| d.code == code::AFTER_END) {
+        if trace.diagnostics.iter().any(|d| d.code == Code::AfterEnd) {
             trace.outcome = state.outcome();
         }
         return;
@@ -637,7 +633,7 @@ fn check_result(record: &Record, trace: &mut Trace, outcome: Option<Outcome>) {
             let actual = result_of(&outcome);
             if declared != actual {
                 trace.diagnostics.push(Diagnostic::error(
-                    code::RESULT_MISMATCH,
+                    Code::ResultMismatch,
                     ply,
                     span,
                     format!(
@@ -654,7 +650,7 @@ fn check_result(record: &Record, trace: &mut Trace, outcome: Option<Outcome>) {
                 .is_some_and(|t| !t.trim().eq_ignore_ascii_case("normal"));
             if !explained {
                 trace.diagnostics.push(Diagnostic::warning(
-                    code::RESULT_NOT_OVER,
+                    Code::ResultNotOver,
                     ply,
                     span,
                     format!(
@@ -698,7 +694,7 @@ fn illegal(
     };
     let mut d = Diagnostic::error(code, Some(number), span, message);
     // Repairs replay many candidates and read no message: they ask for no legal list.
-    if code != code::AFTER_END && options.max_legal_listed > 0 {
+    if code != Code::AfterEnd && options.max_legal_listed > 0 {
         d.position = Some(pos.to_string());
         let legal = games::legal_moves(state.rules(), pos);
         // A head's stops are one candidate: each arrival is listed in turn.
@@ -719,6 +715,23 @@ fn illegal(
 mod tests {
     use super::*;
     use crate::rules::Game;
+
+    /// A record without a Game tag has one code for it, the reader's, whether the
+    /// reader or the rules find it (a record built from JSON has no reader problems).
+    #[test]
+    fn a_missing_game_tag_has_one_code() {
+        let parsed = &crate::pmn::parse_str("[Event \"x\"]\n\n1. a3 *\n")[0];
+        let trace = replay(parsed, &ReplayOptions::validate());
+        let codes: Vec<&str> = trace.diagnostics.iter().map(|d| d.code.as_str()).collect();
+        assert_eq!(codes, ["missing-game-tag"]);
+        let d = rules_of(&parsed.record, &[]).unwrap_err();
+        assert_eq!(d.code, "missing-game-tag");
+        let mut built = parsed.clone();
+        built.problems.clear();
+        let trace = replay(&built, &ReplayOptions::validate());
+        let codes: Vec<&str> = trace.diagnostics.iter().map(|d| d.code.as_str()).collect();
+        assert_eq!(codes, ["missing-game-tag"]);
+    }
 
     /// The rule set kept from the game before is reused only for the same tags and
     /// overrides: each game gets the rules of its own tags, and a bad tag its error.

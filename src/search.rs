@@ -460,7 +460,7 @@ impl<'a> GameFacts<'a> {
         GameFacts {
             plies,
             reached,
-            error: trace.first_error().map(|d| (d.code, d.ply)),
+            error: trace.first_error().map(|d| (d.code.as_str(), d.ply)),
             repetition: repetition_ply(trace),
         }
     }

@@ -17,7 +17,7 @@ use codespan_reporting::term::{self, termcolor::Buffer, Chars, Config};
 use serde::Serialize;
 
 use crate::corpus::{self, Batches, Filter, Input, Skipped, Work};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::escape::{escaped, shown};
 use crate::pmn::{GameText, ParsedGame, Severity};
 use crate::replay::{ReplayOptions, Replayer, Trace};
@@ -183,7 +183,7 @@ pub fn run(
                 } else {
                     Severity::Warning
                 },
-                code: if s.error { "io" } else { "skipped" },
+                code: if s.error { Code::Io } else { Code::Skipped },
                 ply: None,
                 span: Default::default(),
                 message: s.reason.clone(),
@@ -254,7 +254,7 @@ pub fn run(
 fn unreadable(name: &str, error: &str, format: Format) -> (Vec<u8>, Summary) {
     let mut text = Vec::new();
     let d = Diagnostic::error(
-        "io",
+        Code::Io,
         None,
         Default::default(),
         format!("cannot read: {error}"),
@@ -389,12 +389,7 @@ fn validate_game(
 /// replay), those of the result last, as PMN.md asks.
 fn in_text_order(diagnostics: &[Diagnostic]) -> Vec<&Diagnostic> {
     let mut sorted: Vec<&Diagnostic> = diagnostics.iter().collect();
-    let of_result = |d: &Diagnostic| {
-        matches!(
-            d.code,
-            crate::diagnostic::code::RESULT_MISMATCH | crate::diagnostic::code::RESULT_NOT_OVER
-        )
-    };
+    let of_result = |d: &Diagnostic| matches!(d.code, Code::ResultMismatch | Code::ResultNotOver);
     // A stable sort: what is at one place keeps its order.
     sorted.sort_by_key(|d| (of_result(d), d.span.start));
     sorted
@@ -646,7 +641,7 @@ fn write_diagnostic(
                 line: d.span.line,
                 column: d.span.column,
                 severity: d.severity,
-                code: d.code,
+                code: d.code.as_str(),
                 message: &d.message,
                 legal: &d.legal,
                 position: d.position.as_deref(),
@@ -681,7 +676,7 @@ fn render_human(
         Severity::Error => Report::error(),
         Severity::Warning => Report::warning(),
     }
-    .with_code(d.code)
+    .with_code(d.code.as_str())
     .with_message(escaped(&d.message));
     let mut notes = Vec::new();
     if let Some(p) = &d.position {

@@ -210,7 +210,7 @@ impl DiagnosticView {
     fn of(d: &Diagnostic) -> DiagnosticView {
         DiagnosticView {
             severity: if d.is_error() { "error" } else { "warning" },
-            code: d.code,
+            code: d.code.as_str(),
             ply: d.ply,
             line: d.span.line,
             column: d.span.column,
@@ -401,7 +401,7 @@ fn pits(list: &[(Pit, u16)]) -> Vec<(String, u16)> {
 fn ply_view(ply: &crate::replay::PlyTrace, stones: Vec<Checkpoint>) -> PlyView {
     let e = &ply.effect;
     let (from, placed) = match &ply.mv {
-        Move::Sow(s) => (s.from.iter().map(Pit::to_string).collect(), Vec::new()),
+        Move::Sow(s) => (vec![s.from.to_string()], Vec::new()),
         Move::Redistribute(r) => (
             r.emptied.iter().map(Pit::to_string).collect(),
             pits(&r.placed),

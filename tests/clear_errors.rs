@@ -3,7 +3,7 @@
 //! a ply of half a megabyte. Each is read, or said for what it is, in a short message.
 
 use assert_cmd::Command;
-use sow::pmn::{parse_bytes, ProblemCode};
+use sow::pmn::{parse_bytes, Code};
 use sow::replay::{replay, ReplayOptions};
 use sow::show::{show, ShowFormat};
 
@@ -19,13 +19,13 @@ fn reads_as_the_game(bytes: &[u8]) -> Vec<String> {
     let trace = replay(game, &ReplayOptions::validate());
     // Ply 2 is North's `a2`, illegal, on line 4 column 7 whatever the line ends.
     let d = trace.first_error().unwrap();
-    assert_eq!((d.code, d.ply), ("illegal-move", Some(2)), "{d:?}");
+    assert_eq!((d.code.as_str(), d.ply), ("illegal-move", Some(2)), "{d:?}");
     assert_eq!((d.span.line, d.span.column), (4, 7));
     assert!(!game.problems.iter().any(|p| p.is_error()), "{game:?}");
-    assert!(!game.problems.iter().any(|p| p.code == ProblemCode::NulByte));
+    assert!(!game.problems.iter().any(|p| p.code == Code::NulByte));
     game.problems
         .iter()
-        .filter(|p| p.code == ProblemCode::Encoding)
+        .filter(|p| p.code == Code::Encoding)
         .map(|p| p.message.clone())
         .collect()
 }
@@ -76,7 +76,7 @@ fn a_column_past_any_number_has_the_wording_of_column_100() {
         let text = format!("[Game \"Tsoro\"]\n[Result \"*\"]\n\n1. a{column} *\n");
         let games = parse_bytes(text.as_bytes());
         let p = &games[0].problems[0];
-        assert_eq!(p.code, ProblemCode::NumberTooLarge, "{p:?}");
+        assert_eq!(p.code, Code::NumberTooLarge, "{p:?}");
         assert!(
             p.message.ends_with("is too large; columns go up to 99"),
             "{p:?}"

@@ -1183,8 +1183,8 @@ fn an_empty_file_is_no_game() {
 }
 
 /// Reader problems that leave text unread.
-fn leaves_text_unread(code: pmn::ProblemCode) -> bool {
-    use pmn::ProblemCode as P;
+fn leaves_text_unread(code: pmn::Code) -> bool {
+    use pmn::Code as P;
     matches!(
         code,
         P::Syntax
@@ -1428,7 +1428,7 @@ fn a_stray_closing_brace_in_relative_numbering_is_read_not_looped_on() {
     assert_eq!(games.len(), 1);
     // The reader reports the stray brace where it is written, as in any PMN text.
     let problem = &games[0].problems[0];
-    assert_eq!(problem.code, pmn::ProblemCode::Syntax);
+    assert_eq!(problem.code, pmn::Code::Syntax);
     assert_eq!((problem.span.line, problem.span.column), (4, 8));
     assert!(problem.message.contains('}'), "{}", problem.message);
 }
@@ -1447,7 +1447,7 @@ fn relative_numbering_is_reported_at_the_line_and_column_written() {
     assert_eq!((third.span.line, third.span.column), (5, 12));
     // Game 2's `1q5` is no number: the reader reports it on line 11, column 12.
     let problem = &games[1].problems[0];
-    assert_eq!(problem.code, pmn::ProblemCode::Syntax);
+    assert_eq!(problem.code, pmn::Code::Syntax);
     assert_eq!((problem.span.line, problem.span.column), (11, 12));
     assert!(problem.message.contains("1q5"), "{}", problem.message);
     // Said as what it is, not as a token the reader did not expect.
@@ -1464,7 +1464,7 @@ fn relative_numbering_keeps_the_decodings_warnings() {
     let text = b"[Game \"Tsoro\"]\n[Numbering \"relative\"]\n[Site \"Mutoko \xe9\"]\n\n1. 3 *\n";
     let games = read_relative(text, &ReplayOptions::full());
     let codes: Vec<_> = games[0].problems.iter().map(|p| p.code).collect();
-    assert_eq!(codes, [pmn::ProblemCode::Encoding]);
+    assert_eq!(codes, [pmn::Code::Encoding]);
     assert_eq!(games[0].record.tag("Site"), Some("Mutoko \u{e9}"));
 }
 

@@ -27,7 +27,7 @@ fn verdict(game: &ParsedGame) -> Verdict {
     Verdict {
         valid: trace.is_valid(),
         ply: first.and_then(|d| d.ply),
-        code: first.map(|d| d.code),
+        code: first.map(|d| d.code.as_str()),
     }
 }
 

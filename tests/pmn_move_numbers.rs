@@ -2,7 +2,7 @@
 //! missing or extra is reported once, where the numbers first show it, and the numbers
 //! after it, which fit the shifted count, are not reported one by one.
 
-use sow::pmn::{parse_str, ProblemCode};
+use sow::pmn::{parse_str, Code};
 use sow::replay::{replay, ReplayOptions};
 
 /// A Kiothi game of 34 moves (South's and North's plies after each number).
@@ -24,7 +24,7 @@ fn move_number_warnings(text: &str) -> Vec<(u32, u32, String)> {
     let games = parse_str(text);
     assert_eq!(games.len(), 1);
     (games[0].problems.iter())
-        .filter(|p| p.code == ProblemCode::MoveNumber)
+        .filter(|p| p.code == Code::MoveNumber)
         .map(|p| (p.span.line, p.span.column, p.message.clone()))
         .collect()
 }

@@ -30,11 +30,10 @@ fn relative_reads_as_absolute(text: &str) {
         back.diagnostics
     );
     assert_eq!(back.played, trace.played, "{relative}");
-    assert_eq!(
-        to_pmn(&convert_game("test.pmn", 1, &read[0], &options)),
-        to_pmn(&conversion),
-        "{relative}"
-    );
+    let again = convert_game("test.pmn", 1, &read[0], &options);
+    assert_eq!(to_pmn(&again), to_pmn(&conversion), "{relative}");
+    // And back again: the relative form of the record read from the relative form.
+    assert_eq!(to_relative(&again), relative);
 }
 
 #[test]
@@ -59,6 +58,8 @@ fn relative_records_with_nags_comments_and_variations_read_as_absolute_ones() {
         "[Game \"Tsoro\"]\n[Board \"4x12\"]\n\n1. a3 $1 d10$2 {a comment} 2. a4!? (2. a5 $3 {in a variation} d9) d9 ; to the end of the line\n *\n",
         "[Game \"Tsoro\"]\n[Board \"4x12\"]\n\n1. a3 {[%stones 24 24]} d10 (1... d9 (1... d8) 2. a4) 2. a4$14 *\n",
         "[Game \"Nsolo\"]\n\n1. a8$1 (1. a5 {or this}) d1?! $2 2. a2 *\n",
+        "[Game \"Kiothi\"]\n[Rules \"start=6x5 leftmost=chain\"]\n\n1. a10,a9>a1:1,a3:2,a6:1,a8:1,a9:2,a10:1,b4:1,b6:1,b7:1,b10:1 $1 {opening} (1. a10,a9>a1:2,a3:2 {or}) b3,b10>a2:3,a6:1,a8:1,b7:1,b9:1 2. a8:8x!? b4:10x *\n",
+        "[Game \"BaoLaKimasai\"]\n\n1. b2x $1 {first} (1. a4 (1. a5) {or}) c11x 2. b3x!? c10x *\n",
     ];
     for text in cases {
         relative_reads_as_absolute(text);
@@ -102,4 +103,26 @@ fn a_ludii_game_keeps_its_unread_plies_in_sites_as_written() {
     let conversion = convert_game("test.ludii", 1, &read[0], &ReplayOptions::full());
     let pmn = to_pmn(&conversion);
     assert!(pmn.contains("\n;3:\n"), "{pmn}");
+}
+
+/// A relative record that breaks fails where its absolute twin fails, with the same
+/// diagnostic, and keeps its NAGs, comments and variations around the failing ply.
+#[test]
+fn a_relative_record_fails_where_its_absolute_twin_fails() {
+    let options = ReplayOptions::full();
+    let absolute =
+        "[Game \"Tsoro\"]\n[Board \"4x12\"]\n\n1. a3 $1 {c} d10 (1... d9) 2. a3 $2 d9 *\n";
+    let relative = "[Game \"Tsoro\"]\n[Board \"4x12\"]\n[Numbering \"relative\"]\n\n1. 3 $1 {c} 3 (1... 4) 2. 3 $2 4 *\n";
+    let absolute = &parse_str(absolute)[0];
+    let read = &read_relative(relative.as_bytes(), &options)[0];
+    assert!(read.problems.is_empty(), "{:?}", read.problems);
+    let codes = |trace: &sow::replay::Trace| -> Vec<(Option<u32>, String)> {
+        (trace.diagnostics.iter())
+            .map(|d| (d.ply, d.code.to_string()))
+            .collect()
+    };
+    let (a, r) = (replay(absolute, &options), replay(read, &options));
+    assert!(!a.diagnostics.is_empty());
+    assert_eq!(codes(&r), codes(&a));
+    assert_eq!(r.plies.len(), a.plies.len());
 }

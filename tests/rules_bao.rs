@@ -275,10 +275,6 @@ fn a_move_is_a_plain_step_and_nothing_else() {
             refuse(&pos, &redistribute, mode),
             Illegal::RedistributionNotAllowed
         );
-        assert_eq!(
-            refuse(&pos, &Move::Sow(Sowing::default()), mode),
-            Illegal::StepWithoutPit
-        );
         for off in [
             Pit::new(0, 13),
             Pit::new(0, 0),

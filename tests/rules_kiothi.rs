@@ -19,9 +19,8 @@ fn pit(name: &str) -> Pit {
 /// `a8:3` is `sow("a8", Some(3))`; `a8` (all stones) is `sow("a8", None)`.
 fn sow(from: &str, lift: Option<u16>) -> Move {
     Move::Sow(Sowing {
-        from: Some(pit(from)),
         lift,
-        ..Sowing::default()
+        ..Sowing::from(pit(from))
     })
 }
 
@@ -769,9 +768,8 @@ fn legal_moves_later_are_every_own_pit_and_lift_that_applies() {
     for col in 1..=10 {
         for lift in 1..=30 {
             let mv = Move::Sow(Sowing {
-                from: Some(Pit::new(0, col)),
                 lift: Some(lift),
-                ..Sowing::default()
+                ..Sowing::from(Pit::new(0, col))
             });
             let mut after = pos.clone();
             let mut effect = Effect::default();
@@ -811,7 +809,6 @@ fn nonsense_moves_are_refused_with_a_reason() {
         (later, sow("a1", Some(u16::MAX))),
         (later, sow("a2", None)),
         (later, sow("b1", None)),
-        (later, Move::Sow(Sowing::default())),
         (
             later,
             with(|s| {

@@ -24,7 +24,7 @@ fn replay_file(name: &str, max_laps: Option<u64>) -> Trace {
 
 /// The code and ply of the first diagnostic.
 fn first_problem(trace: &Trace) -> Option<(&'static str, Option<u32>)> {
-    trace.diagnostics.first().map(|d| (d.code, d.ply))
+    trace.diagnostics.first().map(|d| (d.code.as_str(), d.ply))
 }
 
 /// Each record's long sowing reaches a small budget undecided, with its own code.

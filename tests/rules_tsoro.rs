@@ -20,7 +20,7 @@ fn pit(name: &str) -> Pit {
 /// A sowing from `from`, with an optional head stop `(head, k)` and whole bonus pits.
 fn sow(from: &str, stop: Option<(&str, u32)>, bonus: &[&str]) -> Move {
     Move::Sow(Sowing {
-        from: Some(pit(from)),
+        from: pit(from),
         lift: None,
         stop: stop.map(|(head, arrival)| HeadStop {
             head: pit(head),
@@ -1074,12 +1074,6 @@ fn malformed_moves_are_errors_not_panics() {
                 placed: vec![],
             }),
             Illegal::RedistributionNotAllowed,
-        ),
-        (
-            Move::Sow(Sowing::default()),
-            Illegal::ChoiceNotOffered {
-                option: "a sowing with no start pit",
-            },
         ),
         (
             Move::Sow(Sowing {

@@ -39,7 +39,7 @@ fn pits(list: &[(Pit, u16)]) -> Vec<String> {
 fn matthews_diagram_b_replays_with_a_set_up_total_warning() {
     let trace = trace_of("matthews-1964.pmn");
     let found: Vec<_> = (trace.diagnostics.iter())
-        .map(|d| (d.code, d.is_error(), d.message.as_str()))
+        .map(|d| (d.code.as_str(), d.is_error(), d.message.as_str()))
         .collect();
     assert_eq!(
         found,
@@ -145,7 +145,7 @@ fn kiothi_set_up_with_another_total_replays_with_a_warning() {
     let codes: Vec<_> = trace
         .diagnostics
         .iter()
-        .map(|d| (d.code, d.is_error()))
+        .map(|d| (d.code.as_str(), d.is_error()))
         .collect();
     assert_eq!(codes, [("setup-total", false)]);
     assert!(trace.diagnostics[0].message.contains("53 stones"));

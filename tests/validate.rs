@@ -571,6 +571,7 @@ fn text_that_is_no_record_counts_as_one_game_with_errors() {
         .filter(|d| d["code"] == "missing-game-tag" || d["code"] == "unknown-game")
         .collect();
     assert_eq!(missing.len(), 1, "{d:?}");
+    assert_eq!(missing[0]["code"], "missing-game-tag", "{d:?}");
     assert!(d.iter().all(|d| d["line"].as_u64() > Some(0)), "{d:?}");
 }
 

@@ -3,7 +3,7 @@
 use std::io::{self, Read};
 
 use crate::corpus::Input;
-use crate::pmn::{self, decode, reader, GameText, ParsedGame, Problem, ProblemCode, Record, Span};
+use crate::pmn::{self, decode, reader, Code, GameText, ParsedGame, Problem, Record, Span};
 use crate::replay::{rules_of, ReplayOptions};
 use crate::rules::Rules;
 
@@ -471,7 +471,7 @@ pub(super) fn from_relative(text: GameText, options: &ReplayOptions) -> ParsedGa
     if !not_duplicates.is_empty() {
         let first_own = (game.record.tags.iter()).find(|t| t.name == NUMBERING_TAG);
         not_duplicates.extend(first_own.map(|t| t.span.start));
-        let duplicate = |p: &Problem| p.code == ProblemCode::DuplicateTag;
+        let duplicate = |p: &Problem| p.code == Code::DuplicateTag;
         (game.problems).retain(|p| !(duplicate(p) && not_duplicates.contains(&p.span.start)));
     }
     game
@@ -511,12 +511,4 @@ fn floor_char_boundary(text: &str, mut at: usize) -> usize {
         at -= 1;
     }
     at
-}
-
-/// 0 when South plays the first ply, 1 when North does.
-pub(super) fn first_index(record: &Record) -> u64 {
-    match record.first_side() {
-        pmn::Side::South => 0,
-        pmn::Side::North => 1,
-    }
 }

@@ -1,6 +1,6 @@
-//! Other numberings of the pits: seat-relative numbers and Ludii's sites, the map
-//! that lets the one PMN reader read plies written in them ([`PitNumbers`]), and the
-//! writing of plies and move text in them.
+//! Other numberings of the pits: seat-relative numbers and Ludii's sites, and the map
+//! ([`PitNumbers`]) through which the one PMN reader reads, and the PMN writer writes,
+//! plies in them.
 //!
 //! A numbering is a pure function of the rule set's geometry and the seat that plays
 //! the ply; nothing here replays a move. Both numberings are defined in
@@ -83,96 +83,9 @@ pub fn ludii_pit(rules: &Rules, site: u32) -> Option<Pit> {
     ((site as usize) < board.len()).then(|| board.pit(site as usize))
 }
 
-fn name_of(rules: &Rules, side: Side, pit: Pit, to: Numbering) -> Option<String> {
-    match to {
-        Numbering::Absolute => rules.board().contains(pit).then(|| pit.to_string()),
-        Numbering::Relative => relative_number(rules, side, pit).map(|n| n.to_string()),
-        Numbering::Ludii => ludii_site(rules, pit).map(|n| n.to_string()),
-    }
-}
-
-fn pit_of(rules: &Rules, side: Side, atom: &str, from: Numbering) -> Option<Pit> {
-    match from {
-        Numbering::Absolute => atom.parse::<Pit>().ok(),
-        Numbering::Relative | Numbering::Ludii => {
-            if atom.is_empty() || !atom.bytes().all(|b| b.is_ascii_digit()) || atom.len() > 4 {
-                return None;
-            }
-            let n: u32 = atom.parse().ok()?;
-            if from == Numbering::Relative {
-                relative_pit(rules, side, n)
-            } else {
-                ludii_pit(rules, n)
-            }
-        }
-    }
-}
-
-/// Rewrites the pits of one ply (without its suffix) from one numbering to another,
-/// for the seat that plays it. A pit is every name not written right after `:` or `#`
-/// (those are counts). `None` when a pit has no name in either numbering.
-pub fn rewrite_ply(
-    rules: &Rules,
-    side: Side,
-    ply: &str,
-    from: Numbering,
-    to: Numbering,
-) -> Option<String> {
-    let mut out = String::with_capacity(ply.len() + 4);
-    rewrite_ply_into(rules, side, ply, from, to, &mut out).then_some(out)
-}
-
-/// [`rewrite_ply`] appending to `out`. On `false` (a pit with no name), `out` may hold
-/// part of the ply: the caller cuts it back.
-fn rewrite_ply_into(
-    rules: &Rules,
-    side: Side,
-    ply: &str,
-    from: Numbering,
-    to: Numbering,
-    out: &mut String,
-) -> bool {
-    let mut rest = ply;
-    let mut count_next = false;
-    while !rest.is_empty() {
-        // An atom is a run of letters and digits; `x` always separates.
-        let atom_len = rest
-            .find(|c: char| !c.is_ascii_alphanumeric() || c == 'x')
-            .unwrap_or(rest.len());
-        let split = if atom_len == 0 {
-            rest.chars().next().map_or(0, char::len_utf8)
-        } else {
-            atom_len
-        };
-        let (atom, after) = rest.split_at(split);
-        if atom_len == 0 {
-            if !matches!(atom, ":" | "#" | "-" | "," | ">" | "x") {
-                return false;
-            }
-            count_next = matches!(atom, ":" | "#");
-            out.push_str(atom);
-        } else if count_next {
-            if !atom.bytes().all(|b| b.is_ascii_digit()) {
-                return false;
-            }
-            out.push_str(atom);
-            count_next = false;
-        } else {
-            let Some(name) =
-                pit_of(rules, side, atom, from).and_then(|pit| name_of(rules, side, pit, to))
-            else {
-                return false;
-            };
-            out.push_str(&name);
-        }
-        rest = after;
-    }
-    true
-}
-
-/// The reader's map of a numbering's pits (see [`crate::pmn::PitNumbers`]): the numbers
-/// of the plies of a relative record or a Ludii move list, read by the one PMN reader,
-/// as the pits they name for the seat that plays.
+/// The map of a numbering's pits (see [`crate::pmn::PitNumbers`]): the numbers of the
+/// plies of a relative record or a Ludii move list as the pits they name for the seat
+/// that plays, for the one PMN reader, and back, for the PMN writer.
 pub struct PitNumbers<'r> {
     rules: &'r Rules,
     from: Numbering,
@@ -191,12 +104,19 @@ impl<'r> PitNumbers<'r> {
     }
 }
 
-impl crate::pmn::PitNumbers for PitNumbers<'_> {
-    fn pit(&self, side: crate::pmn::Side, number: u32) -> Option<crate::pmn::PitRef> {
-        let (own, theirs) = match side {
+impl PitNumbers<'_> {
+    /// The pits of the seat that plays, and of the other, in the order of their numbers.
+    fn orders(&self, side: crate::pmn::Side) -> (&[Pit], &[Pit]) {
+        match side {
             crate::pmn::Side::South => (&self.orders[0], &self.orders[1]),
             crate::pmn::Side::North => (&self.orders[1], &self.orders[0]),
-        };
+        }
+    }
+}
+
+impl crate::pmn::PitNumbers for PitNumbers<'_> {
+    fn pit(&self, side: crate::pmn::Side, number: u32) -> Option<crate::pmn::PitRef> {
+        let (own, theirs) = self.orders(side);
         let pit = match self.from {
             Numbering::Absolute => None,
             Numbering::Ludii => ludii_pit(self.rules, number),
@@ -215,6 +135,22 @@ impl crate::pmn::PitNumbers for PitNumbers<'_> {
         })
     }
 
+    fn number(&self, side: crate::pmn::Side, pit: crate::pmn::PitRef) -> Option<u32> {
+        let pit = Pit::new(pit.row, pit.col);
+        match self.from {
+            Numbering::Absolute => None,
+            Numbering::Ludii => ludii_site(self.rules, pit),
+            Numbering::Relative => {
+                let (own, theirs) = self.orders(side);
+                let place = |order: &[Pit]| order.iter().position(|&p| p == pit);
+                match place(own) {
+                    Some(i) => Some(i as u32 + 1),
+                    None => place(theirs).map(|i| (own.len() + i) as u32 + 1),
+                }
+            }
+        }
+    }
+
     fn no_pit(&self, written: &str) -> String {
         let board = self.rules.board();
         match self.from {
@@ -231,162 +167,6 @@ impl crate::pmn::PitNumbers for PitNumbers<'_> {
                 )
             }
         }
-    }
-}
-
-/// Whether a token is a result token.
-fn is_result(token: &str) -> bool {
-    matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*")
-}
-
-/// Splits a suffix annotation (`!`, `?!`, ...) off the end of a ply token.
-fn split_suffix(token: &str) -> (&str, &str) {
-    let body = token.trim_end_matches(['!', '?']);
-    token.split_at(body.len())
-}
-
-/// One line of play being walked: the index of its next ply and of its last one.
-#[derive(Copy, Clone)]
-struct Line {
-    next: u64,
-    last: Option<u64>,
-}
-
-/// Rewrites the plies of one game's PMN text (tags, move text, comments, variations
-/// kept byte for byte) from one numbering to another. `first` is the index parity of
-/// the first ply (0: South plays first, 1: North). A ply that cannot be rewritten is
-/// left as written.
-pub fn rewrite_game_text(
-    rules: &Rules,
-    first: u64,
-    text: &str,
-    from: Numbering,
-    to: Numbering,
-) -> String {
-    let mut out = String::with_capacity(text.len() + text.len() / 4);
-    let mut lines = vec![Line {
-        next: first,
-        last: None,
-    }];
-    let mut chars = text.char_indices().peekable();
-    let bytes = text.as_bytes();
-    while let Some(&(i, c)) = chars.peek() {
-        match c {
-            '{' => {
-                let end = text[i..].find('}').map_or(text.len(), |e| i + e + 1);
-                out.push_str(&text[i..end]);
-                skip_to(&mut chars, end);
-            }
-            ';' => {
-                let end = text[i..].find('\n').map_or(text.len(), |e| i + e);
-                out.push_str(&text[i..end]);
-                skip_to(&mut chars, end);
-            }
-            '[' => {
-                // A tag: copy to its `]`, quotes respected.
-                let mut j = i + 1;
-                let mut quoted = false;
-                while j < bytes.len() {
-                    match bytes[j] {
-                        b'\\' if quoted => j += 1,
-                        b'"' => quoted = !quoted,
-                        b']' if !quoted => break,
-                        b'\n' => break,
-                        _ => {}
-                    }
-                    j += 1;
-                }
-                let end = (j + 1).min(text.len());
-                let end = if text.is_char_boundary(end) { end } else { j };
-                out.push_str(&text[i..end]);
-                skip_to(&mut chars, end);
-            }
-            '(' => {
-                let outer = *lines.last().expect("the main line is never popped");
-                lines.push(Line {
-                    next: outer.last.unwrap_or(outer.next),
-                    last: None,
-                });
-                out.push(c);
-                chars.next();
-            }
-            ')' => {
-                if lines.len() > 1 {
-                    lines.pop();
-                }
-                out.push(c);
-                chars.next();
-            }
-            // A stray `}` (no comment is open): copied, as any text the reader will
-            // report (as a token of no characters it would be read again forever).
-            '}' => {
-                out.push(c);
-                chars.next();
-            }
-            c if c.is_whitespace() => {
-                out.push(c);
-                chars.next();
-            }
-            _ => {
-                // A token holds at least its first character, so the loop always moves on.
-                let start = i + c.len_utf8();
-                let end = text[start..]
-                    .find(|c: char| c.is_whitespace() || "{};()[$".contains(c))
-                    .map_or(text.len(), |e| start + e);
-                rewrite_token(rules, &text[i..end], &mut lines, from, to, &mut out);
-                skip_to(&mut chars, end);
-            }
-        }
-    }
-    out
-}
-
-fn skip_to(chars: &mut std::iter::Peekable<std::str::CharIndices<'_>>, end: usize) {
-    while chars.peek().is_some_and(|&(i, _)| i < end) {
-        chars.next();
-    }
-}
-
-/// Rewrites one token.
-fn rewrite_token(
-    rules: &Rules,
-    token: &str,
-    lines: &mut [Line],
-    from: Numbering,
-    to: Numbering,
-    out: &mut String,
-) {
-    if is_result(token) || token.starts_with('$') {
-        out.push_str(token);
-        return;
-    }
-    // A move number, possibly glued to the ply after it (`12.a3`).
-    let digits = token.bytes().take_while(u8::is_ascii_digit).count();
-    let dots = token[digits..].bytes().take_while(|&b| b == b'.').count();
-    let ply = if digits > 0 && dots > 0 {
-        out.push_str(&token[..digits + dots]);
-        &token[digits + dots..]
-    } else {
-        token
-    };
-    if ply.is_empty() {
-        return;
-    }
-    let line = lines.last_mut().expect("the main line is never popped");
-    let side = if line.next.is_multiple_of(2) {
-        Side::South
-    } else {
-        Side::North
-    };
-    line.last = Some(line.next);
-    line.next += 1;
-    let (body, suffix) = split_suffix(ply);
-    let written = out.len();
-    if rewrite_ply_into(rules, side, body, from, to, out) {
-        out.push_str(suffix);
-    } else {
-        out.truncate(written);
-        out.push_str(ply);
     }
 }
 
@@ -486,64 +266,47 @@ mod tests {
         }
     }
 
+    /// A PMN ply with its pits written as numbers `to` for `side`, as the writer
+    /// writes it; `None` when a pit has no number.
+    fn numbered(r: &Rules, to: Numbering, side: Side, ply: &str) -> Option<String> {
+        use crate::pmn::PitNumbers as _;
+        let text = format!("[Game \"Tsoro\"]\n\n1. {ply} *");
+        let (record, _) = crate::pmn::parse::parse_game(&text, 0, 1);
+        let Some(crate::pmn::Element::Ply(p)) = record.moves.get(1) else {
+            panic!("no ply in {text:?}");
+        };
+        let numbers = PitNumbers::new(r, to);
+        let mut out = String::new();
+        let side = match side {
+            Side::South => crate::pmn::Side::South,
+            Side::North => crate::pmn::Side::North,
+        };
+        (p.syntax)
+            .write_pits(&mut out, |f, pit| {
+                let n = numbers.number(side, pit).ok_or(std::fmt::Error)?;
+                std::fmt::Write::write_fmt(f, format_args!("{n}"))
+            })
+            .ok()?;
+        Some(out)
+    }
+
     #[test]
-    fn plies_rewrite_pits_but_not_counts() {
+    fn plies_number_pits_but_not_counts() {
         let r = rules(Game::Tsoro, Board::new(4, 12), "heads=1");
-        let rel = rewrite_ply(
-            &r,
-            Side::North,
-            "d3xa11,b10",
-            Numbering::Absolute,
-            Numbering::Relative,
-        )
-        .unwrap();
+        let rel = numbered(&r, Numbering::Relative, Side::North, "d3xa11,b10").unwrap();
         // North: d12..d1 are 1..12, so d3 is 10; South's a11 is 24+11, b10 is 24+15.
         assert_eq!(rel, "10x35,39");
-        let back = rewrite_ply(
-            &r,
-            Side::North,
-            &rel,
-            Numbering::Relative,
-            Numbering::Absolute,
-        );
-        assert_eq!(back.as_deref(), Some("d3xa11,b10"));
+        let (plies, problems) = read(&r, Numbering::Relative, "1. 3 10x35,39 *");
+        assert_eq!(problems, Vec::<String>::new());
+        assert_eq!(plies[1].0, "d3xa11,b10");
         let k = rules(Game::Kiothi, None, "");
-        let rel = rewrite_ply(
-            &k,
-            Side::South,
-            "a8:4-a1x",
-            Numbering::Absolute,
-            Numbering::Relative,
-        );
+        let rel = numbered(&k, Numbering::Relative, Side::South, "a8:4-a1x");
         assert_eq!(rel.as_deref(), Some("8:4-1x"));
-        let rel = rewrite_ply(
-            &k,
-            Side::North,
-            "b1:10,b2>a5:10,b1:10",
-            Numbering::Absolute,
-            Numbering::Relative,
-        );
-        assert_eq!(rel.as_deref(), Some("10:10,9>15:10,10:10"));
-        assert_eq!(
-            rewrite_ply(
-                &k,
-                Side::South,
-                "a11",
-                Numbering::Absolute,
-                Numbering::Relative
-            ),
-            None
-        );
-        assert_eq!(
-            rewrite_ply(
-                &k,
-                Side::South,
-                "99",
-                Numbering::Relative,
-                Numbering::Absolute
-            ),
-            None
-        );
+        let rel = numbered(&k, Numbering::Relative, Side::North, "b1,b2>a5:10,b1:10");
+        assert_eq!(rel.as_deref(), Some("10,9>15:10,10:10"));
+        assert_eq!(numbered(&k, Numbering::Relative, Side::South, "a11"), None);
+        let rel = numbered(&r, Numbering::Ludii, Side::North, "d12xa1:2");
+        assert_eq!(rel.as_deref(), Some("47x0:2"));
     }
 
     /// The plies and problems of a game's move text whose pits are numbers `from`.
@@ -649,15 +412,45 @@ mod tests {
     }
 
     #[test]
-    fn game_text_keeps_everything_but_the_pits() {
+    fn the_writer_numbers_the_pits_and_keeps_everything_else() {
         let r = rules(Game::Tsoro, Board::new(4, 6), "");
-        let text = "[Game \"Tsoro\"]\n[Board \"4x6\"]\n\n1. a3! {a1 stays} d4 (1... d5 $2) 2. b2?; a4\n*\n";
-        let rel = rewrite_game_text(&r, 0, text, Numbering::Absolute, Numbering::Relative);
+        let text = "[Game \"Tsoro\"]\n[Board \"4x6\"]\n\n1. a3! {a1 stays} 1... d4 (1... d5 $2) 2. b2? ;a4\n*\n";
+        let (record, problems) = crate::pmn::parse::parse_game(text, 0, 1);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(crate::pmn::write_game(&record), text);
+        let numbers = PitNumbers::new(&r, Numbering::Relative);
+        let rel = crate::pmn::write_numbered_game(&record, &numbers);
         assert_eq!(
             rel,
-            "[Game \"Tsoro\"]\n[Board \"4x6\"]\n\n1. 3! {a1 stays} 3 (1... 2 $2) 2. 11?; a4\n*\n"
+            "[Game \"Tsoro\"]\n[Board \"4x6\"]\n\n1. 3! {a1 stays} 1... 3 (1... 2 $2) 2. 11? ;a4\n*\n"
         );
-        let back = rewrite_game_text(&r, 0, &rel, Numbering::Relative, Numbering::Absolute);
-        assert_eq!(back, text);
+        let (back, problems) = crate::pmn::parse::parse_numbered_game(&rel, 0, 1, Some(&numbers));
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(crate::pmn::write_game(&back), text);
+    }
+
+    /// A ply with a pit that has no number is written with PMN's names, and lines break
+    /// where the export form breaks them.
+    #[test]
+    fn the_writer_keeps_a_pit_without_a_number_and_the_lines_of_the_export_form() {
+        let r = rules(Game::Tsoro, Board::new(4, 6), "");
+        let mut moves = String::new();
+        for n in 1..=20 {
+            moves.push_str(&format!("{n}. a1 d6 "));
+        }
+        let text = format!("[Game \"Tsoro\"]\n[Board \"4x6\"]\n\n{moves}1. a9 *\n");
+        let (record, _) = crate::pmn::parse::parse_game(&text, 0, 1);
+        let pmn = crate::pmn::write_game(&record);
+        let numbers = PitNumbers::new(&r, Numbering::Relative);
+        let rel = crate::pmn::write_numbered_game(&record, &numbers);
+        assert!(rel.ends_with(" a9 *\n"), "{rel}");
+        assert_eq!(rel.lines().count(), pmn.lines().count());
+        for (a, b) in pmn.lines().zip(rel.lines()) {
+            assert_eq!(
+                a.split(' ').count(),
+                b.split(' ').count(),
+                "{a:?} and {b:?}"
+            );
+        }
     }
 }

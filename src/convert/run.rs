@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::corpus::{self, Batches, Filter, Input, WholeInputs, Work};
 use crate::error::CommandError;
-use crate::pmn::{ParsedGame, Problem, ProblemCode};
+use crate::pmn::{Code, ParsedGame, Problem};
 use crate::replay::{replay, ReplayOptions, Trace};
 
 use super::forms::{ConvertFrom, ConvertTo, Forms};
@@ -220,7 +220,7 @@ fn convert_one(
     }
     // What the reading changed of the text (bytes read as Latin-1 or replaced, NUL
     // bytes read as spaces) is said, as PMN.md asks, since the output holds it so.
-    let altered = |p: &&Problem| matches!(p.code, ProblemCode::Encoding | ProblemCode::NulByte);
+    let altered = |p: &&Problem| matches!(p.code, Code::Encoding | Code::NulByte);
     let mut notes: Vec<String> = (parsed.problems.iter())
         .filter(altered)
         .map(|p| format!("{name}:{p}"))

@@ -3,7 +3,7 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::pmn::{
-    self, Comment, CommentKind, Element, ParsedGame, Problem, ProblemCode, Record, Span, Variation,
+    self, Code, Comment, CommentKind, Element, ParsedGame, Problem, Record, Span, Variation,
 };
 use crate::replay::Trace;
 
@@ -124,15 +124,15 @@ fn closed_by_its_paren(parsed: &ParsedGame, v: &Variation) -> bool {
 }
 
 /// Problems about the game as a whole, which say nothing of a piece of its text.
-fn about_the_whole_game(code: ProblemCode) -> bool {
+fn about_the_whole_game(code: Code) -> bool {
     matches!(
         code,
-        ProblemCode::MissingGameTag
-            | ProblemCode::MissingResult
-            | ProblemCode::DuplicateTag
-            | ProblemCode::ResultMismatch
-            | ProblemCode::EmptyFile
-            | ProblemCode::Io
+        Code::MissingGameTag
+            | Code::MissingResult
+            | Code::DuplicateTag
+            | Code::ResultMismatch
+            | Code::EmptyFile
+            | Code::Io
     )
 }
 
@@ -199,7 +199,7 @@ impl Cause {
             line => (line, d.span.column.max(1)),
         };
         Cause {
-            code: d.code,
+            code: d.code.as_str(),
             message: d.message.clone(),
             line,
             column,

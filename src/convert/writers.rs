@@ -7,10 +7,9 @@ use serde::Serialize;
 
 use crate::geometry::Pit;
 use crate::moves::Move;
-use crate::pmn::{self, CommentKind, Element, Record, Tag};
+use crate::pmn::{self, CommentKind, Element, PitNumbers as _, Record, Tag};
 use crate::rules::{Game, Rules};
 
-use super::input::first_index;
 use super::numbering;
 use super::numbering::Numbering;
 use super::verdict::{rest_comments, verbatim_comments};
@@ -39,13 +38,9 @@ pub fn to_relative(c: &Conversion) -> String {
         .position(|t| t.name == NUMBERING_TAG)
         .unwrap_or(record.tags.len());
     record.tags.insert(at, Tag::new(NUMBERING_TAG, RELATIVE));
-    let text = pmn::write_game(&record);
-    numbering::rewrite_game_text(
-        rules,
-        first_index(&record),
-        &text,
-        Numbering::Absolute,
-        Numbering::Relative,
+    pmn::write_numbered_game(
+        &record,
+        &numbering::PitNumbers::new(rules, Numbering::Relative),
     )
 }
 
@@ -98,16 +93,27 @@ pub fn to_ludii(c: &Conversion) -> String {
         .flat_map(|u| verbatim_comments(TAG_NOTE, u))
         .collect();
     ludii_comments(&mut out, &tag_comments);
-    for ply in &c.trace.plies {
-        let line = numbering::rewrite_ply(
-            rules,
-            ply.side,
-            &ply.text,
-            Numbering::Absolute,
-            Numbering::Ludii,
-        )
-        .unwrap_or_else(|| ply.text.clone());
-        let _ = writeln!(out, "{line}");
+    let sites = numbering::PitNumbers::new(rules, Numbering::Ludii);
+    // The plies replayed are the first plies of the main line, in order.
+    let written = (c.record.moves.iter()).filter_map(|e| match e {
+        Element::Ply(p) => Some(&p.syntax),
+        _ => None,
+    });
+    for (ply, syntax) in c.trace.plies.iter().zip(written) {
+        let start = out.len();
+        let side = match ply.side {
+            crate::geometry::Side::South => pmn::Side::South,
+            crate::geometry::Side::North => pmn::Side::North,
+        };
+        let numbered = syntax.write_pits(&mut out, |f, pit| {
+            let site = sites.number(side, pit).ok_or(std::fmt::Error)?;
+            write!(f, "{site}")
+        });
+        if numbered.is_err() {
+            out.truncate(start);
+            out.push_str(&ply.text);
+        }
+        out.push('\n');
         // A foul accepted is part of the play, not commentary: without it the ply
         // would not replay when the list is read back.
         if ply.foul {
@@ -326,7 +332,7 @@ pub(super) fn csv_rows(c: &Conversion) -> Vec<[String; 11]> {
     for p in &c.trace.plies {
         let (from, lift, arrival) = match &p.mv {
             Move::Sow(s) => (
-                s.from.map(|f| f.to_string()).unwrap_or_default(),
+                s.from.to_string(),
                 s.lift.map(|n| n.to_string()).unwrap_or_default(),
                 s.stop.map(|h| h.arrival.to_string()).unwrap_or_default(),
             ),

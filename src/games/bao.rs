@@ -40,7 +40,7 @@ fn check_step(rules: &Rules, pos: &Position, mv: &Move) -> Result<(usize, usize)
     if sowing.lift.is_some() || sowing.stop.is_some() || !sowing.bonus.is_empty() {
         return Err(Illegal::NotASimpleStep);
     }
-    let pit = sowing.from.ok_or(Illegal::StepWithoutPit)?;
+    let pit = sowing.from;
     let board = rules.board();
     if !board.contains(pit) {
         return Err(Illegal::NoSuchPit { pit });

@@ -93,9 +93,7 @@ pub(crate) fn apply(
                     option: "a bonus after the capture",
                 });
             }
-            let from = s.from.ok_or(Illegal::ChoiceNotOffered {
-                option: "a sowing with no start pit",
-            })?;
+            let from = s.from;
             let origin = own_pit(pos, from)?;
             let holds = pos.pits[origin];
             let lift = match s.lift {
@@ -380,9 +378,8 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate
 
 fn sowing(pit: Pit, lift: u16) -> Move {
     Move::Sow(Sowing {
-        from: Some(pit),
         lift: Some(lift),
-        ..Sowing::default()
+        ..Sowing::from(pit)
     })
 }
 

@@ -48,7 +48,7 @@ pub(crate) fn apply(
         Move::Sow(sowing) => sowing,
         Move::Redistribute(_) => return Err(Illegal::RedistributionNotAllowed),
     };
-    let from = sowing.from.ok_or(Illegal::NoStartPit)?;
+    let from = sowing.from;
     if sowing.lift.is_some() {
         return Err(Illegal::PartialLiftNotAllowed);
     }
@@ -173,7 +173,7 @@ pub(crate) fn play_random(
         finish(pos, captured);
         let from = rules.board().pit(rules.circuit(side)[place] as usize);
         return Some(Move::Sow(Sowing {
-            from: Some(from),
+            from,
             lift: None,
             stop: None,
             bonus,

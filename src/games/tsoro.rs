@@ -93,11 +93,7 @@ pub(crate) fn apply(
     };
     let board = rules.board();
     let mover = pos.side;
-    let Some(from) = sowing.from else {
-        return Err(Illegal::ChoiceNotOffered {
-            option: "a sowing with no start pit",
-        });
-    };
+    let from = sowing.from;
     if sowing.lift.is_some() {
         return Err(Illegal::PartialLiftNotAllowed);
     }
@@ -798,7 +794,7 @@ pub(crate) fn play_random(
         }
         pos.side = mover.opponent();
         return Some(Move::Sow(Sowing {
-            from: Some(board.pit(from_index)),
+            from: board.pit(from_index),
             lift: None,
             stop: stop.map(|(head, arrival)| HeadStop {
                 head: board.pit(head),

@@ -947,16 +947,24 @@ impl Record {
     }
 }
 
-impl fmt::Display for PlySyntax {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl PlySyntax {
+    /// Writes the ply with each pit written by `pit` (counts, marks and separators as
+    /// PMN writes them): PMN's names through `Display`, a numbering's numbers through
+    /// the writer. An error of `pit` stops the writing and is returned.
+    pub fn write_pits<W: fmt::Write>(
+        &self,
+        f: &mut W,
+        mut pit: impl FnMut(&mut W, PitRef) -> fmt::Result,
+    ) -> fmt::Result {
         match self {
             PlySyntax::Sowing(s) => {
-                write!(f, "{}", s.from)?;
+                pit(f, s.from)?;
                 if let Some(n) = s.lift {
                     write!(f, ":{n}")?;
                 }
                 if let Some(end) = s.end {
-                    write!(f, "-{end}")?;
+                    f.write_str("-")?;
+                    pit(f, end)?;
                 }
                 if let Some(k) = s.arrival {
                     write!(f, "#{k}")?;
@@ -967,7 +975,7 @@ impl fmt::Display for PlySyntax {
                         if i > 0 {
                             f.write_str(",")?;
                         }
-                        write!(f, "{}", p.pit)?;
+                        pit(f, p.pit)?;
                         if let Some(n) = p.count {
                             write!(f, ":{n}")?;
                         }
@@ -976,22 +984,29 @@ impl fmt::Display for PlySyntax {
                 Ok(())
             }
             PlySyntax::Redistribution(r) => {
-                for (i, p) in r.emptied.iter().enumerate() {
+                for (i, &p) in r.emptied.iter().enumerate() {
                     if i > 0 {
                         f.write_str(",")?;
                     }
-                    write!(f, "{p}")?;
+                    pit(f, p)?;
                 }
                 f.write_str(">")?;
                 for (i, p) in r.filled.iter().enumerate() {
                     if i > 0 {
                         f.write_str(",")?;
                     }
-                    write!(f, "{}:{}", p.pit, p.stones)?;
+                    pit(f, p.pit)?;
+                    write!(f, ":{}", p.stones)?;
                 }
                 Ok(())
             }
         }
+    }
+}
+
+impl fmt::Display for PlySyntax {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_pits(f, |f, p| write!(f, "{p}"))
     }
 }
 

@@ -24,7 +24,7 @@ pub use ast::{
     Redistribution, ResultToken, Side, Sowing, Span, Suffix, Tag, Variation,
 };
 pub use parse::PitNumbers;
-pub use problem::{Problem, ProblemCode, Severity};
+pub use problem::{Code, Problem, Severity};
 pub use reader::{parse_bytes, parse_str, GameText, ParsedGame, Reader};
 pub use visit::{RecordBuilder, Skip, Visitor};
-pub use writer::{write_game, write_game_into, write_games};
+pub use writer::{write_game, write_game_into, write_games, write_numbered_game};

@@ -38,7 +38,7 @@
 use std::ops::ControlFlow;
 
 use super::ast::*;
-use super::problem::{Problem, ProblemCode};
+use super::problem::{Code, Problem};
 use super::visit::{RecordBuilder, Visitor};
 
 mod command;
@@ -93,7 +93,8 @@ pub fn read_numbered_game<V: Visitor>(
 }
 
 /// Pits written as numbers rather than PMN's `a3`: seat-relative numbers or Ludii's
-/// sites, which a caller who knows the board maps to pits (this layer knows no board).
+/// sites, which a caller who knows the board maps to pits and back (this layer knows
+/// no board). The reader reads plies through it, the writer writes them.
 ///
 /// In such move text a ply's every pit is a number, and a number right after `:` or
 /// `#` is a count, as in PMN; a number followed by a dot is a move number, any other
@@ -101,6 +102,10 @@ pub fn read_numbered_game<V: Visitor>(
 pub trait PitNumbers {
     /// The pit that `number` names in a ply that `side` plays, if any.
     fn pit(&self, side: Side, number: u32) -> Option<PitRef>;
+
+    /// The number that names `pit` in a ply that `side` plays, if any: the inverse of
+    /// [`PitNumbers::pit`].
+    fn number(&self, side: Side, pit: PitRef) -> Option<u32>;
 
     /// Why `written`, read where a pit belongs (a run of letters and digits up to an
     /// `x`), names no pit.
@@ -340,7 +345,7 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
         }
     }
 
-    fn error(&mut self, code: ProblemCode, start: usize, end: usize, message: String) {
+    fn error(&mut self, code: Code, start: usize, end: usize, message: String) {
         let span = self.span_slow(start, end);
         self.visitor.problem(Problem::error(code, span, message));
     }

@@ -7,6 +7,8 @@ use std::fmt;
 
 use serde::Serialize;
 
+pub use crate::code::Code;
+
 use super::ast::Span;
 
 /// How bad a problem is.
@@ -19,91 +21,13 @@ pub enum Severity {
     Warning,
 }
 
-/// What kind of problem it is; `as_str` gives the stable kebab-case code.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ProblemCode {
-    /// Text that is not PMN where it is.
-    Syntax,
-    /// A `{` comment without its `}`.
-    UnterminatedComment,
-    /// A tag without its closing quote or `]`.
-    UnterminatedTag,
-    /// A `(` without its `)`.
-    UnterminatedVariation,
-    /// A `)` without its `(`.
-    UnmatchedParen,
-    /// A backslash in a tag value followed by something other than `"` or `\`.
-    BadEscape,
-    /// The same tag twice.
-    DuplicateTag,
-    /// No `Game` tag.
-    MissingGameTag,
-    /// No result token at the end of the move text.
-    MissingResult,
-    /// The `Result` tag and the result token disagree.
-    ResultMismatch,
-    /// A move number that does not fit the ply after it.
-    MoveNumber,
-    /// Bytes that are not UTF-8 (read as Latin-1), broken UTF-16, or an encoding or line
-    /// ends told without a mark (UTF-16 without its byte-order mark, CR alone).
-    Encoding,
-    /// A NUL byte.
-    NulByte,
-    /// A line longer than the limit.
-    LongLine,
-    /// A number too large for its place.
-    NumberTooLarge,
-    /// Variations nested deeper than the limit.
-    NestingTooDeep,
-    /// A file with no games.
-    EmptyFile,
-    /// Text after a game's result and before the next game's tags.
-    GarbageBetweenGames,
-    /// The input could not be read.
-    Io,
-}
-
-impl ProblemCode {
-    /// The kebab-case code, e.g. `unterminated-comment`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ProblemCode::Syntax => "syntax",
-            ProblemCode::UnterminatedComment => "unterminated-comment",
-            ProblemCode::UnterminatedTag => "unterminated-tag",
-            ProblemCode::UnterminatedVariation => "unterminated-variation",
-            ProblemCode::UnmatchedParen => "unmatched-paren",
-            ProblemCode::BadEscape => "bad-escape",
-            ProblemCode::DuplicateTag => "duplicate-tag",
-            ProblemCode::MissingGameTag => "missing-game-tag",
-            ProblemCode::MissingResult => "missing-result",
-            ProblemCode::ResultMismatch => "result-mismatch",
-            ProblemCode::MoveNumber => "move-number",
-            ProblemCode::Encoding => "encoding",
-            ProblemCode::NulByte => "nul-byte",
-            ProblemCode::LongLine => "long-line",
-            ProblemCode::NumberTooLarge => "number-too-large",
-            ProblemCode::NestingTooDeep => "nesting-too-deep",
-            ProblemCode::EmptyFile => "empty-file",
-            ProblemCode::GarbageBetweenGames => "garbage-between-games",
-            ProblemCode::Io => "io",
-        }
-    }
-}
-
-impl fmt::Display for ProblemCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
 /// A problem in the text, with its place.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Problem {
     /// Error or warning.
     pub severity: Severity,
     /// The kind of problem.
-    pub code: ProblemCode,
+    pub code: Code,
     /// Plain words: what was found, what was expected.
     pub message: String,
     /// Where it is.
@@ -112,7 +36,7 @@ pub struct Problem {
 
 impl Problem {
     /// An error.
-    pub fn error(code: ProblemCode, span: Span, message: impl Into<String>) -> Problem {
+    pub fn error(code: Code, span: Span, message: impl Into<String>) -> Problem {
         Problem {
             severity: Severity::Error,
             code,
@@ -122,7 +46,7 @@ impl Problem {
     }
 
     /// A warning.
-    pub fn warning(code: ProblemCode, span: Span, message: impl Into<String>) -> Problem {
+    pub fn warning(code: Code, span: Span, message: impl Into<String>) -> Problem {
         Problem {
             severity: Severity::Warning,
             code,

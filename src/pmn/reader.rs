@@ -18,7 +18,7 @@ use std::io::{self, BufRead, BufReader, Chain, Cursor, Read};
 use super::ast::{Record, Span, Tag};
 use super::decode::{self, decode_line, Encoding, Utf16ToUtf8};
 use super::parse::{parse_game, read_game};
-use super::problem::{Problem, ProblemCode};
+use super::problem::{Code, Problem};
 use super::visit::Visitor;
 
 /// Lines longer than this many characters are a `long-line` warning.
@@ -115,7 +115,7 @@ impl ParsedGame {
 
     /// The failure to read the input, if reading it failed.
     pub fn io_error(&self) -> Option<&Problem> {
-        self.problems.iter().find(|p| p.code == ProblemCode::Io)
+        self.problems.iter().find(|p| p.code == Code::Io)
     }
 }
 
@@ -474,7 +474,7 @@ impl<R: Read> Reader<R> {
             let column = 1 + bad as u32;
             let start = self.offset + text.char_indices().nth(bad).map_or(text.len(), |c| c.0);
             out.push(Problem::warning(
-                ProblemCode::Encoding,
+                Code::Encoding,
                 at(column, start, start + 1),
                 format!(
                     "byte {:#04x} is not UTF-8; the line is read as Latin-1 (later such lines are read the same way without a warning)",
@@ -487,7 +487,7 @@ impl<R: Read> Reader<R> {
             let column = 1 + text[..at_char].chars().count() as u32;
             let start = self.offset + at_char;
             out.push(Problem::warning(
-                ProblemCode::Encoding,
+                Code::Encoding,
                 at(column, start, start + REPLACEMENT.len_utf8()),
                 "broken UTF-16 (an unpaired surrogate, or an odd last byte) is read as U+FFFD",
             ));
@@ -505,7 +505,7 @@ impl<R: Read> Reader<R> {
                 ),
             };
             out.push(Problem::warning(
-                ProblemCode::NulByte,
+                Code::NulByte,
                 at(column, self.offset + nul, self.offset + nul + 1),
                 message,
             ));
@@ -514,7 +514,7 @@ impl<R: Read> Reader<R> {
             let chars = text.trim_end_matches(['\r', '\n']).chars().count();
             if chars > MAX_LINE_CHARS {
                 out.push(Problem::warning(
-                    ProblemCode::LongLine,
+                    Code::LongLine,
                     at(1, self.offset, self.offset + text.len()),
                     format!(
                         "this line has {chars} characters; lines longer than {MAX_LINE_CHARS} are read but are probably not PMN"
@@ -605,7 +605,7 @@ impl<R: Read> Reader<R> {
             column: 1,
         };
         for note in self.told.drain(..) {
-            problems.push(Problem::warning(ProblemCode::Encoding, first, note));
+            problems.push(Problem::warning(Code::Encoding, first, note));
         }
         // The game's first line: held in the input's buffer, or pending.
         let mut first_held = std::mem::take(&mut self.held);
@@ -667,7 +667,7 @@ impl<R: Read> Reader<R> {
                     column: 1,
                 };
                 problems.push(Problem::warning(
-                    ProblemCode::EmptyFile,
+                    Code::EmptyFile,
                     span,
                     "the file holds no game",
                 ));
@@ -718,7 +718,7 @@ impl<R: Read> Reader<R> {
         );
         GameText {
             text: String::new(),
-            problems: vec![Problem::error(ProblemCode::Io, span, message)],
+            problems: vec![Problem::error(Code::Io, span, message)],
             offset,
             line,
             is_game: false,
@@ -754,7 +754,7 @@ impl<R: Read> Reader<R> {
                 Some(GameText {
                     text: String::new(),
                     problems: vec![Problem::error(
-                        ProblemCode::Io,
+                        Code::Io,
                         span,
                         format!("the input could not be read: {e}"),
                     )],
@@ -852,7 +852,7 @@ impl GameText {
         if self.is_game {
             return None;
         }
-        self.problems.iter().find(|p| p.code == ProblemCode::Io)
+        self.problems.iter().find(|p| p.code == Code::Io)
     }
 
     /// [`GameText::io_error`] as the corpus commands report it, of the input `name`:
@@ -937,7 +937,7 @@ mod tests {
             .iter()
             .map(|p| (p.code, p.span.column))
             .collect();
-        assert_eq!(p, [(ProblemCode::NulByte, 9)]);
+        assert_eq!(p, [(Code::NulByte, 9)]);
         assert!(games[0].problems[0].message.starts_with("2 NUL bytes"));
     }
 
@@ -957,7 +957,7 @@ mod tests {
             .iter()
             .map(|p| (p.code, p.span.line, p.span.column))
             .collect();
-        assert_eq!(p, [(ProblemCode::Encoding, 3, 2)]);
+        assert_eq!(p, [(Code::Encoding, 3, 2)]);
         assert!(!games[0].has_errors());
     }
 
@@ -971,7 +971,7 @@ mod tests {
         assert!(games[0]
             .problems
             .iter()
-            .any(|p| p.code == ProblemCode::MissingResult));
+            .any(|p| p.code == Code::MissingResult));
         assert_eq!(games[1].record.tag("Game"), Some("Tsoro"));
         assert_eq!(games[1].record.tag("Event"), Some("b"));
         assert!(games[1].problems.is_empty(), "{:?}", games[1].problems);
@@ -995,7 +995,7 @@ mod tests {
         assert!(games[0]
             .problems
             .iter()
-            .any(|p| p.code == ProblemCode::DuplicateTag));
+            .any(|p| p.code == Code::DuplicateTag));
     }
 
     #[test]

@@ -13,10 +13,10 @@
 //! line break; records read by [`super::reader`] never do, records built from JSON
 //! might.
 
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 
-use super::ast::{CommentKind, Dots, Element, Record, Side};
-use super::parse::move_number_for;
+use super::ast::{CommentKind, Dots, Element, Ply, Record, Side};
+use super::parse::{move_number_for, PitNumbers};
 
 /// Tags written first, in this order; the others follow sorted by name.
 pub const EXPORT_TAG_ORDER: [&str; 10] = [
@@ -48,6 +48,20 @@ pub fn write_games<'a>(records: impl IntoIterator<Item = &'a Record>) -> String 
 
 /// Appends one game in export form to `out`.
 pub fn write_game_into(record: &Record, out: &mut String) {
+    write_numbered_game_into(record, None, out);
+}
+
+/// One game in export form, the plies' pits written as `numbers` says. A ply with a pit
+/// that has no number is written with PMN's names. Lines break where they break in the
+/// export form with PMN's names, so that line for line the two texts hold the same
+/// plies.
+pub fn write_numbered_game(record: &Record, numbers: &dyn PitNumbers) -> String {
+    let mut out = String::new();
+    write_numbered_game_into(record, Some(numbers), &mut out);
+    out
+}
+
+fn write_numbered_game_into(record: &Record, numbers: Option<&dyn PitNumbers>, out: &mut String) {
     let mut order: Vec<usize> = (0..record.tags.len()).collect();
     order.sort_by(|&a, &b| {
         let key = |i: usize| {
@@ -72,7 +86,11 @@ pub fn write_game_into(record: &Record, out: &mut String) {
         }
         out.push_str("\"]\n");
     }
-    let mut tokens = Tokens::default();
+    let mut tokens = Tokens {
+        list: Vec::new(),
+        opens: 0,
+        numbers,
+    };
     let first = match record.first_side() {
         Side::South => 0,
         Side::North => 1,
@@ -90,32 +108,81 @@ pub fn write_game_into(record: &Record, out: &mut String) {
     tokens.wrap_into(out);
 }
 
-#[derive(Default)]
-struct Tokens {
-    /// Token text and whether a line break must follow it (a `;` comment).
-    list: Vec<(String, bool)>,
+struct Tokens<'n> {
+    list: Vec<Token>,
     /// `(` waiting to be glued to the next token.
     opens: usize,
+    /// How the plies' pits are written: numbers, or PMN's names.
+    numbers: Option<&'n dyn PitNumbers>,
 }
 
-impl Tokens {
+struct Token {
+    text: String,
+    /// The characters the token takes on its line when lines are broken: those of its
+    /// text, or of its PMN twin for a ply written in numbers.
+    width: usize,
+    /// Whether a line break must follow it (a `;` comment).
+    ends_line: bool,
+}
+
+impl Tokens<'_> {
     fn push(&mut self, text: String, ends_line: bool) {
+        let width = text.chars().count();
+        self.push_as(text, width, ends_line);
+    }
+
+    fn push_as(&mut self, text: String, width: usize, ends_line: bool) {
         let text = if self.opens > 0 {
             let mut glued = "(".repeat(self.opens);
             glued.push_str(&text);
-            self.opens = 0;
             glued
         } else {
             text
         };
-        self.list.push((text, ends_line));
+        let width = width + self.opens;
+        self.opens = 0;
+        self.list.push(Token {
+            text,
+            width,
+            ends_line,
+        });
     }
 
     fn close(&mut self) {
         match self.list.last_mut() {
-            Some((text, false)) if self.opens == 0 => text.push(')'),
+            Some(token) if !token.ends_line && self.opens == 0 => {
+                token.text.push(')');
+                token.width += 1;
+            }
             _ => self.push(")".to_string(), false),
         }
+    }
+
+    /// A ply of absolute index `index`, its pits numbered when the writer has numbers.
+    fn ply(&mut self, ply: &Ply, index: u64) {
+        let mut text = String::with_capacity(8);
+        let _ = write!(text, "{ply}");
+        let Some(numbers) = self.numbers else {
+            return self.push(text, false);
+        };
+        let side = if index.is_multiple_of(2) {
+            Side::South
+        } else {
+            Side::North
+        };
+        let width = text.chars().count();
+        let mut numbered = String::with_capacity(text.len());
+        let written = ply.syntax.write_pits(&mut numbered, |f, pit| {
+            let number = numbers.number(side, pit).ok_or(fmt::Error)?;
+            write!(f, "{number}")
+        });
+        if written.is_ok() {
+            if let Some(s) = ply.suffix {
+                numbered.push_str(s.as_str());
+            }
+            text = numbered;
+        }
+        self.push_as(text, width, false);
     }
 
     /// The tokens of one line of play whose first ply has absolute index `first`.
@@ -133,9 +200,7 @@ impl Tokens {
                     } else if number_north {
                         self.push(format!("{number}..."), false);
                     }
-                    let mut text = String::with_capacity(8);
-                    let _ = write!(text, "{ply}");
-                    self.push(text, false);
+                    self.ply(ply, index);
                     number_north = false;
                     last = Some(index);
                     index += 1;
@@ -162,8 +227,12 @@ impl Tokens {
     fn wrap_into(self, out: &mut String) {
         let mut line_chars = 0;
         let mut break_next = false;
-        for (text, ends_line) in self.list {
-            let chars = text.chars().count();
+        for Token {
+            text,
+            width: chars,
+            ends_line,
+        } in self.list
+        {
             if line_chars > 0 {
                 if break_next || line_chars + 1 + chars > MAX_LINE_CHARS {
                     out.push('\n');

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use crate::diagnostic::{code, SuggestedEdit, Suggestion};
+use crate::diagnostic::{Code, SuggestedEdit, Suggestion};
 use crate::moves::Effect;
 use crate::play::GameState;
 use crate::pmn::{self, ParsedGame, PlySyntax};
@@ -141,7 +141,7 @@ fn search_single(
     let text_errors_but_result = parsed
         .problems
         .iter()
-        .any(|p| p.is_error() && p.code != pmn::ProblemCode::ResultMismatch);
+        .any(|p| p.is_error() && p.code != pmn::Code::ResultMismatch);
     let lowest = error_index.saturating_sub(bounds.window);
     // One more state before the window: a deletion replays the ply before it.
     let first_state = lowest.saturating_sub(1);
@@ -187,7 +187,7 @@ fn search_single(
     // fails corrected to the counts of the replay; the result that fails written as the
     // game's outcome.
     let mut candidates: Vec<(Edit, usize, u32)> = Vec::new();
-    if first_code == Some(code::STONES_MISMATCH) && written == error_index {
+    if first_code == Some(Code::StonesMismatch) && written == error_index {
         if let Some(st) = states.get(error_index - base) {
             let mut st = st.clone();
             let (mut effect, mut scratch, mut failed) = (Effect::default(), Vec::new(), false);
@@ -223,12 +223,12 @@ fn search_single(
             }
         }
     }
-    let result_wrong = first_code == Some(code::RESULT_MISMATCH)
+    let result_wrong = first_code == Some(Code::ResultMismatch)
         || (written_trace.complete
             && parsed
                 .problems
                 .iter()
-                .any(|p| p.code == pmn::ProblemCode::ResultMismatch));
+                .any(|p| p.code == pmn::Code::ResultMismatch));
     if result_wrong && written_trace.complete {
         if let Some(outcome) = written_trace.outcome {
             let true_result = replay::result_of(&outcome);
@@ -510,7 +510,7 @@ pub(super) fn unreadable_ply_repairs(
 ) -> Option<Vec<Fix>> {
     /// Candidates tried, nearest first: a token is one slip away from few plies.
     const TRIED: usize = 40;
-    if error.code != crate::pmn::ProblemCode::Syntax.as_str() {
+    if error.code != crate::pmn::Code::Syntax.as_str() {
         return None;
     }
     let number = error.ply? as usize;

@@ -3,12 +3,11 @@
 
 use std::ops::ControlFlow;
 
-use crate::diagnostic::{code, Diagnostic};
-use crate::moves::{Move, Sowing};
+use crate::diagnostic::{Code, Diagnostic};
+use crate::moves::Move;
 use crate::play::GameState;
 use crate::pmn::{
-    Command, Comment, ParsedGame, Ply, Problem, ProblemCode, Record, ResultToken, Skip, Span,
-    Visitor,
+    Command, Comment, ParsedGame, Ply, Problem, Record, ResultToken, Skip, Span, Visitor,
 };
 
 use super::setup::{start_of, tag_span, trace_setup_total};
@@ -93,7 +92,7 @@ impl<'o> Replaying<'o> {
         };
         if record.tag("Position").is_some() && record.tag("SetUp") != Some("1") {
             game.trace.diagnostics.push(Diagnostic::warning(
-                code::SETUP,
+                Code::Setup,
                 None,
                 tag_span(record, "Position"),
                 "the Position tag is not used without [SetUp \"1\"]: the game starts from the initial layout".into(),
@@ -127,7 +126,7 @@ impl<'o> Replaying<'o> {
                 }
             }
             "foul" => self.trace.diagnostics.push(Diagnostic::warning(
-                code::FOUL,
+                Code::Foul,
                 None,
                 cmd.span,
                 "[%foul] before the first ply marks no ply; it belongs after the ply it excuses"
@@ -146,9 +145,7 @@ impl<'o> Replaying<'o> {
         let Some(state) = &mut self.state else {
             return false;
         };
-        let mv = buffers
-            .mv
-            .get_or_insert_with(|| Move::Sow(Sowing::default()));
+        let mv = buffers.mv.get_or_insert_with(Move::buffer);
         let before = state.plies();
         let ply = step_into(
             state,
@@ -186,7 +183,7 @@ impl<'o> Replaying<'o> {
         // PMN.md: a Result problem comes after any problem in the plies, so the
         // reader's (the Result tag against the token) waits for the replay.
         let (result_problems, problems): (Vec<_>, Vec<_>) =
-            (problems.iter()).partition(|p| p.code == ProblemCode::ResultMismatch);
+            (problems.iter()).partition(|p| p.code == Code::ResultMismatch);
         trace.diagnostics = (problems.iter())
             .map(|p| reader_diagnostic(p, starts, record, text))
             .collect();
@@ -194,10 +191,9 @@ impl<'o> Replaying<'o> {
         trace.plies_written = self.plies_written;
         let as_read = |p: &&Problem| Diagnostic::from_problem(p);
         if let Some(d) = self.no_rules {
-            // A missing Game tag is the reader's `missing-game-tag` already: once is
-            // enough.
+            // A missing Game tag the reader reported is not reported again.
             let reported = record.tag("Game").is_none()
-                && (problems.iter()).any(|p| p.code == ProblemCode::MissingGameTag);
+                && (problems.iter()).any(|p| p.code == Code::MissingGameTag);
             if !reported {
                 trace.diagnostics.push(d);
             }
@@ -226,7 +222,7 @@ impl<'o> Replaying<'o> {
         // is known (the after-end error says it). The declared result is not checked
         // against it: the after-end error, at the first ply wrong, already says the
         // true result.
-        let after_end = || trace.diagnostics.iter().any(|d| d.code == code::AFTER_END);
+        let after_end = || trace.diagnostics.iter().any(|d| d.code == Code::AfterEnd);
         let outcome = (complete || after_end()).then(|| state.outcome()).flatten();
         let (rules, last) = state.into_parts();
         (trace.rules, trace.last) = (Some(rules), Some(last));
@@ -377,7 +373,7 @@ pub(crate) fn cut_short(parsed: &ParsedGame) -> bool {
 
 /// [`cut_short`] of the reader's problems.
 fn cut_short_by<'p>(mut problems: impl Iterator<Item = &'p Problem>) -> bool {
-    use crate::pmn::ProblemCode as P;
+    use crate::pmn::Code as P;
     problems.any(|p| {
         p.is_error()
             && !matches!(
@@ -408,7 +404,7 @@ fn reader_diagnostic(
     record: &Record,
     text: TextAt<'_>,
 ) -> Diagnostic {
-    use crate::pmn::ProblemCode as P;
+    use crate::pmn::Code as P;
     let mut d = Diagnostic::from_problem(problem);
     let in_move_text = matches!(
         problem.code,

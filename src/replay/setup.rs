@@ -1,6 +1,6 @@
 //! What a replay starts from: the rules of a record's tags and its start position.
 
-use crate::diagnostic::{code, Diagnostic};
+use crate::diagnostic::{Code, Diagnostic};
 use crate::pmn::{Record, Span};
 use crate::position::Position;
 use crate::rules::{split_options, with_overrides, Game, Rules};
@@ -27,9 +27,10 @@ pub(super) fn tag_span(record: &Record, name: &str) -> Span {
 // A diagnostic is returned once per game at most: its size does not matter.
 #[allow(clippy::result_large_err)]
 pub fn rules_of(record: &Record, overrides: &[(String, String)]) -> Result<Rules, Diagnostic> {
+    // No Game tag is the reader's `missing-game-tag`, whoever finds it: one code for it.
     let Some(game_tag) = record.tag("Game") else {
         return Err(Diagnostic::error(
-            code::UNKNOWN_GAME,
+            Code::MissingGameTag,
             None,
             tag_span(record, "Game"),
             "the record has no Game tag; expected one of Tsoro, Nsolo, Kiothi, BaoLaKimasai".into(),
@@ -37,7 +38,7 @@ pub fn rules_of(record: &Record, overrides: &[(String, String)]) -> Result<Rules
     };
     let game = Game::from_tag(game_tag).ok_or_else(|| {
         Diagnostic::error(
-            code::UNKNOWN_GAME,
+            Code::UnknownGame,
             None,
             tag_span(record, "Game"),
             format!(
@@ -48,7 +49,7 @@ pub fn rules_of(record: &Record, overrides: &[(String, String)]) -> Result<Rules
     let board = match record.tag("Board") {
         None => None,
         Some(text) => Some(Board::parse(text).ok_or_else(|| {
-            Diagnostic::error(code::BAD_BOARD, None, tag_span(record, "Board"), {
+            Diagnostic::error(Code::BadBoard, None, tag_span(record, "Board"), {
                 let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
                 let form = match text.split_once('x') {
                     Some((r, c)) if digits(r) && digits(c) => "a board sow knows",
@@ -64,8 +65,8 @@ pub fn rules_of(record: &Record, overrides: &[(String, String)]) -> Result<Rules
     let written = record.tag("Rules").unwrap_or("");
     let option_error = |e: crate::rules::RulesError, span: Span| {
         let c = match e {
-            crate::rules::RulesError::Board { .. } => code::BAD_BOARD,
-            _ => code::UNKNOWN_OPTION,
+            crate::rules::RulesError::Board { .. } => Code::BadBoard,
+            _ => Code::UnknownOption,
         };
         Diagnostic::error(c, None, span, e.to_string())
     };
@@ -95,7 +96,7 @@ pub fn start_of(record: &Record, rules: &Rules) -> Result<Position, Diagnostic> 
     if record.tag("SetUp") == Some("1") {
         let Some(text) = record.tag("Position") else {
             return Err(Diagnostic::error(
-                code::SETUP,
+                Code::Setup,
                 None,
                 tag_span(record, "SetUp"),
                 "SetUp \"1\" needs a Position tag".into(),
@@ -103,7 +104,7 @@ pub fn start_of(record: &Record, rules: &Rules) -> Result<Position, Diagnostic> 
         };
         return Position::parse(rules, text).map_err(|e| {
             Diagnostic::error(
-                code::SETUP,
+                Code::Setup,
                 None,
                 tag_span(record, "Position"),
                 e.to_string(),
@@ -125,7 +126,7 @@ pub(super) fn trace_setup_total(
     let unlike = start.total_unlike_start(rules)?;
     let span = tag_span(record, "Position");
     Some(Diagnostic::warning(
-        code::SETUP_TOTAL,
+        Code::SetupTotal,
         None,
         span,
         unlike.to_string(),

@@ -1,9 +1,9 @@
 //! One ply: its syntax read as a move under the rules and played, and the commands
 //! after it checked.
 
-use crate::diagnostic::{code, Diagnostic};
+use crate::diagnostic::{Code, Diagnostic};
 use crate::geometry::{Pit, Side};
-use crate::moves::{Effect, Mode, Move, Sowing};
+use crate::moves::{Effect, Mode, Move};
 use crate::notation::{read_move, PlyError};
 use crate::play::GameState;
 use crate::pmn::{Command, PlySyntax};
@@ -23,7 +23,7 @@ pub(crate) fn step(
     diagnostics: &mut Vec<Diagnostic>,
     failed: &mut bool,
 ) -> Option<PlyTrace> {
-    let mut mv = Move::Sow(Sowing::default());
+    let mut mv = Move::buffer();
     step_into(state, input, &mut mv, effect, options, diagnostics, failed)
 }
 
@@ -50,7 +50,7 @@ pub(super) fn step_into(
         Ok(()) => {}
         Err(PlyError::Form(message)) => {
             diagnostics.push(Diagnostic::error(
-                code::PLY_FORM,
+                Code::PlyForm,
                 Some(number),
                 span,
                 format!("ply {number} `{said}`: {message}"),
@@ -72,7 +72,7 @@ pub(super) fn step_into(
     }
     for broken in &effect.fouls {
         diagnostics.push(Diagnostic::warning(
-            code::FOUL,
+            Code::Foul,
             Some(number),
             span,
             format!("ply {number} `{said}` broke a rule and was accepted ([%foul]): {broken}"),
@@ -80,7 +80,7 @@ pub(super) fn step_into(
     }
     if foul && effect.fouls.is_empty() {
         diagnostics.push(Diagnostic::warning(
-            code::FOUL,
+            Code::Foul,
             Some(number),
             span,
             format!("ply {number} `{said}` is marked [%foul] but breaks no rule"),
@@ -91,7 +91,7 @@ pub(super) fn step_into(
         // So is `#k`: it says the sowing stopped at the head at its k-th arrival there.
         if let (Some(k), Some(end), false) = (s.arrival, effect.end, effect.stopped_at_head) {
             diagnostics.push(Diagnostic::error(
-                code::END_MISMATCH,
+                Code::EndMismatch,
                 Some(number),
                 span,
                 format!(
@@ -104,7 +104,7 @@ pub(super) fn step_into(
             let written = Pit::new(end.row, end.col);
             if written != actual {
                 diagnostics.push(Diagnostic::error(
-                    code::END_MISMATCH,
+                    Code::EndMismatch,
                     Some(number),
                     span,
                     format!("ply {number} `{said}` ends in {actual}, not in {written} as written"),
@@ -117,7 +117,7 @@ pub(super) fn step_into(
     let captured = effect.is_capture();
     if !*failed && has_x && !captured {
         diagnostics.push(Diagnostic::error(
-            code::CAPTURE_MARK,
+            Code::CaptureMark,
             Some(number),
             span,
             format!("ply {number} `{said}` is marked x but captured nothing"),
@@ -130,7 +130,7 @@ pub(super) fn step_into(
             .map(|(p, n)| format!("{p} ({n})"))
             .collect();
         diagnostics.push(Diagnostic::warning(
-            code::CAPTURE_MARK,
+            Code::CaptureMark,
             Some(number),
             span,
             format!(
@@ -193,7 +193,7 @@ pub(super) fn check_stones(
     let counts: Option<Vec<u32>> = cmd.args.iter().map(|a| a.parse().ok()).collect();
     let Some(&[south, north]) = counts.as_deref() else {
         return Some(Diagnostic::error(
-            code::COMMAND,
+            Code::Command,
             ply,
             cmd.span,
             format!(
@@ -219,7 +219,7 @@ pub(super) fn check_stones(
             n => format!("after ply {n}"),
         };
         Diagnostic::error(
-            code::STONES_MISMATCH,
+            Code::StonesMismatch,
             ply,
             cmd.span,
             format!(

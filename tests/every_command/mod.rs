@@ -121,8 +121,8 @@ pub fn check(bytes: &[u8], path: &Path, round: usize) {
         // plot, one kind a turn.
         3 => {
             let style = Style {
-                width: 320,
-                height: 200,
+                width_mm: 84.0,
+                height_mm: Some(56.0),
                 title: None,
                 every: turn % 3 == 0,
             };

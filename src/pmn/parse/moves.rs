@@ -4,7 +4,7 @@
 use compact_str::CompactString;
 
 use crate::pmn::ast::*;
-use crate::pmn::problem::{Problem, ProblemCode};
+use crate::pmn::problem::{Code, Problem};
 use crate::pmn::visit::{Skip, Visitor};
 
 use super::command::{command, find_byte};
@@ -90,7 +90,7 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
                         "a ply, move number, comment, NAG, variation or result"
                     };
                     self.error(
-                        ProblemCode::Syntax,
+                        Code::Syntax,
                         start,
                         end,
                         format!("unexpected `{found}` in the move text; expected {expected}"),
@@ -115,7 +115,7 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
                 .rposition(|&b| !is_space(b))
                 .map_or(content_end, |i| i + 1);
             self.error(
-                ProblemCode::MissingResult,
+                Code::MissingResult,
                 at,
                 at,
                 "the game has no result; expected `1-0`, `0-1`, `1/2-1/2` or `*` at the end of the move text".into(),
@@ -135,7 +135,7 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
             frame.close(self.visitor);
             if !stopped {
                 self.visitor.problem(Problem::error(
-                    ProblemCode::UnterminatedVariation,
+                    Code::UnterminatedVariation,
                     frame.open,
                     "this variation is not closed: expected `)` before the end of the game",
                 ));
@@ -169,7 +169,7 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
                 tag.value,
                 tag.span.line
             );
-            (self.visitor).problem(Problem::error(ProblemCode::ResultMismatch, span, message));
+            (self.visitor).problem(Problem::error(Code::ResultMismatch, span, message));
         }
         self.skip_space();
         if self.pos < self.bytes.len() {
@@ -178,7 +178,7 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
             let shown = quote(self.text[start..end].trim_end());
             let span = self.span_slow(start, self.bytes.len());
             self.visitor.problem(Problem::warning(
-                ProblemCode::GarbageBetweenGames,
+                Code::GarbageBetweenGames,
                 span,
                 format!(
                     "text after the result: `{shown}`; expected the tags of the next game (it is skipped)"
@@ -192,7 +192,7 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
         let open = self.pos;
         let Some(close) = self.bytes[open + 1..].iter().position(|&b| b == b'}') else {
             self.error(
-                ProblemCode::UnterminatedComment,
+                Code::UnterminatedComment,
                 open,
                 open + 1,
                 "this comment is not closed: expected `}` before the end of the game".into(),
@@ -290,7 +290,7 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
         let open = self.pos;
         if stack.len() > MAX_NESTING {
             self.error(
-                ProblemCode::NestingTooDeep,
+                Code::NestingTooDeep,
                 open,
                 open + 1,
                 format!("variations are nested more than {MAX_NESTING} deep here; the rest of the game is skipped"),
@@ -315,7 +315,7 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
         let close = self.pos;
         if stack.len() == 1 {
             self.error(
-                ProblemCode::UnmatchedParen,
+                Code::UnmatchedParen,
                 close,
                 close + 1,
                 "`)` without a `(` before it".into(),
@@ -345,7 +345,7 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
         let end = self.digits_end(start + 1);
         if end == start + 1 {
             self.error(
-                ProblemCode::Syntax,
+                Code::Syntax,
                 start,
                 start + 1,
                 "expected a number after `$` (a NAG such as `$1`)".into(),
@@ -355,7 +355,7 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
         let digits = &self.text[start + 1..end];
         let Ok(code) = digits.parse::<u16>() else {
             self.error(
-                ProblemCode::NumberTooLarge,
+                Code::NumberTooLarge,
                 start,
                 end,
                 format!(
@@ -368,7 +368,7 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
         if end < self.bytes.len() && !is_delimiter(self.bytes[end]) {
             let found = self.char_at(end);
             self.error(
-                ProblemCode::Syntax,
+                Code::Syntax,
                 end,
                 end + found.len().max(1),
                 format!("unexpected `{found}` after NAG `${digits}`"),
@@ -395,7 +395,7 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
                 let token_end = self.token_end(start);
                 let shown = quote(&self.text[start..token_end]);
                 self.error(
-                    ProblemCode::Syntax,
+                    Code::Syntax,
                     start,
                     token_end,
                     format!(
@@ -417,7 +417,7 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
         };
         let Some(number) = value else {
             self.error(
-                ProblemCode::NumberTooLarge,
+                Code::NumberTooLarge,
                 start,
                 end,
                 format!("move number {} is too large", quote(digits)),
@@ -478,7 +478,7 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
                 Some(s) => Some(s),
                 None => {
                     self.error(
-                        ProblemCode::Syntax,
+                        Code::Syntax,
                         core_end,
                         end,
                         format!(
@@ -509,12 +509,7 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
                 let name = &self.text[at..at + pit_name_len(&self.bytes[at..core_end])];
                 let why = self.numbers.map(|n| n.no_pit(name)).unwrap_or_default();
                 let token = &self.text[start..end];
-                self.error(
-                    ProblemCode::Syntax,
-                    start,
-                    end,
-                    format!("in ply `{token}`: {why}"),
-                );
+                self.error(Code::Syntax, start, end, format!("in ply `{token}`: {why}"));
                 return false;
             }
             Err(e) => {

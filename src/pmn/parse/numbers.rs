@@ -2,7 +2,7 @@
 //! or wrong for the ply after it, and the problems of wrong numbers.
 
 use crate::pmn::ast::*;
-use crate::pmn::problem::{Problem, ProblemCode};
+use crate::pmn::problem::{Code, Problem};
 use crate::pmn::visit::Visitor;
 
 /// The reader's state of one line of play (the main line or a variation).
@@ -179,7 +179,7 @@ fn move_number_problem(number: MoveNumber, index: u64, shift: Option<i64>) -> Pr
         None => "",
     };
     Problem::warning(
-        ProblemCode::MoveNumber,
+        Code::MoveNumber,
         number.span,
         format!(
             "move number `{}` does not fit: the ply after it is {side}'s ply of move {expected}, numbered `{}`{why}",

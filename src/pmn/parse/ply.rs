@@ -10,7 +10,7 @@ use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
 
 use crate::pmn::ast::*;
-use crate::pmn::problem::ProblemCode;
+use crate::pmn::problem::Code;
 
 use super::{quote, PitNumbers, PIT_NUMBER_DIGITS};
 
@@ -81,10 +81,10 @@ impl Number {
 }
 
 impl PlyErrorKind {
-    pub(super) fn code(self) -> ProblemCode {
+    pub(super) fn code(self) -> Code {
         match self {
-            PlyErrorKind::TooLarge(_) | PlyErrorKind::ColumnTooLarge => ProblemCode::NumberTooLarge,
-            _ => ProblemCode::Syntax,
+            PlyErrorKind::TooLarge(_) | PlyErrorKind::ColumnTooLarge => Code::NumberTooLarge,
+            _ => Code::Syntax,
         }
     }
 }
@@ -413,7 +413,7 @@ pub(super) fn ply<'a>(
 /// A problem of a ply: where (from the start of the ply), its code and its message.
 pub(super) struct PlyProblem {
     pub(super) at: usize,
-    pub(super) code: ProblemCode,
+    pub(super) code: Code,
     pub(super) message: String,
 }
 

@@ -16,7 +16,7 @@ use nom::sequence::preceded;
 use nom::{IResult, Offset, Parser};
 
 use crate::pmn::ast::*;
-use crate::pmn::problem::{Problem, ProblemCode};
+use crate::pmn::problem::{Code, Problem};
 use crate::pmn::visit::{push_element, Visitor};
 
 use super::{is_space, quote, Scanner, CLASS, GAME_TAG, NAME};
@@ -132,14 +132,14 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
                     TagErrorKind::Unterminated(what) => {
                         let shown = quote(line.trim_end());
                         self.error(
-                            ProblemCode::UnterminatedTag,
+                            Code::UnterminatedTag,
                             open,
                             end_of_line,
                             format!("tag `{shown}` is not closed: {what}"),
                         );
                     }
                     TagErrorKind::Expected(expected) => self.error(
-                        ProblemCode::Syntax,
+                        Code::Syntax,
                         at,
                         at + 1,
                         format!("expected {expected}, found `{}`", found()),
@@ -151,7 +151,7 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
                             _ => "`\\` at the end of the line".to_string(),
                         };
                         self.error(
-                            ProblemCode::BadEscape,
+                            Code::BadEscape,
                             at - 1,
                             at + 1,
                             format!(
@@ -162,7 +162,7 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
                     TagErrorKind::Trailing => {
                         let shown = quote(rest.trim_end());
                         self.error(
-                            ProblemCode::Syntax,
+                            Code::Syntax,
                             at,
                             end_of_line,
                             format!(
@@ -173,7 +173,7 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
                     // Not reached (`read_tag` starts at a `[`, and nom's complete
                     // parsers never ask for more), but never a panic.
                     TagErrorKind::Nom => self.error(
-                        ProblemCode::Syntax,
+                        Code::Syntax,
                         at,
                         at,
                         "expected a tag `[Name \"value\"]`".into(),
@@ -205,7 +205,7 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
             };
             if let Some(first) = first {
                 self.visitor.problem(Problem::error(
-                    ProblemCode::DuplicateTag,
+                    Code::DuplicateTag,
                     tag.span,
                     format!(
                         "tag {} appears again (first at line {}); the first value is used",
@@ -228,7 +228,7 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
                 None => self.span_slow(0, 0),
             };
             self.visitor.problem(Problem::error(
-                ProblemCode::MissingGameTag,
+                Code::MissingGameTag,
                 span,
                 "the game has no Game tag; expected e.g. [Game \"Tsoro\"] (Tsoro, Nsolo, Kiothi or BaoLaKimasai)",
             ));
