@@ -22,6 +22,7 @@ use crate::pmn::GameText;
 use crate::pmn::{ParsedGame, Record};
 use crate::replay::{replay, PlyTrace, ReplayOptions, Replayer, Trace};
 use crate::rules::{Game, Rules};
+use crate::validate::push_decimal;
 
 pub use crate::corpus::BATCH;
 
@@ -416,21 +417,6 @@ fn push_field(out: &mut Vec<u8>, field: &str) {
         out.push(b);
     }
     out.push(b'"');
-}
-
-/// Appends `n` in decimal.
-fn push_decimal(out: &mut Vec<u8>, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[at..]);
 }
 
 /// Writes a game's ply rows as its plies are replayed, into a buffer kept from game to

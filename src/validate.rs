@@ -464,8 +464,8 @@ fn write_game_line(out: &mut Vec<u8>, file_json: &str, index: usize, trace: &Tra
     out.extend_from_slice(b"}\n");
 }
 
-/// `n` in decimal, as serde_json writes an integer.
-fn push_decimal(out: &mut Vec<u8>, mut n: u64) {
+/// `n` in decimal, as serde_json and the csv crate write an integer.
+pub(crate) fn push_decimal(out: &mut Vec<u8>, mut n: u64) {
     let mut digits = [0u8; 20];
     let mut at = digits.len();
     loop {
