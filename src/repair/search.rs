@@ -157,27 +157,36 @@ fn search_single(
     // How far the record as written replays: to the ply of the first error, or past it
     // when that error is the text's (a Result tag against the token, at the last ply).
     // An edit must do better, or replay completely.
-    let mut written_trace = Trace {
-        declared: replay::declared_result(record),
-        ..Trace::default()
+    let replay_rest = |declared| {
+        let mut st = states.get(error_index - base)?.clone();
+        let mut trace = Trace {
+            declared,
+            ..Trace::default()
+        };
+        replay_from(
+            &mut st,
+            inputs[error_index..].iter(),
+            record,
+            replay::cut_short(parsed),
+            &lean,
+            &mut trace,
+        );
+        Some(trace)
     };
-    let written = match states.get(error_index - base) {
-        Some(st) => {
-            let mut st = st.clone();
-            replay_from(
-                &mut st,
-                inputs[error_index..].iter(),
-                record,
-                replay::cut_short(parsed),
-                &lean,
-                &mut written_trace,
-            );
-            result.replayed += written_trace.played as u64;
-            written_trace
-                .first_error_ply()
-                .map_or(inputs.len(), |p| p as usize - 1)
+    let declared = replay::declared_result(record);
+    let (written_trace, written) = match replay_rest(declared) {
+        Some(trace) => {
+            result.replayed += trace.played as u64;
+            let written = (trace.first_error_ply()).map_or(inputs.len(), |p| p as usize - 1);
+            (trace, written)
         }
-        None => error_index,
+        None => (
+            Trace {
+                declared,
+                ..Trace::default()
+            },
+            error_index,
+        ),
     };
     let first_code = (written_trace.diagnostics.iter())
         .find(|d| d.is_error())
@@ -232,20 +241,7 @@ fn search_single(
     if result_wrong && written_trace.complete {
         if let Some(outcome) = written_trace.outcome {
             let true_result = replay::result_of(&outcome);
-            let mut trace = Trace {
-                declared: Some(true_result),
-                ..Trace::default()
-            };
-            if let Some(st) = states.get(error_index - base) {
-                let mut st = st.clone();
-                replay_from(
-                    &mut st,
-                    inputs[error_index..].iter(),
-                    record,
-                    replay::cut_short(parsed),
-                    &lean,
-                    &mut trace,
-                );
+            if let Some(trace) = replay_rest(Some(true_result)) {
                 result.replayed += trace.played as u64 + 1;
                 result.tried += 1;
                 if trace.complete && trace.is_valid() && !text_errors_but_result {
