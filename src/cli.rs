@@ -922,7 +922,13 @@ fn run_twins(args: TwinsArgs) -> Result<i32, CommandError> {
     if let Some(output) = &args.output {
         let dropped = twins.dropped();
         crate::output::stream_whole_output(Some(output), args.force, &inputs, |out| {
-            crate::twins::write_kept(&inputs, &filter, &dropped, out)
+            crate::twins::write_kept(
+                &inputs,
+                &filter,
+                &dropped,
+                options.replay.max_game_bytes,
+                out,
+            )
         })
         .map_err(|e| stream_failure(e, output))?;
     }

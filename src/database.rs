@@ -303,7 +303,12 @@ pub fn write(
             }
             Ok::<(), CommandError>(())
         };
-        corpus::drive(Batches::new(inputs, None), rows, sink, |_| {})?;
+        corpus::drive(
+            Batches::new(inputs, options.max_game_bytes),
+            rows,
+            sink,
+            |_| {},
+        )?;
         if unreadable > 0 {
             return Err(CommandError::Unreadable(unreadable));
         }

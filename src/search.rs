@@ -752,7 +752,7 @@ pub fn search_pmn(
         Ok::<(), CommandError>(())
     };
     corpus::drive_with(
-        Batches::new(inputs, None),
+        Batches::new(inputs, search.replay.max_game_bytes),
         Replayer::new,
         one,
         write,

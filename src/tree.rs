@@ -375,7 +375,13 @@ pub fn build(
         }
         Ok(())
     };
-    corpus::drive_with(Batches::new(inputs, None), init, work, sink, |_| {})?;
+    corpus::drive_with(
+        Batches::new(inputs, options.replay.max_game_bytes),
+        init,
+        work,
+        sink,
+        |_| {},
+    )?;
     if unreadable > 0 {
         return Err(CommandError::Unreadable(unreadable));
     }

@@ -285,7 +285,7 @@ pub fn find(
         Ok(())
     };
     corpus::drive_with(
-        Batches::new(inputs, None),
+        Batches::new(inputs, options.replay.max_game_bytes),
         Replayer::new,
         work,
         sink,
@@ -631,11 +631,13 @@ pub fn write_json(twins: &Twins, marked: bool, out: &mut dyn Write) -> io::Resul
 }
 
 /// Writes every game of the inputs that passes the filter and is not in `dropped`
-/// (sorted (input, game) pairs), each through the PMN writer, in input order.
+/// (sorted (input, game) pairs), each through the PMN writer, in input order; a game's
+/// text is bounded by `max_game_bytes` as when the games were found.
 pub fn write_kept(
     inputs: &[Input],
     filter: &Filter,
     dropped: &[(usize, usize)],
+    max_game_bytes: Option<usize>,
     out: &mut dyn Write,
 ) -> Result<(), CommandError> {
     let names: Vec<String> = inputs.iter().map(Input::name).collect();
@@ -660,5 +662,5 @@ pub fn write_kept(
             .and_then(|()| out.write_all(text.as_bytes()))
             .map_err(|e| CommandError::io("<output>", e))
     };
-    corpus::drive(Batches::new(inputs, None), work, sink, |_| {})
+    corpus::drive(Batches::new(inputs, max_game_bytes), work, sink, |_| {})
 }

@@ -85,12 +85,16 @@ fn every_command(input: &str, out: &Path) -> Vec<Vec<String>> {
         vec!["show", input],
         vec!["view", input, "-o", "view.html"],
         vec!["repair", input, "-o", "repaired.pmn"],
+        vec!["search", "--relay", "1", input],
+        vec!["tree", input],
+        vec!["twins", input],
+        vec!["convert", "--to", "sqlite", input, "-o", "games.sqlite"],
     ];
     (commands.into_iter())
         .map(|c| {
             (c.iter())
                 .map(|a| match *a {
-                    "plot.svg" | "view.html" | "repaired.pmn" => o(a),
+                    "plot.svg" | "view.html" | "repaired.pmn" | "games.sqlite" => o(a),
                     a => a.to_string(),
                 })
                 .collect()
