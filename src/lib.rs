@@ -4,6 +4,7 @@
 //! See ARCHITECTURE.md for the map of the modules and the invariants between them.
 
 pub mod align;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod code;
 pub mod convert;
