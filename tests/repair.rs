@@ -13,52 +13,9 @@ use sow::replay::{replay, ReplayOptions};
 use sow::rng::Rng;
 use sow::{Board, Game, Rules};
 
-/// A generated game's plies as text (for slips to be made in) and its result token.
-fn play_game(
-    rules: &Rules,
-    player: Player,
-    rng: &mut Rng,
-    max_plies: u32,
-) -> (Vec<String>, &'static str) {
-    let (plies, result) = sow::generate::play_game(rules, player, rng, max_plies);
-    (
-        plies.iter().map(ToString::to_string).collect(),
-        result.as_str(),
-    )
-}
+mod corrupt;
 
-/// A game's text from its tags and plies written as text, slips and all: one line of
-/// move text.
-fn game_text(tags: &[(&str, String)], plies: &[String], result: &str) -> String {
-    let mut text = String::new();
-    for (name, value) in tags {
-        text.push_str(&format!("[{name} \"{value}\"]\n"));
-    }
-    text.push('\n');
-    for (i, ply) in plies.iter().enumerate() {
-        if i % 2 == 0 {
-            text.push_str(&format!("{}. ", i / 2 + 1));
-        }
-        text.push_str(ply);
-        text.push(' ');
-    }
-    text.push_str(result);
-    text.push('\n');
-    text
-}
-
-fn record_text(rules: &Rules, plies: &[String], result: &str) -> String {
-    let mut tags: Vec<(&str, String)> = vec![("Game", rules.game().tag_name().to_string())];
-    if rules.board() != rules.game().default_board() {
-        tags.push(("Board", rules.board().to_string()));
-    }
-    let options = rules.options_tag();
-    if !options.is_empty() {
-        tags.push(("Rules", options));
-    }
-    tags.push(("Result", result.to_string()));
-    game_text(&tags, plies, result)
-}
+use corrupt::{game_text, play_game, record_text};
 
 fn parse_one(text: &str) -> ParsedGame {
     let mut games = pmn::parse_str(text);
