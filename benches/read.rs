@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use sow::generate::{GenerateOptions, Player};
 use sow::pmn::{
-    write_game_into, BonusPits, Comment, CommentKind, Element, GameResult, Nag, PitCount, PitRef,
+    write_game_into, BonusPits, Comment, CommentKind, Element, GameResult, Nag, Pit, PitCount,
     PitStones, Ply, PlySyntax, Reader, Record, Redistribution, ResultToken, Sowing, Span, Tag,
     Variation,
 };
@@ -43,14 +43,14 @@ fn tag(name: &'static str, value: String) -> Tag {
     Tag::new(name, value)
 }
 
-fn pit(rng: &mut Rng, rows: u64, cols: u64, south: bool) -> PitRef {
+fn pit(rng: &mut Rng, rows: u64, cols: u64, south: bool) -> Pit {
     // Kiothi's two rows are shared out by the replay layer; here any row will do.
     let row = if rows == 2 || south {
         rng.below(2)
     } else {
         2 + rng.below(2)
     };
-    PitRef {
+    Pit {
         row: row as u8,
         col: 1 + rng.below(cols) as u8,
     }

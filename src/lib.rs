@@ -22,6 +22,7 @@ pub mod geometry;
 pub mod moves;
 pub mod notation;
 pub mod output;
+pub mod pit;
 pub mod play;
 pub mod plot;
 pub mod pmn;

@@ -10,17 +10,16 @@ use crate::geometry::Pit;
 use crate::moves::{
     BonusChoice, BonusTake, Candidate, Effect, HeadStop, Illegal, Move, Redistribution,
 };
-use crate::pmn::{self, PitCount, PitRef, PlySyntax};
+use crate::pmn::{self, PitCount, PlySyntax};
 use crate::position::Position;
 use crate::rules::{Game, Rules};
 
-/// The pit a reference names, if it is on the board of `rules`.
-pub fn pit_on_board(rules: &Rules, pit: PitRef) -> Result<Pit, Illegal> {
-    let p = Pit::new(pit.row, pit.col);
-    if rules.board().contains(p) {
-        Ok(p)
+/// A pit as written, if it is on the board of `rules`.
+pub fn pit_on_board(rules: &Rules, pit: Pit) -> Result<Pit, Illegal> {
+    if rules.board().contains(pit) {
+        Ok(pit)
     } else {
-        Err(Illegal::NoSuchPit { pit: p })
+        Err(Illegal::NoSuchPit { pit })
     }
 }
 
@@ -144,34 +143,23 @@ fn read_redistribution(
     Ok(())
 }
 
-/// The reference that names a pit in ply syntax.
-pub fn pit_ref(p: Pit) -> PitRef {
-    PitRef {
-        row: p.row,
-        col: p.col,
-    }
-}
-
 /// The ply syntax of a move with its effect: the move's own choices (start, Kiothi's
 /// lift, Tsoro's head stop with its arrival when not the first), then `x` and the bonus
 /// when it captured. No `-END` check: that belongs to a written record.
 pub fn ply_of(mv: &Move, effect: &Effect) -> PlySyntax {
     match mv {
         Move::Redistribute(r) => PlySyntax::Redistribution(pmn::Redistribution {
-            emptied: r.emptied.iter().map(|&p| pit_ref(p)).collect(),
+            emptied: r.emptied.to_vec(),
             filled: r
                 .placed
                 .iter()
-                .map(|&(p, n)| pmn::PitStones {
-                    pit: pit_ref(p),
-                    stones: n,
-                })
+                .map(|&(p, n)| pmn::PitStones { pit: p, stones: n })
                 .collect(),
         }),
         Move::Sow(s) => PlySyntax::Sowing(pmn::Sowing {
-            from: pit_ref(s.start()),
+            from: s.start(),
             lift: s.lift,
-            end: s.stop.map(|h| pit_ref(h.head)),
+            end: s.stop.map(|h| h.head),
             arrival: s
                 .stop
                 .and_then(|h| (h.arrival != 1).then_some(h.arrival.min(u16::MAX as u32) as u16)),
@@ -179,7 +167,7 @@ pub fn ply_of(mv: &Move, effect: &Effect) -> PlySyntax {
                 s.bonus
                     .iter()
                     .map(|b| PitCount {
-                        pit: pit_ref(b.pit),
+                        pit: b.pit,
                         count: b.stones,
                     })
                     .collect()

@@ -26,8 +26,8 @@ fn content(record: &Record) -> Record {
     r
 }
 
-fn pit() -> impl Strategy<Value = PitRef> {
-    (0u8..4, 1u8..=99).prop_map(|(row, col)| PitRef { row, col })
+fn pit() -> impl Strategy<Value = Pit> {
+    (0u8..4, 1u8..=99).prop_map(|(row, col)| Pit { row, col })
 }
 
 fn count() -> impl Strategy<Value = u16> {

@@ -83,7 +83,7 @@ pub fn ludii_pit(rules: &Rules, site: u32) -> Option<Pit> {
     ((site as usize) < board.len()).then(|| board.pit(site as usize))
 }
 
-/// The map of a numbering's pits (see [`crate::pmn::PitNumbers`]): the numbers of the
+/// The map of a numbering's pits (see [`PitNumbers`]): the numbers of the
 /// plies of a relative record or a Ludii move list as the pits they name for the seat
 /// that plays, for the one PMN reader, and back, for the PMN writer.
 pub struct PitNumbers<'r> {
@@ -106,16 +106,16 @@ impl<'r> PitNumbers<'r> {
 
 impl PitNumbers<'_> {
     /// The pits of the seat that plays, and of the other, in the order of their numbers.
-    fn orders(&self, side: crate::pmn::Side) -> (&[Pit], &[Pit]) {
+    fn orders(&self, side: Side) -> (&[Pit], &[Pit]) {
         match side {
-            crate::pmn::Side::South => (&self.orders[0], &self.orders[1]),
-            crate::pmn::Side::North => (&self.orders[1], &self.orders[0]),
+            Side::South => (&self.orders[0], &self.orders[1]),
+            Side::North => (&self.orders[1], &self.orders[0]),
         }
     }
 }
 
 impl crate::pmn::PitNumbers for PitNumbers<'_> {
-    fn pit(&self, side: crate::pmn::Side, number: u32) -> Option<crate::pmn::PitRef> {
+    fn pit(&self, side: Side, number: u32) -> Option<Pit> {
         let (own, theirs) = self.orders(side);
         let pit = match self.from {
             Numbering::Absolute => None,
@@ -129,14 +129,10 @@ impl crate::pmn::PitNumbers for PitNumbers<'_> {
                 }
             }
         }?;
-        Some(crate::pmn::PitRef {
-            row: pit.row,
-            col: pit.col,
-        })
+        Some(pit)
     }
 
-    fn number(&self, side: crate::pmn::Side, pit: crate::pmn::PitRef) -> Option<u32> {
-        let pit = Pit::new(pit.row, pit.col);
+    fn number(&self, side: Side, pit: Pit) -> Option<u32> {
         match self.from {
             Numbering::Absolute => None,
             Numbering::Ludii => ludii_site(self.rules, pit),
@@ -277,10 +273,6 @@ mod tests {
         };
         let numbers = PitNumbers::new(r, to);
         let mut out = String::new();
-        let side = match side {
-            Side::South => crate::pmn::Side::South,
-            Side::North => crate::pmn::Side::North,
-        };
         (p.syntax)
             .write_pits(&mut out, |f, pit| {
                 let n = numbers.number(side, pit).ok_or(std::fmt::Error)?;

@@ -101,10 +101,7 @@ pub fn to_ludii(c: &Conversion) -> String {
     });
     for (ply, syntax) in c.trace.plies.iter().zip(written) {
         let start = out.len();
-        let side = match ply.side {
-            crate::geometry::Side::South => pmn::Side::South,
-            crate::geometry::Side::North => pmn::Side::North,
-        };
+        let side = ply.side;
         let numbered = syntax.write_pits(&mut out, |f, pit| {
             let site = sites.number(side, pit).ok_or(std::fmt::Error)?;
             write!(f, "{site}")

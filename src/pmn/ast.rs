@@ -11,6 +11,8 @@ use compact_str::CompactString;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+pub use crate::pit::{Pit, Side};
+
 /// Where a piece of text is in the file.
 ///
 /// `start` and `end` are byte offsets into the decoded text (for a UTF-8 file, the file's
@@ -193,13 +195,13 @@ pub enum PlySyntax {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Sowing {
     /// The pit the move starts from.
-    pub from: PitRef,
+    pub from: Pit,
     /// `:n`: how many stones are lifted (default all).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lift: Option<u16>,
     /// `-END`: the pit where the move ended.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub end: Option<PitRef>,
+    pub end: Option<Pit>,
     /// `#k`: the k-th arrival at the head named by `end`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arrival: Option<u16>,
@@ -227,7 +229,7 @@ impl BonusPits {
     /// An empty list (`x` with no bonus pit).
     pub const fn new() -> BonusPits {
         const UNUSED: PitCount = PitCount {
-            pit: PitRef { row: 0, col: 0 },
+            pit: Pit { row: 0, col: 0 },
             count: None,
         };
         BonusPits(BonusRepr::Inline {
@@ -361,7 +363,7 @@ impl JsonSchema for BonusPits {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct PitCount {
     /// The pit.
-    pub pit: PitRef,
+    pub pit: Pit,
     /// `:n`, if written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count: Option<u16>,
@@ -371,7 +373,7 @@ pub struct PitCount {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Redistribution {
     /// The pits emptied, before `>`.
-    pub emptied: Vec<PitRef>,
+    pub emptied: Vec<Pit>,
     /// The pits filled, after `>`, with the stones put in each.
     pub filled: Vec<PitStones>,
 }
@@ -380,102 +382,9 @@ pub struct Redistribution {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct PitStones {
     /// The pit.
-    pub pit: PitRef,
+    pub pit: Pit,
     /// The stones.
     pub stones: u16,
-}
-
-/// A pit coordinate as written: a row letter `a`-`d` and a column `1..=99`.
-///
-/// Whether the pit exists on a given board is for the replay layer to say.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct PitRef {
-    /// Row: 0 is `a`, 3 is `d`.
-    pub row: u8,
-    /// Column, from 1.
-    pub col: u8,
-}
-
-impl PitRef {
-    /// The highest column a pit coordinate may have.
-    pub const MAX_COL: u8 = 99;
-
-    /// A pit from a row letter (`'a'..='d'`) and a column (`1..=99`), if both are valid.
-    pub fn new(row: char, col: u8) -> Option<PitRef> {
-        let row = match row {
-            'a'..='d' => row as u8 - b'a',
-            _ => return None,
-        };
-        (1..=Self::MAX_COL)
-            .contains(&col)
-            .then_some(PitRef { row, col })
-    }
-
-    /// The row letter, `'a'` to `'d'`.
-    pub fn row_letter(self) -> char {
-        (b'a' + self.row) as char
-    }
-}
-
-impl fmt::Display for PitRef {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.row_letter(), self.col)
-    }
-}
-
-impl std::str::FromStr for PitRef {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<PitRef, String> {
-        let mut chars = s.chars();
-        let row = chars.next().ok_or_else(|| "empty pit".to_string())?;
-        let digits = chars.as_str();
-        let valid = !digits.is_empty()
-            && !digits.starts_with('0')
-            && digits.bytes().all(|b| b.is_ascii_digit());
-        let col = if valid {
-            digits.parse::<u8>().ok()
-        } else {
-            None
-        };
-        col.and_then(|col| PitRef::new(row, col))
-            .ok_or_else(|| format!("`{s}` is not a pit (a row a-d and a column 1-99)"))
-    }
-}
-
-impl Serialize for PitRef {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for PitRef {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<PitRef, D::Error> {
-        let s = String::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
-    }
-}
-
-impl JsonSchema for PitRef {
-    fn schema_name() -> String {
-        "PitRef".to_string()
-    }
-
-    fn json_schema(_: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
-        schemars::schema::SchemaObject {
-            instance_type: Some(schemars::schema::InstanceType::String.into()),
-            string: Some(Box::new(schemars::schema::StringValidation {
-                pattern: Some("^[a-d][1-9][0-9]?$".to_string()),
-                ..Default::default()
-            })),
-            metadata: Some(Box::new(schemars::schema::Metadata {
-                description: Some("A pit: a row letter a-d and a column 1-99, e.g. `a3`.".into()),
-                ..Default::default()
-            })),
-            ..Default::default()
-        }
-        .into()
-    }
 }
 
 /// A suffix annotation written right after a ply.
@@ -779,25 +688,6 @@ impl GameResult {
     }
 }
 
-/// A player.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Side {
-    /// South, who plays rows a and b.
-    South,
-    /// North.
-    North,
-}
-
-impl Side {
-    /// The other side.
-    pub fn other(self) -> Side {
-        match self {
-            Side::South => Side::North,
-            Side::North => Side::South,
-        }
-    }
-}
-
 /// A main-line ply with the elements written after it, up to the next main-line ply.
 #[derive(Debug, Clone, Copy)]
 pub struct MainLinePly<'a> {
@@ -954,7 +844,7 @@ impl PlySyntax {
     pub fn write_pits<W: fmt::Write>(
         &self,
         f: &mut W,
-        mut pit: impl FnMut(&mut W, PitRef) -> fmt::Result,
+        mut pit: impl FnMut(&mut W, Pit) -> fmt::Result,
     ) -> fmt::Result {
         match self {
             PlySyntax::Sowing(s) => {
@@ -1027,7 +917,7 @@ mod tests {
     fn pits(n: u8) -> Vec<PitCount> {
         (1..=n)
             .map(|col| PitCount {
-                pit: PitRef { row: 2, col },
+                pit: Pit { row: 2, col },
                 count: (col % 2 == 0).then_some(u16::from(col)),
             })
             .collect()

@@ -20,7 +20,7 @@ pub mod writer;
 
 pub use ast::{
     Args, BonusPits, Command, Comment, CommentKind, Dots, Element, GameResult, MainLine,
-    MainLinePly, MoveNumber, Nag, NotAWord, PitCount, PitRef, PitStones, Ply, PlySyntax, Record,
+    MainLinePly, MoveNumber, Nag, NotAWord, Pit, PitCount, PitStones, Ply, PlySyntax, Record,
     Redistribution, ResultToken, Side, Sowing, Span, Suffix, Tag, Variation,
 };
 pub use parse::PitNumbers;

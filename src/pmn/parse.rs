@@ -101,11 +101,11 @@ pub fn read_numbered_game<V: Visitor>(
 /// token of digits a ply.
 pub trait PitNumbers {
     /// The pit that `number` names in a ply that `side` plays, if any.
-    fn pit(&self, side: Side, number: u32) -> Option<PitRef>;
+    fn pit(&self, side: Side, number: u32) -> Option<Pit>;
 
     /// The number that names `pit` in a ply that `side` plays, if any: the inverse of
     /// [`PitNumbers::pit`].
-    fn number(&self, side: Side, pit: PitRef) -> Option<u32>;
+    fn number(&self, side: Side, pit: Pit) -> Option<u32>;
 
     /// Why `written`, read where a pit belongs (a run of letters and digits up to an
     /// `x`), names no pit.

@@ -4,9 +4,9 @@
 use crate::games;
 use crate::geometry::Pit;
 use crate::moves::{BonusChoice, BonusTake, Effect, Mode, Move, Sowing};
-use crate::notation::{pit_ref, ply_of};
+use crate::notation::ply_of;
 use crate::play::GameState;
-use crate::pmn::{self, BonusPits, PitRef, PlySyntax};
+use crate::pmn::{self, BonusPits, PlySyntax};
 use crate::rules::Rules;
 
 /// Every legal ply at a position, each completed with one bonus choice (the written
@@ -182,7 +182,7 @@ fn list_one(
                         let as_written = list
                             .iter()
                             .map(|pc| BonusTake {
-                                pit: Pit::new(pc.pit.row, pc.pit.col),
+                                pit: pc.pit,
                                 stones: pc.count,
                             })
                             .collect();
@@ -312,7 +312,7 @@ fn written_takes(written: Option<&PlySyntax>) -> Vec<BonusTake> {
     match written {
         Some(PlySyntax::Sowing(w)) => (w.capture.iter().flatten())
             .map(|pc| BonusTake {
-                pit: Pit::new(pc.pit.row, pc.pit.col),
+                pit: pc.pit,
                 stones: pc.count,
             })
             .collect(),
@@ -323,12 +323,7 @@ fn written_takes(written: Option<&PlySyntax>) -> Vec<BonusTake> {
 /// The bonus pits of a written ply.
 fn written_bonus(written: Option<&PlySyntax>) -> Vec<Pit> {
     match written {
-        Some(PlySyntax::Sowing(w)) => w
-            .capture
-            .iter()
-            .flatten()
-            .map(|pc| Pit::new(pc.pit.row, pc.pit.col))
-            .collect(),
+        Some(PlySyntax::Sowing(w)) => w.capture.iter().flatten().map(|pc| pc.pit).collect(),
         _ => Vec::new(),
     }
 }
@@ -358,7 +353,7 @@ pub(super) fn near_variants(written: &PlySyntax, rules: &Rules) -> Vec<PlySyntax
         push(v);
         for pit in rules.board().pits() {
             let mut v = s.clone();
-            v.end = Some(pit_ref(pit));
+            v.end = Some(pit);
             push(v);
         }
     }
@@ -377,9 +372,9 @@ pub(super) fn near_variants(written: &PlySyntax, rules: &Rules) -> Vec<PlySyntax
     }
     // The start pit moved anywhere else on the board (a misread letter or digit).
     for pit in rules.board().pits() {
-        if pit_ref(pit) != s.from {
+        if pit != s.from {
             let mut v = s.clone();
-            v.from = pit_ref(pit);
+            v.from = pit;
             push(v);
         }
     }
@@ -390,7 +385,7 @@ pub(super) fn near_variants(written: &PlySyntax, rules: &Rules) -> Vec<PlySyntax
 /// the likeliest slips: one pit read as another, one count misread (1 to 20).
 fn redistribution_variants(r: &pmn::Redistribution, rules: &Rules) -> Vec<PlySyntax> {
     let mut out = Vec::new();
-    let pits: Vec<PitRef> = rules.board().pits().map(pit_ref).collect();
+    let pits: Vec<Pit> = rules.board().pits().collect();
     for i in 0..r.emptied.len() {
         for &pit in &pits {
             if pit != r.emptied[i] {

@@ -1,7 +1,7 @@
 //! How likely a repair is: the plausibility of a slip of the pen, the size of an edit,
 //! and the order of repairs, best first.
 
-use crate::pmn::{ParsedGame, PitCount, PitRef, PlySyntax, Record};
+use crate::pmn::{ParsedGame, Pit, PitCount, PlySyntax, Record};
 use crate::rules::{Game, Rules};
 
 use super::{Edit, Repair};
@@ -42,7 +42,7 @@ pub fn plausibility(written: &PlySyntax, meant: &PlySyntax, rules: &Rules) -> u3
             }
             // A pit misread for one beside it is one slip, not a pit left out and
             // another added.
-            let added: Vec<PitRef> = (lb.iter())
+            let added: Vec<Pit> = (lb.iter())
                 .filter(|y| !la.iter().any(|x| x.pit == y.pit))
                 .map(|y| y.pit)
                 .collect();
@@ -58,7 +58,7 @@ pub fn plausibility(written: &PlySyntax, meant: &PlySyntax, rules: &Rules) -> u3
 }
 
 /// How unlikely a transcriber is to write pit `a` for pit `b` (see [`plausibility`]).
-fn pit_slip(a: PitRef, b: PitRef, rules: &Rules) -> u32 {
+fn pit_slip(a: Pit, b: Pit, rules: &Rules) -> u32 {
     if a == b {
         return 0;
     }

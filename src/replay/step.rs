@@ -2,7 +2,7 @@
 //! after it checked.
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::geometry::{Pit, Side};
+use crate::geometry::Side;
 use crate::moves::{Effect, Mode, Move};
 use crate::notation::{read_move, PlyError};
 use crate::play::GameState;
@@ -100,8 +100,7 @@ pub(super) fn step_into(
                 ),
             ));
             *failed = true;
-        } else if let (Some(end), Some(actual)) = (s.end, effect.end) {
-            let written = Pit::new(end.row, end.col);
+        } else if let (Some(written), Some(actual)) = (s.end, effect.end) {
             if written != actual {
                 diagnostics.push(Diagnostic::error(
                     Code::EndMismatch,

@@ -250,7 +250,7 @@ fn usual_sowing(bytes: &[u8], at: usize, sowing: &mut Sowing) -> Option<usize> {
 /// A pit alone at `at` in `bytes` (`a3`, `c17`), followed by a delimiter or the end of
 /// the text: the pit and where the token ends. `None` for anything else.
 #[inline(always)]
-pub(super) fn lone_pit_at(bytes: &[u8], at: usize) -> Option<(PitRef, usize)> {
+pub(super) fn lone_pit_at(bytes: &[u8], at: usize) -> Option<(Pit, usize)> {
     let (pit, len) = usual_pit(&bytes[at..])?;
     let end = at + len;
     bytes

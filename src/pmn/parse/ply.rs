@@ -177,7 +177,7 @@ pub(super) fn column(at: &[u8]) -> PlyResult<'_, u8> {
     // one message for both.
     let value = |d: &[u8]| match number_value(d, Number::Column) {
         Ok(0) => Err(PlyErrorKind::ColumnZero),
-        Ok(col) if col <= PitRef::MAX_COL as u64 => Ok(col as u8),
+        Ok(col) if col <= Pit::MAX_COL as u64 => Ok(col as u8),
         Ok(_) | Err(PlyErrorKind::TooLarge(_)) => Err(PlyErrorKind::ColumnTooLarge),
         Err(e) => Err(e),
     };
@@ -191,10 +191,10 @@ pub(super) fn column(at: &[u8]) -> PlyResult<'_, u8> {
 /// A pit such as `a3` or `c17`.
 ///
 /// Inlined: the usual `a3` / `c17` (most of the text) is read here, and its result stays
-/// in registers (returned through memory, a `PitRef` written as two bytes and read back
+/// in registers (returned through memory, a `Pit` written as two bytes and read back
 /// as one `u16` would stall the reader's hot loop); anything else goes to `pit_slow`.
 #[inline(always)]
-pub(super) fn pit(at: &[u8]) -> PlyResult<'_, PitRef> {
+pub(super) fn pit(at: &[u8]) -> PlyResult<'_, Pit> {
     match usual_pit(at) {
         Some((pit, len)) => Ok((&at[len..], pit)),
         None => pit_slow(at),
@@ -205,7 +205,7 @@ pub(super) fn pit(at: &[u8]) -> PlyResult<'_, PitRef> {
 /// not starting with 0 (and no third digit): the pit and its length. `None` for anything
 /// else, well-formed or not, which [`pit_slow`] reads or reports.
 #[inline(always)]
-pub(super) fn usual_pit(at: &[u8]) -> Option<(PitRef, usize)> {
+pub(super) fn usual_pit(at: &[u8]) -> Option<(Pit, usize)> {
     // Four bytes at hand (nearly always: a result follows the last ply): read as
     // bytes, without the pattern's length checks at each of them.
     if let [r, d1, d2, after, ..] = *at {
@@ -219,22 +219,22 @@ pub(super) fn usual_pit(at: &[u8]) -> Option<(PitRef, usize)> {
             return None;
         }
         let col = if two { (d1 + 1) * 10 + d2 } else { d1 + 1 };
-        return Some((PitRef { row, col }, 2 + usize::from(two)));
+        return Some((Pit { row, col }, 2 + usize::from(two)));
     }
     matched_pit(at)
 }
 
 /// [`usual_pit`] by its pattern: any usual pit, however few bytes follow it.
-pub(super) fn matched_pit(at: &[u8]) -> Option<(PitRef, usize)> {
+pub(super) fn matched_pit(at: &[u8]) -> Option<(Pit, usize)> {
     let [r @ b'a'..=b'd', d1 @ b'1'..=b'9', rest @ ..] = at else {
         return None;
     };
     let (row, d1) = (r - b'a', d1 - b'0');
     match rest {
-        [] => Some((PitRef { row, col: d1 }, 2)),
-        [next, ..] if !next.is_ascii_digit() => Some((PitRef { row, col: d1 }, 2)),
+        [] => Some((Pit { row, col: d1 }, 2)),
+        [next, ..] if !next.is_ascii_digit() => Some((Pit { row, col: d1 }, 2)),
         [d2, tail @ ..] if tail.first().is_none_or(|b| !b.is_ascii_digit()) => Some((
-            PitRef {
+            Pit {
                 row,
                 col: d1 * 10 + (d2 - b'0'),
             },
@@ -251,7 +251,7 @@ pub(super) fn numbered_pit<'a>(
     at: &'a [u8],
     numbers: &dyn PitNumbers,
     side: Side,
-) -> PlyResult<'a, PitRef> {
+) -> PlyResult<'a, Pit> {
     let len = pit_name_len(at);
     if len == 0 {
         return fail(at, PlyErrorKind::Unexpected("a pit number"));
@@ -275,10 +275,8 @@ pub(super) fn pit_name_len(at: &[u8]) -> usize {
 
 /// A pit the fast path of [`pit`] does not read (or a malformed one), in combinators.
 #[inline(never)]
-fn pit_slow(at: &[u8]) -> PlyResult<'_, PitRef> {
-    (row, column)
-        .map(|(row, col)| PitRef { row, col })
-        .parse(at)
+fn pit_slow(at: &[u8]) -> PlyResult<'_, Pit> {
+    (row, column).map(|(row, col)| Pit { row, col }).parse(at)
 }
 
 /// `:n` after a pit.
@@ -288,8 +286,8 @@ fn stones<'a>(number: Number) -> impl Parser<&'a [u8], Output = u16, Error = Ply
 
 /// Kiothi's redistribution after its first pit: `,P,...>Q:n,Q:n,...`.
 fn redistribution<'a>(
-    from: PitRef,
-    pit: impl Fn(&'a [u8]) -> PlyResult<'a, PitRef> + Copy,
+    from: Pit,
+    pit: impl Fn(&'a [u8]) -> PlyResult<'a, Pit> + Copy,
 ) -> impl Parser<&'a [u8], Output = PlySyntax, Error = PlyError> {
     let emptied = fold_many0(
         preceded(char(','), pit),
@@ -316,8 +314,8 @@ fn redistribution<'a>(
 
 /// The sowing after its first pit: `[:n][-END[#k]][x[P[:n],P[:n],...]]`.
 pub(super) fn sowing<'a>(
-    from: PitRef,
-    pit: impl Fn(&'a [u8]) -> PlyResult<'a, PitRef> + Copy,
+    from: Pit,
+    pit: impl Fn(&'a [u8]) -> PlyResult<'a, Pit> + Copy,
 ) -> impl Parser<&'a [u8], Output = PlySyntax, Error = PlyError> {
     let lift = opt(stones(Number::Lifted));
     let end = opt(preceded(
@@ -344,7 +342,7 @@ pub(super) fn sowing<'a>(
 /// A bonus pit `P[:n]`.
 fn bonus_pit<'a>(
     at: &'a [u8],
-    pit: impl Fn(&'a [u8]) -> PlyResult<'a, PitRef> + Copy,
+    pit: impl Fn(&'a [u8]) -> PlyResult<'a, Pit> + Copy,
 ) -> PlyResult<'a, PitCount> {
     (pit, opt(stones(Number::Taken)))
         .map(|(pit, count)| PitCount { pit, count })
@@ -355,7 +353,7 @@ fn bonus_pit<'a>(
 /// [`BonusPits`] (no allocation for one or two).
 fn bonus_list<'a>(
     at: &'a [u8],
-    pit: impl Fn(&'a [u8]) -> PlyResult<'a, PitRef> + Copy,
+    pit: impl Fn(&'a [u8]) -> PlyResult<'a, Pit> + Copy,
 ) -> PlyResult<'a, BonusPits> {
     let (rest, first) = bonus_pit(at, pit)?;
     let more = preceded(char(','), move |at| bonus_pit(at, pit));
@@ -383,7 +381,7 @@ fn expected_after(ply: &PlySyntax) -> &'static str {
 
 /// A ply that is a pit alone, as [`ply`] reads it.
 #[inline(always)]
-pub(super) fn lone_pit_ply(from: PitRef) -> PlySyntax {
+pub(super) fn lone_pit_ply(from: Pit) -> PlySyntax {
     PlySyntax::Sowing(Sowing {
         from,
         lift: None,
@@ -396,7 +394,7 @@ pub(super) fn lone_pit_ply(from: PitRef) -> PlySyntax {
 /// Reads a whole ply (without its suffix annotation), its pits read by `pit`.
 pub(super) fn ply<'a>(
     at: &'a [u8],
-    pit: impl Fn(&'a [u8]) -> PlyResult<'a, PitRef> + Copy,
+    pit: impl Fn(&'a [u8]) -> PlyResult<'a, Pit> + Copy,
 ) -> PlyResult<'a, PlySyntax> {
     let (rest, from) = pit(at)?;
     if rest.is_empty() {
@@ -420,7 +418,7 @@ pub(super) struct PlyProblem {
 /// Parses the text of a ply (without its suffix annotation), its pits read by `pit`.
 pub(super) fn parse_ply<'a>(
     b: &'a [u8],
-    pit: impl Fn(&'a [u8]) -> PlyResult<'a, PitRef> + Copy,
+    pit: impl Fn(&'a [u8]) -> PlyResult<'a, Pit> + Copy,
 ) -> Result<PlySyntax, PlyError> {
     match ply(b, pit) {
         Ok((_, syntax)) => Ok(syntax),
@@ -471,7 +469,7 @@ pub(super) fn ply_problem(b: &[u8], e: PlyError, token: &str) -> PlyProblem {
         PlyErrorKind::ColumnTooLarge => format!(
             "column {} is too large; columns go up to {}",
             quote(&digits()),
-            PitRef::MAX_COL
+            Pit::MAX_COL
         ),
         // Told by the scanner, which knows the numbering.
         PlyErrorKind::NoPit => format!(
