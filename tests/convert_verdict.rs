@@ -13,6 +13,10 @@ use sow::pmn::{self, ParsedGame};
 use sow::replay::{replay, ReplayOptions};
 use sow::rules::Game;
 
+mod xorshift;
+
+use xorshift::Rng;
+
 /// What `validate` says of a game: valid or not, and the ply and code of its first error.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Verdict {
@@ -190,22 +194,6 @@ fn every_record_keeps_its_verdict_through_every_form() {
     let broken: usize = files.iter().map(|f| check_file(f)).sum();
     // The flawed records are among them: the check saw games with errors.
     assert!(broken >= 10, "{broken}");
-}
-
-/// A small seeded generator (xorshift64*), so that the mutants are the same every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
 }
 
 /// One mutation of a game's text: a token dropped, doubled or swapped with the next, a

@@ -12,6 +12,9 @@ use std::path::Path;
 use sow::pmn::{parse_bytes, parse_str, write_game};
 
 mod every_command;
+mod xorshift;
+
+use xorshift::Rng;
 
 const TOKENS: &[&[u8]] = &[
     b"{",
@@ -60,22 +63,6 @@ const SEEDS: &[&[u8]] = &[
     b"[Game \"Nsolo\"]\n[Event \"a \\\"b\\\" \\\\\"]\n\n1. d5xb4:1,a3,a9,b9 ; c\n{x [%foul]} $3 1-0\n",
     b"\xff\xfe[\x00G\x00a\x00m\x00e\x00 \x00\"\x00T\x00\"\x00]\x00\n\x00",
 ];
-
-/// xorshift64*: deterministic and dependency-free.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 fn mutate(rng: &mut Rng, input: &mut Vec<u8>) {
     for _ in 0..1 + rng.below(4) {
