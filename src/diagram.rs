@@ -18,7 +18,7 @@ use crate::rules::{Game, Rules};
 /// why (no legal move, and why not; repetition), Kiothi's award and final score, and the
 /// result. `pos` is the final position, as the trace gives it (before Kiothi's award).
 pub fn game_over_lines(rules: &Rules, pos: &Position, outcome: &Outcome) -> Vec<String> {
-    let side = pos.side;
+    let side = pos.side();
     let result = match outcome.winner() {
         Some(winner) => format!("{winner} wins: {}.", outcome.result_token()),
         None => format!("A draw: {}.", outcome.result_token()),
@@ -70,7 +70,7 @@ const ENDLESS_OR_BROKEN: &str =
 /// Why the side to move has no legal move: no stones, only endless sowings, or every
 /// move breaks a rule. Each pit the side could start from is tried (Kiothi: every lift).
 fn why_no_move(rules: &Rules, pos: &Position) -> &'static str {
-    let side = pos.side;
+    let side = pos.side();
     if pos.stones_of(side) == 0 {
         return "has no stones and no legal move";
     }
@@ -80,7 +80,7 @@ fn why_no_move(rules: &Rules, pos: &Position) -> &'static str {
     for row in board.rows_of(side) {
         for col in 1..=board.cols() {
             let from = Pit::new(row, col);
-            let stones = pos.get(from);
+            let stones = pos.stones(from);
             let lifts = if rules.game() == Game::Kiothi {
                 stones
             } else {
@@ -147,7 +147,7 @@ pub fn text_board(
         let _ = write!(out, " {} ", Pit::new(row, 1).row_letter());
         for col in 1..=board.cols() {
             let pit = Pit::new(row, col);
-            let stones = pos.get(pit);
+            let stones = pos.stones(pit);
             let cell = if rules.is_head(pit) {
                 format!("({stones})")
             } else if pos.is_nki(pit) {
@@ -161,7 +161,7 @@ pub fn text_board(
     }
     if let Some(outcome) = outcome {
         if board.rows() == 2 {
-            let [south, north] = pos.prisons;
+            let [south, north] = pos.prisons();
             let _ = writeln!(out, "prisons: South {south}, North {north}");
         }
         for line in game_over_lines(rules, pos, outcome) {
@@ -170,14 +170,15 @@ pub fn text_board(
         let _ = writeln!(out, "{pos}");
         return out;
     }
-    let _ = write!(out, "{} to move", pos.side);
+    let _ = write!(out, "{} to move", pos.side());
     if board.rows() == 2 {
         let _ = write!(
             out,
             "; prisons: South {}, North {}",
-            pos.prisons[0], pos.prisons[1]
+            pos.prisons()[0],
+            pos.prisons()[1]
         );
-        if pos.opening {
+        if pos.opening() {
             out.push_str("; opening redistribution to come");
         }
     }
@@ -565,7 +566,7 @@ pub fn svg_board_at(
     // writes counts into them).
     for pit in board.pits() {
         let (x, y) = layout.center(pit);
-        let stones = pos.get(pit);
+        let stones = pos.stones(pit);
         let head = rules.is_head(pit);
         let nki = kiothi && pos.is_nki(pit);
         let (class, fill) = if head {
@@ -677,7 +678,7 @@ pub fn svg_board_at(
                 "",
                 &format!("{side} prison"),
             );
-            let count = pos.prisons[side.index()].to_string();
+            let count = pos.prisons()[side.index()].to_string();
             let cw = figure::text_width(&count, t, true);
             text(
                 &mut body,
@@ -866,8 +867,8 @@ pub fn svg_board_at(
             lines.push((l, r#" class="info game-over""#));
         }
     } else {
-        let mut to_move = format!("{} to move", pos.side);
-        if kiothi && pos.opening {
+        let mut to_move = format!("{} to move", pos.side());
+        if kiothi && pos.opening() {
             to_move.push_str("; opening redistribution to come");
         }
         lines.push((to_move, r#" class="info""#));
@@ -928,7 +929,7 @@ pub fn svg_board_at(
     );
     let status = match outcome {
         Some(o) => format!("game over, {}", o.result_token()),
-        None => format!("{} to move", pos.side),
+        None => format!("{} to move", pos.side()),
     };
     let _ = writeln!(
         out,

@@ -92,7 +92,7 @@ fn greedy_move(state: &GameState, rng: &mut Rng) -> Option<Move> {
     // Order pit-bonus choices by stones so that `greedy_bonus` takes the fullest.
     for c in &mut candidates {
         if let BonusChoice::Pits { eligible, .. } = &mut c.bonus {
-            eligible.sort_by(|a, b| pos.get(*b).cmp(&pos.get(*a)).then(a.cmp(b)));
+            eligible.sort_by(|a, b| pos.stones(*b).cmp(&pos.stones(*a)).then(a.cmp(b)));
         }
         if let BonusChoice::Redistribution { .. } = c.bonus {
             return None;

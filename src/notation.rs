@@ -60,7 +60,7 @@ pub fn read_move(
             let mut stop = None;
             if let Some(end) = s.end {
                 let end = pit_on_board(rules, end)?;
-                if game == Game::Tsoro && rules.heads(pos.side).contains(&end) {
+                if game == Game::Tsoro && rules.heads(pos.side()).contains(&end) {
                     stop = Some(HeadStop {
                         head: end,
                         arrival: s.arrival.unwrap_or(1) as u32,
@@ -71,7 +71,7 @@ pub fn read_move(
                 if stop.is_none() {
                     return Err(PlyError::Form(format!(
                         "`#{k}` counts arrivals at a head; the pit after `-` is not a head of {}",
-                        pos.side
+                        pos.side()
                     )));
                 }
                 if k == 0 {

@@ -182,9 +182,9 @@ impl GameState {
         if games::has_legal_move(&self.rules, &self.pos) {
             return None;
         }
-        let stuck = self.pos.side;
+        let stuck = self.pos.side();
         if self.rules.game() == Game::Kiothi {
-            let mut score = self.pos.prisons;
+            let mut score = self.pos.prisons();
             score[stuck.opponent().index()] += self.pos.stones_on_board() as u16;
             let reason = EndReason::Score { score };
             return Some(match score[0].cmp(&score[1]) {
@@ -254,7 +254,7 @@ mod tests {
         let mut game = bao(2);
         let start = game.pos.clone();
         let mut other = start.clone();
-        other.side = Side::North;
+        other.pass_turn();
         reach(&mut game, &other, false);
         assert_eq!(game.outcome(), None);
         reach(&mut game, &start, false);
@@ -275,7 +275,7 @@ mod tests {
         let mut game = bao(3);
         let start = game.pos.clone();
         let mut other = start.clone();
-        other.side = Side::North;
+        other.pass_turn();
         for _ in 0..2 {
             reach(&mut game, &other, false);
             assert_eq!(game.outcome(), None);

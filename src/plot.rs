@@ -91,7 +91,7 @@ impl GameSeries {
 
     fn material_of(&self, p: &crate::position::Position) -> [u32; 2] {
         if self.prisons {
-            [p.prisons[0] as u32, p.prisons[1] as u32]
+            [p.prisons()[0] as u32, p.prisons()[1] as u32]
         } else {
             [p.stones_of(Side::South), p.stones_of(Side::North)]
         }

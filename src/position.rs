@@ -14,6 +14,10 @@ use crate::rules::{Game, Heads, Options, Rules};
 
 /// A position of any of the four games.
 ///
+/// A position exists only as a game's start layout ([`Position::initial`]) or as a
+/// checked set-up ([`Position::from_setup`], [`Position::parse`]), and only the rules
+/// core changes it, ply by ply; everyone else reads it through its accessors.
+///
 /// Two positions are equal when their board, side to move, prisons, nki marks, opening
 /// phase and capture counts agree. The repetition rules compare [`Position::key`]s, which
 /// leave out the capture counts (they never differ between positions that can recur).
@@ -21,16 +25,16 @@ use crate::rules::{Game, Heads, Options, Rules};
 pub struct Position {
     board: Board,
     /// Stones per pit, indexed by [`Board::index`]; entries past `board.len()` are zero.
-    pub pits: [u16; MAX_PITS],
-    pub side: Side,
+    pits: [u16; MAX_PITS],
+    side: Side,
     /// Kiothi's prisons, South then North (zero in the other games).
-    pub prisons: [u16; 2],
+    prisons: [u16; 2],
     /// Kiothi's nki marks, one bit per pit index.
-    pub nki: u64,
+    nki: u64,
     /// Kiothi: the opening redistribution (plies 1-2) is still to come.
-    pub opening: bool,
+    opening: bool,
     /// Captures made by each seat since the start (or set-up): Tsoro's graded bonus.
-    pub captures: [u16; 2],
+    captures: [u16; 2],
 }
 
 impl Position {
@@ -74,8 +78,8 @@ impl Position {
         pos
     }
 
-    /// A position with no stones.
-    pub fn empty(board: Board, side: Side) -> Position {
+    /// A board with no stones: the canvas `initial` and `from_setup` fill.
+    pub(crate) fn empty(board: Board, side: Side) -> Position {
         Position {
             board,
             pits: [0; MAX_PITS],
@@ -87,18 +91,116 @@ impl Position {
         }
     }
 
+    #[inline]
     pub fn board(&self) -> Board {
         self.board
     }
 
-    /// The stones in a pit.
-    pub fn get(&self, pit: Pit) -> u16 {
+    /// The stones in a pit of the board.
+    #[inline]
+    pub fn stones(&self, pit: Pit) -> u16 {
         self.pits[self.board.index(pit)]
     }
 
-    pub fn set(&mut self, pit: Pit, stones: u16) {
+    /// The seat to move.
+    #[inline]
+    pub fn side(&self) -> Side {
+        self.side
+    }
+
+    /// The stones in a seat's prison (Kiothi; zero in the other games).
+    #[inline]
+    pub fn prison(&self, side: Side) -> u16 {
+        self.prisons[side.index()]
+    }
+
+    /// Both prisons, South's then North's (Kiothi; zeros in the other games).
+    #[inline]
+    pub fn prisons(&self) -> [u16; 2] {
+        self.prisons
+    }
+
+    /// Kiothi: whether the opening redistribution (plies 1-2) is still to come.
+    #[inline]
+    pub fn opening(&self) -> bool {
+        self.opening
+    }
+
+    /// The captures a seat has made since the start or the set-up (Tsoro's graded bonus
+    /// counts them).
+    #[inline]
+    pub fn captures(&self, side: Side) -> u16 {
+        self.captures[side.index()]
+    }
+
+    /// Puts a number of stones in a pit, for the layouts `initial` and `from_setup`
+    /// build and the rules core's own changes.
+    pub(crate) fn set(&mut self, pit: Pit, stones: u16) {
         let i = self.board.index(pit);
         self.pits[i] = stones;
+    }
+
+    /// Stones per pit indexed by [`Board::index`], entries past the board zero: the
+    /// rules core's index-based loops read the whole array.
+    #[inline]
+    pub(crate) fn pits(&self) -> &[u16; MAX_PITS] {
+        &self.pits
+    }
+
+    /// The pit array for the rules core's sowings, captures and bonus takes, which keep
+    /// the entries past the board zero.
+    #[inline]
+    pub(crate) fn pits_mut(&mut self) -> &mut [u16; MAX_PITS] {
+        &mut self.pits
+    }
+
+    /// The turn passes to the other seat.
+    #[inline]
+    pub(crate) fn pass_turn(&mut self) {
+        self.side = self.side.opponent();
+    }
+
+    /// A seat makes one more capture.
+    #[inline]
+    pub(crate) fn count_capture(&mut self, side: Side) {
+        let n = &mut self.captures[side.index()];
+        *n = n.saturating_add(1);
+    }
+
+    /// Both seats' capture counts, to be given back by `restore_captures` when a ply is
+    /// undone.
+    #[inline]
+    pub(crate) fn capture_counts(&self) -> [u16; 2] {
+        self.captures
+    }
+
+    #[inline]
+    pub(crate) fn restore_captures(&mut self, captures: [u16; 2]) {
+        self.captures = captures;
+    }
+
+    /// Kiothi: stones put in a seat's prison.
+    #[inline]
+    pub(crate) fn imprison(&mut self, side: Side, stones: u16) {
+        let prison = &mut self.prisons[side.index()];
+        *prison = prison.saturating_add(stones);
+    }
+
+    /// Kiothi: the opening redistribution is over.
+    #[inline]
+    pub(crate) fn end_opening(&mut self) {
+        self.opening = false;
+    }
+
+    /// Kiothi's nki marks, one bit per pit index.
+    #[inline]
+    pub(crate) fn nki_marks(&self) -> u64 {
+        self.nki
+    }
+
+    #[inline]
+    pub(crate) fn set_nki_marks(&mut self, nki: u64) {
+        self.nki = nki;
     }
 
     /// The pits in use, indexed by [`Board::index`].
@@ -115,7 +217,7 @@ impl Position {
 
     /// Marks or unmarks a pit nki. Marking a pit past the 64th is ignored: only
     /// Kiothi's board has nki pits.
-    pub fn set_nki(&mut self, pit: Pit, nki: bool) {
+    pub(crate) fn set_nki(&mut self, pit: Pit, nki: bool) {
         let i = self.board.index(pit);
         if i >= 64 {
             return;
@@ -134,7 +236,7 @@ impl Position {
         board
             .rows_of(side)
             .flat_map(|row| (1..=board.cols()).map(move |col| Pit::new(row, col)))
-            .map(|pit| self.get(pit) as u32)
+            .map(|pit| self.stones(pit) as u32)
             .sum()
     }
 
@@ -231,6 +333,7 @@ impl Position {
         if pos.opening && pos.nki != 0 {
             return Err(SetupError::NkiDuringOpening);
         }
+        pos.captures = setup.captures;
         let total = pos.total_stones();
         if total > u16::MAX as u32 {
             return Err(SetupError::BeyondCapacity { found: total });
@@ -262,6 +365,34 @@ impl Position {
     pub fn to_pmn(&self) -> String {
         self.to_string()
     }
+
+    /// The set-up that [`Position::from_setup`] turns back into this position: the way
+    /// to a position that differs from this one, checked like any other.
+    pub fn setup(&self) -> Setup {
+        let board = self.board;
+        let kiothi = board.rows() == 2;
+        let rows = (0..board.rows())
+            .rev()
+            .map(|row| {
+                (1..=board.cols())
+                    .map(|col| {
+                        let pit = Pit::new(row, col);
+                        SetupPit {
+                            stones: self.stones(pit),
+                            nki: self.is_nki(pit),
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        Setup {
+            rows,
+            side: self.side,
+            prisons: kiothi.then_some(self.prisons),
+            opening: self.opening,
+            captures: self.captures,
+        }
+    }
 }
 
 impl fmt::Display for Position {
@@ -278,7 +409,7 @@ impl fmt::Display for Position {
                     f.write_str(",")?;
                 }
                 let pit = Pit::new(row, col);
-                write!(f, "{}", self.get(pit))?;
+                write!(f, "{}", self.stones(pit))?;
                 if kiothi && self.is_nki(pit) {
                     f.write_str("*")?;
                 }
@@ -316,6 +447,38 @@ pub struct Setup {
     pub side: Side,
     pub prisons: Option<[u16; 2]>,
     pub opening: bool,
+    /// Captures each seat made before the set-up, South's then North's (Tsoro's graded
+    /// bonus counts them). The `Position` string gives none: a set-up read has `[0, 0]`.
+    pub captures: [u16; 2],
+}
+
+impl Setup {
+    /// A set-up of a board with no stones, no prisons and no opening.
+    pub fn empty(board: Board, side: Side) -> Setup {
+        let row = vec![
+            SetupPit {
+                stones: 0,
+                nki: false
+            };
+            board.cols() as usize
+        ];
+        Setup {
+            rows: vec![row; board.rows() as usize],
+            side,
+            prisons: (board.rows() == 2).then_some([0; 2]),
+            opening: false,
+            captures: [0; 2],
+        }
+    }
+
+    /// A pit of the set-up, if its rows and columns reach it.
+    pub fn pit_mut(&mut self, pit: Pit) -> Option<&mut SetupPit> {
+        let rows = self.rows.len();
+        let row = rows.checked_sub(1 + pit.row as usize)?;
+        self.rows
+            .get_mut(row)?
+            .get_mut((pit.col as usize).checked_sub(1)?)
+    }
 }
 
 /// Why a `Position` string or set-up was rejected.
@@ -453,6 +616,7 @@ impl std::str::FromStr for Setup {
             side,
             prisons,
             opening,
+            captures: [0; 2],
         })
     }
 }
@@ -521,6 +685,28 @@ mod tests {
         let reachable = Position::parse(&r, s).unwrap();
         assert_eq!(reachable.to_string(), s);
         assert_eq!(reachable.total_unlike_start(&r), None);
+    }
+
+    #[test]
+    fn a_position_comes_back_from_its_setup() {
+        for game in [Game::Tsoro, Game::Nsolo, Game::Kiothi, Game::BaoLaKimasai] {
+            let rules = Rules::default_for(game);
+            let start = Position::initial(&rules);
+            assert_eq!(Position::from_setup(&rules, &start.setup()), Ok(start));
+        }
+        let kiothi = Rules::default_for(Game::Kiothi);
+        let s = "0,3*,0,0,0,0,0,0,0,0/1,1,0,1,0,0,0,0,0,0 N S:18 N:29";
+        let pos = Position::parse(&kiothi, s).unwrap();
+        assert_eq!(Position::from_setup(&kiothi, &pos.setup()), Ok(pos));
+        let tsoro = Rules::default_for(Game::Tsoro);
+        let mut setup = Position::initial(&tsoro).setup();
+        setup.captures = [4, 1];
+        let pos = Position::from_setup(&tsoro, &setup).unwrap();
+        assert_eq!(
+            (pos.captures(Side::South), pos.captures(Side::North)),
+            (4, 1)
+        );
+        assert_eq!(pos.setup(), setup);
     }
 
     #[test]

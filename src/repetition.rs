@@ -199,18 +199,18 @@ fn last_pits(rest: &[u16]) -> u64 {
 /// [`Key::Stones`]: the words after the pits.
 #[inline(always)]
 fn beyond_pits(pos: &Position) -> [u64; 2] {
-    let word = pos.side as u64
-        | (pos.opening as u64) << 1
-        | (pos.prisons[0] as u64) << 16
-        | (pos.prisons[1] as u64) << 32;
-    [word, pos.nki]
+    let word = pos.side() as u64
+        | (pos.opening() as u64) << 1
+        | (pos.prisons()[0] as u64) << 16
+        | (pos.prisons()[1] as u64) << 32;
+    [word, pos.nki_marks()]
 }
 
 /// [`Key::Bits`] of a position.
 fn bits(pos: &Position) -> u64 {
     let pits =
         (pos.board_pits().iter().enumerate()).fold(0, |k, (i, &s)| k | ((s != 0) as u64) << i);
-    pits | (pos.side as u64) << pos.board().len()
+    pits | (pos.side() as u64) << pos.board().len()
 }
 
 /// The term of the `i`-th word of a key in its hash: the word mixed with its place, so
@@ -365,17 +365,17 @@ mod tests {
         let board = start.board();
         for i in 0..board.len() {
             let mut pos = start.clone();
-            pos.pits[i] += 1;
+            pos.pits_mut()[i] += 1;
             assert_eq!(count(&mut t, &pos), 1, "pit {}", board.pit(i));
         }
         let mut north = start.clone();
-        north.side = Side::North;
+        north.pass_turn();
         assert_eq!(count(&mut t, &north), 1);
         let mut prisons = start.clone();
-        prisons.prisons[1] = 1;
+        prisons.imprison(Side::North, 1);
         assert_eq!(count(&mut t, &prisons), 1);
         let mut nki = start.clone();
-        nki.nki = 1;
+        nki.set_nki_marks(1);
         assert_eq!(count(&mut t, &nki), 1);
         assert_eq!(
             count(&mut t, &start),

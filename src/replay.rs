@@ -656,7 +656,7 @@ fn check_result(record: &Record, trace: &mut Trace, outcome: Option<Outcome>) {
                     format!(
                         "the record says {} but the game is not over ({} has a legal move); a Termination tag (e.g. resignation, abandoned) would explain it",
                         declared.as_str(),
-                        trace.last.as_ref().map(|p| p.side).unwrap_or(Side::South)
+                        trace.last.as_ref().map(|p| p.side()).unwrap_or(Side::South)
                     ),
                 ));
             }
@@ -690,7 +690,7 @@ fn illegal(
             ),
             None => format!("ply {number} `{said}` is written after the end of the game"),
         },
-        _ => format!("ply {number} `{said}` by {} is illegal: {e}", pos.side),
+        _ => format!("ply {number} `{said}` by {} is illegal: {e}", pos.side()),
     };
     let mut d = Diagnostic::error(code, Some(number), span, message);
     // Repairs replay many candidates and read no message: they ask for no legal list.

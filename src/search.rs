@@ -268,20 +268,20 @@ impl Pits for Position {
     fn pit(&self, row: usize, col: usize) -> (u16, bool) {
         // The `Position` string's rows run from the last row of the board to its first.
         let pit = Pit::new(self.board().rows() - 1 - row as u8, col as u8 + 1);
-        (self.get(pit), self.is_nki(pit))
+        (self.stones(pit), self.is_nki(pit))
     }
 
     fn side(&self) -> Side {
-        self.side
+        Position::side(self)
     }
 
     fn prisons(&self) -> Option<[u16; 2]> {
         // As the `Position` string: only Kiothi's two-row board writes its prisons.
-        (self.board().rows() == 2).then_some(self.prisons)
+        (self.board().rows() == 2).then_some(Position::prisons(self))
     }
 
     fn opening(&self) -> bool {
-        self.opening
+        Position::opening(self)
     }
 }
 

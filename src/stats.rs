@@ -243,8 +243,8 @@ pub fn ply_rows(file: &str, game: usize, trace: &Trace) -> Vec<PlyRow> {
                 bonus,
                 south: after.map_or(0, |a| a.stones_of(Side::South)),
                 north: after.map_or(0, |a| a.stones_of(Side::North)),
-                south_prison: after.filter(|_| kiothi).map(|a| a.prisons[0]),
-                north_prison: after.filter(|_| kiothi).map(|a| a.prisons[1]),
+                south_prison: after.filter(|_| kiothi).map(|a| a.prisons()[0]),
+                north_prison: after.filter(|_| kiothi).map(|a| a.prisons()[1]),
                 legal_moves: match after {
                     Some(a) if !over => {
                         let legal = games::legal_moves(rules, a);
@@ -322,7 +322,7 @@ impl Tally {
         let kiothi = trace.rules.as_ref().map(|r| r.game()) == Some(Game::Kiothi);
         let finals: Option<[u32; 2]> = match (&trace.outcome, &trace.last) {
             (Some(o), _) if o.score().is_some() => o.score().map(|[s, n]| [s as u32, n as u32]),
-            (_, Some(last)) if kiothi => Some([last.prisons[0] as u32, last.prisons[1] as u32]),
+            (_, Some(last)) if kiothi => Some([last.prisons()[0] as u32, last.prisons()[1] as u32]),
             (_, Some(last)) => Some([last.stones_of(Side::South), last.stones_of(Side::North)]),
             _ => None,
         };
@@ -502,9 +502,9 @@ impl RowWriter {
         push_decimal(out, after.map_or(0, |a| a.stones_of(Side::North)).into());
         out.push(b',');
         if let Some(a) = after.filter(|_| kiothi) {
-            push_decimal(out, a.prisons[0].into());
+            push_decimal(out, a.prisons()[0].into());
             out.push(b',');
-            push_decimal(out, a.prisons[1].into());
+            push_decimal(out, a.prisons()[1].into());
         } else {
             out.push(b',');
         }

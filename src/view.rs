@@ -236,7 +236,10 @@ impl DiagnosticView {
 /// prison for Kiothi (PMN.md).
 fn stones_counted(game: Game, pos: &Position) -> ([u32; 2], &'static str) {
     if game == Game::Kiothi {
-        ([pos.prisons[0] as u32, pos.prisons[1] as u32], "in prison")
+        (
+            [pos.prisons()[0] as u32, pos.prisons()[1] as u32],
+            "in prison",
+        )
     } else {
         (
             [pos.stones_of(Side::South), pos.stones_of(Side::North)],

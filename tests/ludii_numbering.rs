@@ -78,7 +78,7 @@ fn nsolo_ccw_circuits_and_start_are_ludiis() {
         assert_eq!(circuit_sites(&r, Side::North), track(2 * n, n));
         let start = Position::initial(&r);
         let empty: Vec<u32> = (r.board().pits())
-            .filter(|&p| start.get(p) == 0)
+            .filter(|&p| start.stones(p) == 0)
             .map(|p| ludii_site(&r, p).unwrap())
             .collect();
         assert_eq!(empty, [2 * n - 1, 2 * n]);

@@ -167,7 +167,7 @@ fn tsoro_graded_bonus_five_three_two() {
     let eligible = ["c", "d"]
         .iter()
         .flat_map(|row| (1..=12).map(move |col| pit(&format!("{row}{col}"))))
-        .filter(|&p| p != pit("d1") && !captured.contains(&p) && before.get(p) > 0)
+        .filter(|&p| p != pit("d1") && !captured.contains(&p) && before.stones(p) > 0)
         .count();
     assert_eq!(eligible, 4);
 }
@@ -271,11 +271,11 @@ fn kiothi_opening_then_nki_protects() {
     // Ply 3 ends in South's empty a9 opposite the occupied nki b9: no capture.
     let ply3 = &t.plies[2];
     assert_eq!(ply3.effect.end, Some(pit("a9")));
-    assert!(t.position_after(2).unwrap().get(pit("a9")) == 0);
-    assert_eq!(after_opening.get(pit("b9")), 4);
+    assert!(t.position_after(2).unwrap().stones(pit("a9")) == 0);
+    assert_eq!(after_opening.stones(pit("b9")), 4);
     assert!(!ply3.effect.is_capture());
     assert_eq!(ply3.effect.prison_gain, 0);
-    assert_eq!(t.last.as_ref().unwrap().get(pit("b9")), 4);
+    assert_eq!(t.last.as_ref().unwrap().stones(pit("b9")), 4);
 }
 
 #[test]

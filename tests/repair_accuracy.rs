@@ -138,7 +138,7 @@ fn wrong_checkpoint_is_corrected(rules: &Rules) {
     );
     let after = trace.plies[at].after.as_ref().unwrap();
     let [s, n] = if rules.game() == Game::Kiothi {
-        [after.prisons[0] as u32, after.prisons[1] as u32]
+        [after.prisons()[0] as u32, after.prisons()[1] as u32]
     } else {
         [
             after.stones_of(sow::Side::South),

@@ -6,6 +6,7 @@ use proptest::prelude::*;
 use sow::games::{apply, has_legal_move, legal_moves, play_random};
 use sow::moves::{BonusTake, HeadStop, Lap, Redistribution, Sowing};
 use sow::play::EndReason;
+use sow::position::Setup;
 use sow::rng::Rng;
 use sow::{Effect, Game, GameState, Illegal, Mode, Move, Outcome, Pit, Position, Rules, Side};
 
@@ -28,18 +29,26 @@ fn step(from: &str) -> Move {
 
 /// A position with one stone in each named pit and nothing else.
 fn layout(side: Side, stones: &[&str]) -> Position {
-    let mut pos = Position::empty(rules("").board(), side);
+    let rules = rules("");
+    let mut setup = Setup::empty(rules.board(), side);
     for &name in stones {
-        pos.set(pit(name), 1);
+        setup.pit_mut(pit(name)).unwrap().stones = 1;
     }
-    pos
+    Position::from_setup(&rules, &setup).unwrap()
+}
+
+/// The same position with the other seat to move.
+fn turned(pos: &Position) -> Position {
+    let mut setup = pos.setup();
+    setup.side = setup.side.opponent();
+    Position::from_setup(&rules(""), &setup).unwrap()
 }
 
 /// The occupied pits, in board order.
 fn occupied(pos: &Position) -> Vec<String> {
     pos.board()
         .pits()
-        .filter(|&p| pos.get(p) != 0)
+        .filter(|&p| pos.stones(p) != 0)
         .map(|p| p.to_string())
         .collect()
 }
@@ -95,8 +104,8 @@ fn start_has_one_stone_in_every_pit_but_b1_and_c12() {
     let start = Position::initial(&rules);
     assert_eq!(start.to_string(), START);
     assert_eq!(start.stones_on_board(), 46);
-    assert_eq!(start.get(pit("b1")), 0);
-    assert_eq!(start.get(pit("c12")), 0);
+    assert_eq!(start.stones(pit("b1")), 0);
+    assert_eq!(start.stones(pit("c12")), 0);
 }
 
 #[test]
@@ -109,8 +118,11 @@ fn no_pit_ever_holds_more_than_one_stone_in_a_setup() {
 fn a_pit_holding_more_than_one_stone_cannot_step() {
     // Only a position built by hand can hold two stones in a pit; it is refused, not
     // stepped half-way.
-    let mut pos = layout(Side::South, &["a3"]);
-    pos.set(pit("a3"), 2);
+    // Bao's set-ups refuse it; a Tsoro set-up on the same 4x12 board holds it.
+    let mut setup = layout(Side::South, &["a3"]).setup();
+    setup.pit_mut(pit("a3")).unwrap().stones = 2;
+    let tsoro = Rules::new(Game::Tsoro, Some(rules("").board()), "").unwrap();
+    let pos = Position::from_setup(&tsoro, &setup).unwrap();
     assert_eq!(
         refuse(&pos, &step("a3"), Mode::Legal),
         Illegal::CrowdedPit {
@@ -128,7 +140,7 @@ fn a_step_moves_one_stone_along_the_outer_row_for_both_seats() {
     let mut pos = layout(Side::South, &["a5", "d5"]);
     let effect = play(&mut pos, &step("a5"));
     assert_eq!(occupied(&pos), ["a6", "d5"]);
-    assert_eq!(pos.side, Side::North);
+    assert_eq!(pos.side(), Side::North);
     assert_eq!(
         effect.laps,
         [Lap {
@@ -141,7 +153,7 @@ fn a_step_moves_one_stone_along_the_outer_row_for_both_seats() {
     assert!(!effect.is_capture());
     let effect = play(&mut pos, &step("d5"));
     assert_eq!(occupied(&pos), ["a6", "d4"]);
-    assert_eq!(pos.side, Side::South);
+    assert_eq!(pos.side(), Side::South);
     assert_eq!(effect.end, Some(pit("d4")));
 }
 
@@ -175,8 +187,7 @@ fn a_step_is_legal_only_into_an_empty_pit() {
             next: pit("a5")
         }
     );
-    let mut north = pos.clone();
-    north.side = Side::North;
+    let north = turned(&pos);
     assert_eq!(
         refuse(&north, &step("d9"), Mode::Legal),
         Illegal::StepBlocked {
@@ -227,8 +238,7 @@ fn only_a_stone_of_the_side_to_move_steps() {
         refuse(&south, &step("a2"), Mode::Legal),
         Illegal::EmptyPit { pit: pit("a2") }
     );
-    let mut north = south.clone();
-    north.side = Side::North;
+    let north = turned(&south);
     assert_eq!(
         refuse(&north, &step("a1"), Mode::Foul),
         Illegal::NotOwnPit {
@@ -373,8 +383,7 @@ fn legal_moves_are_the_stones_whose_next_pit_is_empty() {
     let rules = rules("");
     let start = Position::initial(&rules);
     assert_eq!(candidates(&start), [("b2".into(), true)]);
-    let mut north = start.clone();
-    north.side = Side::North;
+    let north = turned(&start);
     assert_eq!(candidates(&north), [("c11".into(), true)]);
     // The circuit wraps: b1 steps to a1 and d1 to c1.
     let pos = layout(Side::South, &["b1", "a3", "a4", "d1", "c2"]);
@@ -382,8 +391,7 @@ fn legal_moves_are_the_stones_whose_next_pit_is_empty() {
         candidates(&pos),
         [("a4".into(), false), ("b1".into(), false)]
     );
-    let mut north = pos.clone();
-    north.side = Side::North;
+    let north = turned(&pos);
     assert_eq!(
         candidates(&north),
         [("c2".into(), false), ("d1".into(), true)]
@@ -487,7 +495,7 @@ fn repetition_one_stone_each_always_meets_before_a_cycle_closes() {
             assert!(captured, "{s} and {n} went round without meeting");
             assert_eq!(
                 game.outcome().and_then(|o| o.winner()),
-                Some(game.position().side.opponent())
+                Some(game.position().side().opponent())
             );
         }
     }
@@ -509,15 +517,15 @@ fn repeat_option_takes_any_whole_number_from_2() {
 fn random_setup(rng: &mut Rng, density: u64) -> Position {
     let rules = rules("");
     let side = if rng.coin() { Side::South } else { Side::North };
-    let mut pos = Position::empty(rules.board(), side);
+    let mut setup = Setup::empty(rules.board(), side);
     let mut stones = 0;
     for p in rules.board().pits() {
         if stones < 46 && rng.next_u64() % 8 < density {
-            pos.set(p, 1);
+            setup.pit_mut(p).unwrap().stones = 1;
             stones += 1;
         }
     }
-    pos
+    Position::from_setup(&rules, &setup).unwrap()
 }
 
 /// Checks every property of one position: legal moves are exactly the moves `apply`
@@ -615,7 +623,7 @@ proptest! {
         let (mut rng, mut effect) = (Rng::new(seed), Effect::default());
         while game.plies() < 5_000 && game.play_random(&mut rng, &mut effect).is_some() {}
         let outcome = game.outcome().expect("a random game ends within 5000 plies");
-        let stuck = game.position().side;
+        let stuck = game.position().side();
         prop_assert_eq!(outcome, Outcome::Win { winner: stuck.opponent(), reason: EndReason::NoLegalMove });
     }
 }

@@ -754,8 +754,8 @@ fn legal_moves_in_the_opening_is_one_redistribution_candidate() {
         &mut Effect::default(),
     )
     .unwrap();
-    assert_eq!(after.pits, pos.pits);
-    assert_eq!(after.side, Side::North);
+    assert_eq!(after.board_pits(), pos.board_pits());
+    assert_eq!(after.side(), Side::North);
 }
 
 #[test]
@@ -914,7 +914,7 @@ mod playouts {
         let first = rng.below(pits.len());
         let second = (first + 1 + rng.below(pits.len() - 1)) % pits.len();
         let emptied = [pits[first], pits[second]];
-        let stones = pos.get(emptied[0]) + pos.get(emptied[1]);
+        let stones = pos.stones(emptied[0]) + pos.stones(emptied[1]);
         let board = pos.board();
         let placed = (0..stones)
             .map(|_| (board.pit(rng.below(board.len())), 1))
@@ -935,19 +935,20 @@ mod playouts {
     /// What every ply must satisfy: stones conserved, the laps adding up to the stones
     /// sown and starting with the stones lifted, the captures in the mover's prison.
     fn check_ply(r: &Rules, before: &Position, mv: &Move, after: &Position, effect: &Effect) {
-        let mover = before.side.index();
-        let total = after.stones_on_board() + after.prisons.iter().map(|&p| p as u32).sum::<u32>();
+        let mover = before.side().index();
+        let total =
+            after.stones_on_board() + after.prisons().iter().map(|&p| p as u32).sum::<u32>();
         assert_eq!(total, r.start_stones(), "{mv}: stones not conserved");
-        assert_eq!(after.side, before.side.opponent());
+        assert_eq!(after.side(), before.side().opponent());
         assert_eq!(
-            after.prisons[mover],
-            before.prisons[mover] + effect.prison_gain
+            after.prisons()[mover],
+            before.prisons()[mover] + effect.prison_gain
         );
         assert_eq!(effect.stones_taken(), effect.prison_gain as u32);
         assert!(effect.fouls.is_empty());
         for p in after.board().pits() {
             assert!(
-                !after.is_nki(p) || after.get(p) > 0,
+                !after.is_nki(p) || after.stones(p) > 0,
                 "{mv}: empty nki pit {p}"
             );
         }

@@ -8,6 +8,7 @@ use proptest::prelude::*;
 use sow::games;
 use sow::moves::Effect;
 use sow::play::EndReason;
+use sow::position::Setup;
 use sow::repetition::{Followed, Key};
 use sow::rng::Rng;
 use sow::{Board, Game, GameState, Outcome, Position, Rules};
@@ -119,14 +120,16 @@ proptest! {
 /// the draw at the exact ply of a capture-free cycle is checked in rules_nsolo.rs.)
 fn sparse_setup(rules: &Rules, seed: u64) -> Position {
     let mut rng = Rng::new(seed);
-    let mut pos = Position::empty(rules.board(), sow::Side::South);
+    let board = rules.board();
+    let mut setup = Setup::empty(board, sow::Side::South);
     for side in sow::Side::BOTH {
         let circuit = rules.circuit(side);
         for _ in 0..1 + rng.below(4) {
-            pos.pits[circuit[rng.below(circuit.len())] as usize] += 1;
+            let pit = board.pit(circuit[rng.below(circuit.len())] as usize);
+            setup.pit_mut(pit).unwrap().stones += 1;
         }
     }
-    pos
+    Position::from_setup(rules, &setup).unwrap()
 }
 
 /// The Nsolo rule sets of [`rule_sets`].
@@ -159,14 +162,16 @@ fn keys_tell_apart_every_pit_and_the_side() {
         let mut words = Vec::new();
         key.pack(&start, &mut words);
         let mut keys = vec![words.clone()];
-        for i in 0..start.board().len() {
-            let mut pos = start.clone();
-            pos.pits[i] ^= 1;
+        for pit in start.board().pits() {
+            let mut setup = start.setup();
+            setup.pit_mut(pit).unwrap().stones ^= 1;
+            let pos = Position::from_setup(&rules, &setup).unwrap();
             key.pack(&pos, &mut words);
             keys.push(words.clone());
         }
-        let mut north = start.clone();
-        north.side = north.side.opponent();
+        let mut setup = start.setup();
+        setup.side = setup.side.opponent();
+        let north = Position::from_setup(&rules, &setup).unwrap();
         key.pack(&north, &mut words);
         keys.push(words.clone());
         let n = keys.len();

@@ -318,7 +318,7 @@ fn expected_board(trace: &Trace, k: usize) -> Vec<(String, String)> {
     let plural = |n: u16| if n == 1 { "stone" } else { "stones" };
     let mut out: Vec<(String, String)> = (rules.board().pits())
         .map(|pit: Pit| {
-            let n = pos.get(pit);
+            let n = pos.stones(pit);
             let mut label = format!("{pit}, {n} {}", plural(n));
             if rules.is_head(pit) {
                 label.push_str(", head");
@@ -330,7 +330,7 @@ fn expected_board(trace: &Trace, k: usize) -> Vec<(String, String)> {
         })
         .collect();
     if rules.board().rows() == 2 {
-        for (side, n) in [("South", pos.prisons[0]), ("North", pos.prisons[1])] {
+        for (side, n) in [("South", pos.prisons()[0]), ("North", pos.prisons()[1])] {
             out.push((format!("{side} prison, {n} {}", plural(n)), n.to_string()));
         }
     }

@@ -45,16 +45,16 @@ fn check_step(rules: &Rules, pos: &Position, mv: &Move) -> Result<(usize, usize)
     if !board.contains(pit) {
         return Err(Illegal::NoSuchPit { pit });
     }
-    let side = pos.side;
+    let side = pos.side();
     // `Board::index` on the 4×12 board: a multiplication by a constant.
     let from = pit.row as usize * COLS + (pit.col as usize - 1);
     let next = next_on_circuit(side, from).ok_or(Illegal::NotOwnPit { pit, side })?;
-    match pos.pits[from] {
+    match pos.pits()[from] {
         0 => return Err(Illegal::EmptyPit { pit }),
         1 => {}
         stones => return Err(Illegal::CrowdedPit { pit, stones }),
     }
-    if pos.pits[next] != 0 {
+    if pos.pits()[next] != 0 {
         return Err(Illegal::StepBlocked {
             pit,
             next: board.pit(next),
@@ -68,12 +68,13 @@ fn check_step(rules: &Rules, pos: &Position, mv: &Move) -> Result<(usize, usize)
 // Inlined into `apply` (and the playouts): a call a ply less.
 #[inline(always)]
 fn step(pos: &mut Position, from: usize, next: usize, effect: &mut Effect) {
-    let side = pos.side;
+    let side = pos.side();
     // One lap of one stone into an empty pit: it never relays and cannot be endless, so
     // the relay-sowing engine has nothing to do here (and would cost this hot path a
     // tenth of its time setting up cycle detection).
-    pos.pits[from] = 0;
-    pos.pits[next] = 1;
+    let pits = pos.pits_mut();
+    pits[from] = 0;
+    pits[next] = 1;
     let (start, end) = (pit_at(from), pit_at(next));
     effect.push_lap(Lap {
         start,
@@ -91,23 +92,22 @@ fn step(pos: &mut Position, from: usize, next: usize, effect: &mut Effect) {
         _ => (usize::MAX, 0),
     };
     // Outer stones are safe otherwise: only an occupied opposite pit is taken.
-    if opposite != usize::MAX && pos.pits[opposite] != 0 {
+    if opposite != usize::MAX && pos.pits()[opposite] != 0 {
         capture(pos, opposite, behind, effect);
     }
-    pos.side = side.opponent();
+    pos.pass_turn();
 }
 
 /// The stone entering an inner-row pit takes the opponent stones in pit index
 /// `opposite` (occupied) and `behind` it.
 fn capture(pos: &mut Position, opposite: usize, behind: usize, effect: &mut Effect) {
     for index in [opposite, behind] {
-        let stones = std::mem::take(&mut pos.pits[index]);
+        let stones = std::mem::take(&mut pos.pits_mut()[index]);
         if stones != 0 {
             effect.captured.push((pit_at(index), stones));
         }
     }
-    let mover = pos.side.index();
-    pos.captures[mover] = pos.captures[mover].saturating_add(1);
+    pos.count_capture(pos.side());
 }
 
 /// Pits per row and per seat: Bao la Kimasai is played on 4×12 only.
@@ -123,8 +123,8 @@ const SEAT_PITS: usize = 2 * COLS;
 /// "Circuits"); the test `legal_places_follow_the_circuit` holds this to the rules'
 /// circuit.
 fn legal_places(rules: &Rules, pos: &Position) -> u64 {
-    let first = first_pit(rules, pos.side);
-    let Some(pits) = pos.pits.get(first..first + SEAT_PITS) else {
+    let first = first_pit(rules, pos.side());
+    let Some(pits) = pos.pits().get(first..first + SEAT_PITS) else {
         return 0;
     };
     let (mut occupied, mut crowded) = (0u64, 0u64);
@@ -252,7 +252,7 @@ fn nth_set_bit(set: u64, mut k: usize) -> usize {
 
 pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate>) {
     let board = rules.board();
-    let side = pos.side;
+    let side = pos.side();
     let first = first_pit(rules, side);
     let mut legal = legal_places(rules, pos);
     while legal != 0 {
@@ -261,7 +261,7 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate
         let captures = rules.next_on_circuit(side, from).is_some_and(|next| {
             let next = board.pit(next);
             next.row == board.inner_row(side)
-                && board.opposite(next).is_some_and(|o| pos.get(o) != 0)
+                && board.opposite(next).is_some_and(|o| pos.stones(o) != 0)
         });
         out.push(Candidate::single(
             Move::Sow(Sowing::from(board.pit(from))),
@@ -285,8 +285,8 @@ pub(crate) fn play_random(
     if legal == 0 {
         return None;
     }
-    let from = first_pit(rules, pos.side) + nth_set_bit(legal, rng.below(ones(legal)));
-    let next = next_on_circuit(pos.side, from)?;
+    let from = first_pit(rules, pos.side()) + nth_set_bit(legal, rng.below(ones(legal)));
+    let next = next_on_circuit(pos.side(), from)?;
     step(pos, from, next, effect);
     Some(Move::Sow(Sowing::from(pit_at(from))))
 }
@@ -306,14 +306,14 @@ mod tests {
                 let (pit, bit) = (pit as usize, 1 << (pit as usize - first));
                 let next = rules.next_on_circuit(side, pit).unwrap();
                 let mut pos = Position::empty(rules.board(), side);
-                pos.pits[pit] = 1;
+                pos.pits_mut()[pit] = 1;
                 assert_eq!(legal_places(&rules, &pos), bit);
-                pos.pits[next] = 1;
+                pos.pits_mut()[next] = 1;
                 assert_eq!(legal_places(&rules, &pos) & bit, 0);
-                pos.pits[next] = 2;
+                pos.pits_mut()[next] = 2;
                 assert_eq!(legal_places(&rules, &pos), 0, "a crowded pit blocks too");
-                pos.pits[next] = 0;
-                pos.pits[pit] = 2;
+                pos.pits_mut()[next] = 0;
+                pos.pits_mut()[pit] = 2;
                 assert_eq!(legal_places(&rules, &pos), 0, "a crowded pit cannot step");
             }
         }

@@ -3,7 +3,7 @@
 //! - Board 2×10: row `a` is South's, row `b` North's; `aK` is opposite `bK`. Both seats
 //!   sow counter-clockwise around the whole board (a1 → a10, b10 → b1); the two prisons
 //!   are never sown into.
-//! - Opening (plies 1 and 2, while `pos.opening`): the mover empties exactly two of their
+//! - Opening (plies 1 and 2, while `pos.opening()`): the mover empties exactly two of their
 //!   own occupied pits and places those stones freely, any number in any of the 20 pits,
 //!   all of them. After North's redistribution every occupied pit is marked *nki*.
 //! - Later moves: lift n ≥ 1 of the stones of one own pit and sow; relay on laps ending
@@ -80,7 +80,7 @@ pub(crate) fn apply(
     match mv {
         Move::Redistribute(r) => redistribute(pos, r, mode, effect),
         Move::Sow(s) => {
-            if pos.opening {
+            if pos.opening() {
                 return Err(Illegal::OpeningRequired);
             }
             if s.stop.is_some() {
@@ -95,7 +95,7 @@ pub(crate) fn apply(
             }
             let from = s.from;
             let origin = own_pit(pos, from)?;
-            let holds = pos.pits[origin];
+            let holds = pos.pits()[origin];
             let lift = match s.lift {
                 None => holds,
                 Some(0) => return Err(Illegal::LiftZero),
@@ -122,14 +122,14 @@ fn own_pit(pos: &Position, pit: Pit) -> Result<usize, Illegal> {
     if !board.contains(pit) {
         return Err(Illegal::NoSuchPit { pit });
     }
-    if board.owner(pit) != pos.side {
+    if board.owner(pit) != pos.side() {
         return Err(Illegal::NotOwnPit {
             pit,
-            side: pos.side,
+            side: pos.side(),
         });
     }
     let index = board.index(pit);
-    if pos.pits[index] == 0 {
+    if pos.pits()[index] == 0 {
         return Err(Illegal::EmptyPit { pit });
     }
     Ok(index)
@@ -144,7 +144,7 @@ fn redistribute(
 ) -> Result<(), Illegal> {
     // None of the opening's rules can be broken and the ply still executed as written
     // (`Illegal::executable`), so `Mode::Foul` changes nothing here.
-    if !pos.opening {
+    if !pos.opening() {
         return Err(Illegal::OpeningOver);
     }
     let board = pos.board();
@@ -153,7 +153,7 @@ fn redistribute(
         return Err(Illegal::OpeningSamePit { pit: p });
     }
     let (p, q) = (own_pit(pos, p)?, own_pit(pos, q)?);
-    let lifted = pos.pits[p] as u32 + pos.pits[q] as u32;
+    let lifted = pos.pits()[p] as u32 + pos.pits()[q] as u32;
     let mut placed: u64 = 0;
     for &(pit, stones) in &r.placed {
         if !board.contains(pit) {
@@ -170,23 +170,26 @@ fn redistribute(
             placed: placed.min(u32::MAX as u64) as u32,
         });
     }
-    pos.pits[p] = 0;
-    pos.pits[q] = 0;
+    pos.pits_mut()[p] = 0;
+    pos.pits_mut()[q] = 0;
     // A pit named twice among the placements receives both counts: RULES.md does not
     // forbid it.
     for &(pit, stones) in &r.placed {
         let i = board.index(pit);
-        pos.pits[i] = pos.pits[i].saturating_add(stones);
+        let pits = pos.pits_mut();
+        pits[i] = pits[i].saturating_add(stones);
     }
     // Ruling: after North's redistribution (ply 2) every occupied pit is nki.
-    if pos.side == Side::North {
-        pos.opening = false;
-        pos.nki = (0..PITS)
-            .filter(|&i| pos.pits[i] > 0)
+    if pos.side() == Side::North {
+        pos.end_opening();
+        let pits = pos.pits();
+        let marks = (0..PITS)
+            .filter(|&i| pits[i] > 0)
             .fold(0, |marks, i| marks | bit(i));
+        pos.set_nki_marks(marks);
         effect.nki_marked = true;
     }
-    pos.side = pos.side.opponent();
+    pos.pass_turn();
     Ok(())
 }
 
@@ -204,9 +207,9 @@ fn sow(
     effect: &mut Effect,
 ) -> Result<(), Illegal> {
     let board = pos.board();
-    let side = pos.side;
+    let side = pos.side();
     let mut pits = [0u16; PITS];
-    pits.copy_from_slice(&pos.pits[..PITS]);
+    pits.copy_from_slice(&pos.pits()[..PITS]);
     let place = rules
         .circuit_place(side, origin)
         .ok_or(Illegal::NoSuchPit {
@@ -215,7 +218,7 @@ fn sow(
 
     // Losing protection: lifting from a pit (origin or relay) clears its nki mark for
     // good. The engine holds `effect`, so the cleared pits are noted here in order.
-    let mut nki = pos.nki;
+    let mut nki = pos.nki_marks();
     let mut cleared = [0u8; PITS];
     let mut n_cleared = 0;
     let mut lift_from = |pit: usize, nki: &mut u64| {
@@ -271,11 +274,10 @@ fn sow(
     }
     effect.end = Some(board.pit(end.pit));
     capture(rules, side, &mut pits, nki, end.pit, effect);
-    pos.pits[..PITS].copy_from_slice(&pits);
-    pos.nki = nki;
-    let prison = &mut pos.prisons[side.index()];
-    *prison = prison.saturating_add(effect.prison_gain);
-    pos.side = side.opponent();
+    pos.pits_mut()[..PITS].copy_from_slice(&pits);
+    pos.set_nki_marks(nki);
+    pos.imprison(side, effect.prison_gain);
+    pos.pass_turn();
     Ok(())
 }
 
@@ -330,18 +332,18 @@ fn capture(
 /// billion laps to prove) is left out of the list.
 pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate>) {
     let board = pos.board();
-    let own: Vec<Pit> = own_row(pos.side)
-        .filter(|&i| pos.pits[i] > 0)
+    let own: Vec<Pit> = own_row(pos.side())
+        .filter(|&i| pos.pits()[i] > 0)
         .map(|i| board.pit(i))
         .collect();
-    if pos.opening {
+    if pos.opening() {
         // Too many redistributions to list: one candidate describes them, with the one
         // that puts the stones back where they were as its move.
         if let [p, q, ..] = own[..] {
             out.push(Candidate::single(
                 Move::Redistribute(Redistribution {
                     emptied: [p, q],
-                    placed: vec![(p, pos.get(p)), (q, pos.get(q))],
+                    placed: vec![(p, pos.stones(p)), (q, pos.stones(q))],
                 }),
                 false,
                 BonusChoice::Redistribution { pits: own },
@@ -352,7 +354,7 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate
     let mut effect = Effect::default();
     for pit in own {
         let origin = board.index(pit);
-        for lift in 1..=pos.pits[origin] {
+        for lift in 1..=pos.pits()[origin] {
             effect.clear();
             let mut after = pos.clone();
             if sow(
@@ -384,9 +386,9 @@ fn sowing(pit: Pit, lift: u16) -> Move {
 }
 
 pub(crate) fn has_legal_move(rules: &Rules, pos: &Position) -> bool {
-    let side = pos.side;
-    if pos.opening {
-        return own_row(side).filter(|&i| pos.pits[i] > 0).count() >= 2;
+    let side = pos.side();
+    if pos.opening() {
+        return own_row(side).filter(|&i| pos.pits()[i] > 0).count() >= 2;
     }
     let circuit = rules.circuit(side);
     let mut effect = Effect::default();
@@ -394,7 +396,7 @@ pub(crate) fn has_legal_move(rules: &Rules, pos: &Position) -> bool {
     for budget in [LAP_BUDGET.min(rules.max_laps()), rules.max_laps()] {
         cut_off = false;
         for origin in own_row(side) {
-            let holds = pos.pits[origin];
+            let holds = pos.pits()[origin];
             let Some(place) = rules.circuit_place(side, origin) else {
                 continue;
             };
@@ -402,7 +404,7 @@ pub(crate) fn has_legal_move(rules: &Rules, pos: &Position) -> bool {
                 // Where the first lap ends, and what that pit held before its last stone.
                 let end = circuit[(place + lift as usize) % PITS] as usize;
                 let lifted_here = if end == origin { lift } else { 0 };
-                let before = pos.pits[end] - lifted_here + (lift - 1) / PITS as u16;
+                let before = pos.pits()[end] - lifted_here + (lift - 1) / PITS as u16;
                 if before == 0 {
                     return true; // the move ends after one lap
                 }
@@ -453,14 +455,14 @@ pub(crate) fn play_random(
     rng: &mut Rng,
     effect: &mut Effect,
 ) -> Option<Move> {
-    if pos.opening {
+    if pos.opening() {
         return redistribute_at_random(pos, rng, effect);
     }
     // Every (own pit, lift) pair is numbered 0..total: pair k lifts k+1 stones from the
     // first pit, and so on.
-    let own = own_row(pos.side);
+    let own = own_row(pos.side());
     let mut holds = [0u16; COLS];
-    holds.copy_from_slice(&pos.pits[own.clone()]);
+    holds.copy_from_slice(&pos.pits()[own.clone()]);
     let total: usize = holds.iter().map(|&s| s as usize).sum();
     if total == 0 {
         return None;
@@ -503,7 +505,7 @@ fn redistribute_at_random(pos: &mut Position, rng: &mut Rng, effect: &mut Effect
     let board = pos.board();
     let mut own = [0usize; COLS];
     let mut n = 0;
-    for i in own_row(pos.side).filter(|&i| pos.pits[i] > 0) {
+    for i in own_row(pos.side()).filter(|&i| pos.pits()[i] > 0) {
         own[n] = i;
         n += 1;
     }
@@ -514,7 +516,7 @@ fn redistribute_at_random(pos: &mut Position, rng: &mut Rng, effect: &mut Effect
     let second = (first + 1 + rng.below(n - 1)) % n;
     let (p, q) = (own[first], own[second]);
     let mut spread = [0u16; PITS];
-    for _ in 0..pos.pits[p] as u32 + pos.pits[q] as u32 {
+    for _ in 0..pos.pits()[p] as u32 + pos.pits()[q] as u32 {
         spread[rng.below(PITS)] += 1;
     }
     let mv = Redistribution {

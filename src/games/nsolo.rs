@@ -57,14 +57,14 @@ pub(crate) fn apply(
             option: "a stop at a head (Nsolo has no heads)",
         });
     }
-    let side = pos.side;
+    let side = pos.side();
     let place = check_start(rules, pos, from, mode, effect)?;
     // Sown in place; a ply that fails half-way (an endless sowing, a wrong bonus) is
     // undone: the sowing by the lifts of its laps (`SowUndo`), where a copy of the
     // mover's rows before every ply costs more than the few plies that fail need; the
     // opponent's pits by what the effect lists as captured and taken.
     let mut undo = SowUndo::new(place);
-    let pits = &mut pos.pits;
+    let pits = pos.pits_mut();
     // Matched in place, not chained through a closure, which compiles into a call every
     // ply with its captures gathered into a frame. A quiet ply (no capture, no
     // bonus written) owes no bonus and writes none: it skips the bonus's rules.
@@ -86,8 +86,8 @@ pub(crate) fn apply(
             Ok(())
         }
         Err(e) => {
-            undo.undo(&mut pos.pits, rules.circuit(side), effect.lap_count);
-            give_back(rules, &mut pos.pits, effect);
+            undo.undo(pos.pits_mut(), rules.circuit(side), effect.lap_count);
+            give_back(rules, pos.pits_mut(), effect);
             Err(e)
         }
     }
@@ -95,11 +95,11 @@ pub(crate) fn apply(
 
 pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate>) {
     let board = rules.board();
-    let side = pos.side;
-    let (starts, count) = legal_starts(rules, &pos.pits, side);
+    let side = pos.side();
+    let (starts, count) = legal_starts(rules, pos.pits(), side);
     let mut effect = Effect::default();
     for &place in &starts[..count] {
-        let mut pits = pos.pits;
+        let mut pits = *pos.pits();
         effect.clear();
         let Ok(end) = sow(rules, &mut pits, side, place as usize, &mut effect, None) else {
             continue; // an endless or undecided sowing
@@ -131,11 +131,11 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate
 }
 
 pub(crate) fn has_legal_move(rules: &Rules, pos: &Position) -> bool {
-    let side = pos.side;
-    let (starts, count) = legal_starts(rules, &pos.pits, side);
+    let side = pos.side();
+    let (starts, count) = legal_starts(rules, pos.pits(), side);
     let mut effect = Effect::default();
     starts[..count].iter().any(|&place| {
-        let mut pits = pos.pits;
+        let mut pits = *pos.pits();
         effect.clear();
         // A sowing left undecided by the lap budget may be legal: the game is not
         // known to be over.
@@ -150,26 +150,26 @@ pub(crate) fn play_random(
     rng: &mut Rng,
     effect: &mut Effect,
 ) -> Option<Move> {
-    let side = pos.side;
-    let (mut starts, mut count) = legal_starts(rules, &pos.pits, side);
+    let side = pos.side();
+    let (mut starts, mut count) = legal_starts(rules, pos.pits(), side);
     // Sown in place: the pits in use are kept to undo an endless sowing.
     let used = rules.board().len();
     let mut saved = [0u16; MAX_PITS];
-    saved[..used].copy_from_slice(&pos.pits[..used]);
+    saved[..used].copy_from_slice(&pos.pits()[..used]);
     while count > 0 {
         let pick = rng.below(count);
         let place = starts[pick] as usize;
         effect.clear();
-        let Ok(end) = sow(rules, &mut pos.pits, side, place, effect, None) else {
+        let Ok(end) = sow(rules, pos.pits_mut(), side, place, effect, None) else {
             // An endless (or undecided) sowing: not a move to play; try another start.
-            pos.pits[..used].copy_from_slice(&saved[..used]);
+            pos.pits_mut()[..used].copy_from_slice(&saved[..used]);
             count -= 1;
             starts[pick] = starts[count];
             continue;
         };
-        let captured = capture(rules, &mut pos.pits, side, end, effect);
-        let due = bonus_due(rules, &pos.pits, side, captured);
-        let bonus = random_bonus(rules, &mut pos.pits, side, due, rng, effect);
+        let captured = capture(rules, pos.pits_mut(), side, end, effect);
+        let due = bonus_due(rules, pos.pits(), side, captured);
+        let bonus = random_bonus(rules, pos.pits_mut(), side, due, rng, effect);
         finish(pos, captured);
         let from = rules.board().pit(rules.circuit(side)[place] as usize);
         return Some(Move::Sow(Sowing {
@@ -220,19 +220,19 @@ fn check_start(
     effect: &mut Effect,
 ) -> Result<usize, Illegal> {
     let board = rules.board();
-    let side = pos.side;
+    let side = pos.side();
     let not_own = Illegal::NotOwnPit { pit: from, side };
     if !board.contains(from) {
         return Err(Illegal::NoSuchPit { pit: from });
     }
     let index = board.index(from);
     let place = rules.circuit_place(side, index).ok_or(not_own)?;
-    match pos.pits[index] {
+    match pos.pits()[index] {
         0 => Err(Illegal::EmptyPit { pit: from }),
         1 => {
             // Singletons: only when no own pit holds two or more, only into an empty
             // next pit (so the move ends there).
-            if has_multiple(rules, &pos.pits, side) {
+            if has_multiple(rules, pos.pits(), side) {
                 breach(mode, effect, Illegal::SingletonWhileMultiple { pit: from })?;
             }
             // The place after the last is the first: no division, on most plies.
@@ -243,11 +243,11 @@ fn check_start(
                 place + 1
             };
             let next = circuit[after] as usize;
-            if pos.pits[next] > 0 {
+            if pos.pits()[next] > 0 {
                 let blocked = Illegal::SingletonBlocked {
                     pit: from,
                     next: board.pit(next),
-                    stones: pos.pits[next],
+                    stones: pos.pits()[next],
                 };
                 breach(mode, effect, blocked)?;
             }
@@ -482,8 +482,7 @@ fn random_bonus(
 /// Ends a move: the opponent moves next.
 fn finish(pos: &mut Position, captured: u16) {
     if captured > 0 {
-        let mover = pos.side.index();
-        pos.captures[mover] = pos.captures[mover].saturating_add(1);
+        pos.count_capture(pos.side());
     }
-    pos.side = pos.side.opponent();
+    pos.pass_turn();
 }

@@ -92,7 +92,7 @@ pub(crate) fn apply(
         return Err(Illegal::RedistributionNotAllowed);
     };
     let board = rules.board();
-    let mover = pos.side;
+    let mover = pos.side();
     let from = sowing.from;
     if sowing.lift.is_some() {
         return Err(Illegal::PartialLiftNotAllowed);
@@ -107,7 +107,7 @@ pub(crate) fn apply(
         });
     }
     let from_index = board.index(from);
-    let lift = pos.pits[from_index];
+    let lift = pos.pits()[from_index];
     if lift == 0 {
         return Err(Illegal::EmptyPit { pit: from });
     }
@@ -136,7 +136,7 @@ pub(crate) fn apply(
 
     // Singletons: only when no own pit holds two or more, and only into an empty next pit.
     if lift == 1 {
-        if any_multiple(&pos.pits[board.indices_of(mover)]) {
+        if any_multiple(&pos.pits()[board.indices_of(mover)]) {
             breach(mode, effect, Illegal::SingletonWhileMultiple { pit: from })?;
         }
         // `>=`, not a division: the start's place is on the circuit.
@@ -145,11 +145,11 @@ pub(crate) fn apply(
         } else {
             circuit[start_place + 1]
         } as usize;
-        if pos.pits[next] != 0 {
+        if pos.pits()[next] != 0 {
             let rule = Illegal::SingletonBlocked {
                 pit: from,
                 next: board.pit(next),
-                stones: pos.pits[next],
+                stones: pos.pits()[next],
             };
             breach(mode, effect, rule)?;
         }
@@ -161,10 +161,10 @@ pub(crate) fn apply(
     // without a call to `memcpy` (as a copy of the whole position did). The capture and
     // the bonus empty the opponent's pits that the effect lists, and count the capture.
     let own = side_range(board, mover);
-    let saved: [u16; MAX_CIRCUIT] = pos.pits[own.start..][..MAX_CIRCUIT]
+    let saved: [u16; MAX_CIRCUIT] = pos.pits()[own.start..][..MAX_CIRCUIT]
         .try_into()
         .expect("a seat's rows start at most half-way");
-    let captures = pos.captures;
+    let captures = pos.capture_counts();
     let played = play(
         rules,
         pos,
@@ -176,8 +176,8 @@ pub(crate) fn apply(
         effect,
     );
     if played.is_err() {
-        undo_sowing(rules, &mut pos.pits, own, &saved, effect);
-        pos.captures = captures;
+        undo_sowing(rules, pos.pits_mut(), own, &saved, effect);
+        pos.restore_captures(captures);
     }
     played
 }
@@ -198,8 +198,16 @@ fn play(
     mode: Mode,
     effect: &mut Effect,
 ) -> Result<(), Illegal> {
-    let mover = pos.side;
-    let end = sow_with_stop(rules, &mut pos.pits, mover, start_place, lift, stop, effect)?;
+    let mover = pos.side();
+    let end = sow_with_stop(
+        rules,
+        pos.pits_mut(),
+        mover,
+        start_place,
+        lift,
+        stop,
+        effect,
+    )?;
     effect.end = Some(rules.board().pit(end.pit));
     effect.stopped_at_head = !end.in_empty;
     let required = if end.in_empty {
@@ -211,7 +219,7 @@ fn play(
     if required.is_some() || !bonus.is_empty() {
         take_bonus(rules, pos, required, bonus, mode, effect)?;
     }
-    pos.side = mover.opponent();
+    pos.pass_turn();
     Ok(())
 }
 
@@ -371,7 +379,7 @@ fn capture<const LIST: bool>(
         return None;
     }
     let opposite = end.wrapping_add_signed(step);
-    if pos.pits[opposite] == 0 {
+    if pos.pits()[opposite] == 0 {
         return None;
     }
     Some(take_captured::<LIST>(
@@ -392,19 +400,19 @@ fn take_captured<const LIST: bool>(
     let board = rules.board();
     let n = board.cols() as usize;
     let behind = opposite.wrapping_add_signed(step);
-    let stones = pos.pits[opposite];
+    let stones = pos.pits()[opposite];
     effect.captured.push((board.pit(opposite), stones));
-    pos.pits[opposite] = 0;
-    let stones = pos.pits[behind];
+    pos.pits_mut()[opposite] = 0;
+    let stones = pos.pits()[behind];
     if stones > 0 {
         effect.captured.push((board.pit(behind), stones));
-        pos.pits[behind] = 0;
+        pos.pits_mut()[behind] = 0;
     }
     // Graded bonus: the mover's own capture number counts every capture, even one whose
     // bonus was cut short by too few eligible pits.
-    let nth = pos.captures[mover.index()] as u32 + 1;
+    let nth = pos.captures(mover) as u32 + 1;
     let bonus = options(rules).bonus_for_capture(nth) as usize;
-    pos.captures[mover.index()] = pos.captures[mover.index()].saturating_add(1);
+    pos.count_capture(mover);
     // The bonus pits: the opponent's non-empty pits, but no head unless `head-bonus=yes`
     // (heads are sanctuaries). The mover takes as many as due, or all there are.
     let opponent = mover.opponent();
@@ -421,12 +429,12 @@ fn take_captured<const LIST: bool>(
         // place of the set of every eligible pit (most captures find theirs in the first
         // few pits).
         return BonusDue {
-            count: count_occupied(&pos.pits, first, 2 * n, sanctuaries, bonus),
+            count: count_occupied(pos.pits(), first, 2 * n, sanctuaries, bonus),
             eligible: 0,
             first,
         };
     }
-    let eligible = pits_holding(&pos.pits, first, 2 * n, 1) & !sanctuaries;
+    let eligible = pits_holding(pos.pits(), first, 2 * n, 1) & !sanctuaries;
     BonusDue {
         count: bonus.min(eligible.count_ones() as usize),
         eligible,
@@ -468,7 +476,7 @@ fn take_bonus(
     if required == 0 && !bonus.is_empty() {
         breach(mode, effect, Illegal::BonusNotDue)?;
     }
-    let opponent = pos.side.opponent();
+    let opponent = pos.side().opponent();
     for (i, take) in bonus.iter().enumerate() {
         let pit = take.pit;
         if !board.contains(pit) {
@@ -480,7 +488,7 @@ fn take_bonus(
         if bonus[..i].iter().any(|b| b.pit == pit) {
             return Err(Illegal::BonusNotDistinct { pit });
         }
-        let stones = pos.get(pit);
+        let stones = pos.stones(pit);
         if stones == 0 {
             return Err(Illegal::BonusEmptyPit { pit });
         }
@@ -513,14 +521,14 @@ fn take_bonus(
 /// row's bits as they are and the second row's reversed.
 fn starts(rules: &Rules, pos: &Position) -> u64 {
     let n = rules.board().cols() as usize;
-    let first = side_range(rules.board(), pos.side).start;
+    let first = side_range(rules.board(), pos.side()).start;
     starts_given(pos, first, n, most_stones(rules, pos))
 }
 
 /// The most stones in one pit of the side to move.
 fn most_stones(rules: &Rules, pos: &Position) -> u16 {
-    let own = side_range(rules.board(), pos.side);
-    pos.pits[own].iter().copied().max().unwrap_or(0)
+    let own = side_range(rules.board(), pos.side());
+    pos.pits()[own].iter().copied().max().unwrap_or(0)
 }
 
 /// [`starts`] for the side whose 2n pits begin at index `first` and hold at most `most`.
@@ -531,10 +539,10 @@ fn starts_given(pos: &Position, first: usize, n: usize, most: u16) -> u64 {
         first_row | second_row << n
     };
     if most >= 2 {
-        return circuit_order(pits_holding(&pos.pits, first, 2 * n, 2));
+        return circuit_order(pits_holding(pos.pits(), first, 2 * n, 2));
     }
     // Singletons: the next place of k is k + 1, round the circuit's 2n places.
-    let single = circuit_order(pits_holding(&pos.pits, first, 2 * n, 1));
+    let single = circuit_order(pits_holding(pos.pits(), first, 2 * n, 1));
     let empty = !single & ((1 << (2 * n)) - 1);
     let next_empty = empty >> 1 | (empty & 1) << (2 * n - 1);
     single & next_empty
@@ -584,14 +592,14 @@ fn nth_place(mut bits: u64, k: usize) -> usize {
 
 pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate>) {
     let board = rules.board();
-    let mover = pos.side;
+    let mover = pos.side();
     let circuit = rules.circuit(mover);
     let heads = HeadPits::of(rules, mover);
     let mut effect = Effect::default();
     for place in places(starts(rules, pos)) {
         let from = board.pit(circuit[place] as usize);
         let mut after = pos.clone();
-        let lift = after.pits[circuit[place] as usize];
+        let lift = after.pits()[circuit[place] as usize];
         // Heads in the order of their first arrival, and the arrivals at each.
         let mut arrivals = [(0usize, 0u32); 2];
         let mut reached = 0;
@@ -599,7 +607,7 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate
         // Every lap ending at an occupied head offers a stop; the always-relay sowing
         // goes on past it. A detected cycle stops the listing: its arrivals repeat.
         let relayed = relay_sow(
-            &mut after.pits,
+            after.pits_mut(),
             board,
             circuit,
             place,
@@ -657,12 +665,12 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate
 
 pub(crate) fn has_legal_move(rules: &Rules, pos: &Position) -> bool {
     let board = rules.board();
-    let mover = pos.side;
+    let mover = pos.side();
     let circuit = rules.circuit(mover);
     let heads = HeadPits::of(rules, mover);
     let mut effect = Effect::default();
     places(starts(rules, pos)).any(|place| {
-        let mut pits = pos.pits;
+        let mut pits = *pos.pits();
         let lift = pits[circuit[place] as usize];
         effect.clear();
         // Stopping at the first occupied head is as good a witness as ending by itself;
@@ -697,7 +705,7 @@ pub(crate) fn play_random(
     effect: &mut Effect,
 ) -> Option<Move> {
     let board = rules.board();
-    let mover = pos.side;
+    let mover = pos.side();
     let circuit = rules.circuit(mover);
     let heads = HeadPits::of(rules, mover);
     let own = side_range(board, mover);
@@ -715,7 +723,7 @@ pub(crate) fn play_random(
             let random = rng.next_u64();
             for k in 0..4 {
                 let place = ((random >> (16 * k) & 0xffff) as usize * len) >> 16;
-                if pos.pits[circuit[place] as usize] >= 2 {
+                if pos.pits()[circuit[place] as usize] >= 2 {
                     probed = Some(place);
                     break 'probing;
                 }
@@ -725,8 +733,9 @@ pub(crate) fn play_random(
     let mut rest: Option<u64> = None;
     // Only the mover's side changes while sowing: keep it to undo an endless sowing.
     let mut original = [0u16; MAX_CIRCUIT];
-    original[..len].copy_from_slice(&pos.pits[own.clone()]);
-    let restore = |pos: &mut Position| pos.pits[own.clone()].copy_from_slice(&original[..len]);
+    original[..len].copy_from_slice(&pos.pits()[own.clone()]);
+    let restore =
+        |pos: &mut Position| pos.pits_mut()[own.clone()].copy_from_slice(&original[..len]);
     loop {
         let place = match probed.take() {
             Some(place) => place,
@@ -741,14 +750,14 @@ pub(crate) fn play_random(
             }
         };
         let from_index = circuit[place] as usize;
-        let lift = pos.pits[from_index];
+        let lift = pos.pits()[from_index];
         let mut arrivals = [0u32; 2];
         let mut first_arrival = None;
         let mut stop = None;
         effect.clear();
         // At each occupied head, stop with probability 1/2.
         let sown = relay_sow(
-            &mut pos.pits,
+            pos.pits_mut(),
             board,
             circuit,
             place,
@@ -777,7 +786,7 @@ pub(crate) fn play_random(
             restore(pos);
             stop = Some(first);
             effect.clear();
-            sow_with_stop(rules, &mut pos.pits, mover, place, lift, stop, effect).ok()
+            sow_with_stop(rules, pos.pits_mut(), mover, place, lift, stop, effect).ok()
         });
         let Some(end) = sown else {
             restore(pos);
@@ -792,7 +801,7 @@ pub(crate) fn play_random(
                 bonus = random_bonus(rules, pos, due, rng, effect);
             }
         }
-        pos.side = mover.opponent();
+        pos.pass_turn();
         return Some(Move::Sow(Sowing {
             from: board.pit(from_index),
             lift: None,
@@ -820,8 +829,8 @@ fn random_bonus(
         due.eligible &= !(1 << bit);
         let p = due.first + bit;
         let pit = board.pit(p);
-        effect.bonus.push((pit, pos.pits[p]));
-        pos.pits[p] = 0;
+        effect.bonus.push((pit, pos.pits()[p]));
+        pos.pits_mut()[p] = 0;
         taken.push(BonusTake { pit, stones: None });
     }
     taken

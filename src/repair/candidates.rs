@@ -80,7 +80,7 @@ fn list_one(
                         .copied()
                         .filter(|p| !kept.contains(p))
                         .collect();
-                    rest.sort_by(|a, b| pos.get(*b).cmp(&pos.get(*a)).then(a.cmp(b)));
+                    rest.sort_by(|a, b| pos.stones(*b).cmp(&pos.stones(*a)).then(a.cmp(b)));
                     let need = count - kept.len();
                     let take = |pits: Vec<Pit>| -> Vec<BonusTake> {
                         pits.into_iter()

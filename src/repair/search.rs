@@ -213,7 +213,7 @@ fn search_single(
             if !failed {
                 let after = st.position();
                 let [south, north] = if rules.game() == Game::Kiothi {
-                    [after.prisons[0] as u32, after.prisons[1] as u32]
+                    [after.prisons()[0] as u32, after.prisons()[1] as u32]
                 } else {
                     [
                         after.stones_of(crate::Side::South),

@@ -43,7 +43,7 @@ pub(super) fn step_into(
     let syntax = input.syntax;
     let said = said_ply(syntax);
     let span = input.span;
-    let side = state.position().side;
+    let side = state.position().side();
     let has_x = matches!(syntax, PlySyntax::Sowing(s) if s.capture.is_some());
     let foul = input.commands.iter().any(|c| c.name == "foul");
     match read_move(state.rules(), state.position(), syntax, mv) {
@@ -203,7 +203,7 @@ pub(super) fn check_stones(
     };
     let (actual, what) = if game == Game::Kiothi {
         (
-            [after.prisons[0] as u32, after.prisons[1] as u32],
+            [after.prisons()[0] as u32, after.prisons()[1] as u32],
             "in prison",
         )
     } else {

@@ -258,7 +258,7 @@ pub fn slip_at(
             let trace = replay(&parsed, &full);
             let after = trace.plies.get(at)?.after.as_ref()?;
             let [s, n] = if rules.game() == Game::Kiothi {
-                [after.prisons[0] as u32, after.prisons[1] as u32]
+                [after.prisons()[0] as u32, after.prisons()[1] as u32]
             } else {
                 [after.stones_of(Side::South), after.stones_of(Side::North)]
             };
