@@ -279,3 +279,43 @@ fn convert_says_each_games_note_before_its_input_ends() {
         "{said}"
     );
 }
+
+/// The peak memory of `sow view` over `games` generated Tsoro games, the text's length
+/// and the page's.
+fn view_of_games(dir: &Path, games: usize) -> (u64, u64, u64) {
+    let record = dir.join(format!("games-{games}.pmn"));
+    let record = record.to_str().unwrap();
+    let n = games.to_string();
+    let made = run(
+        &["generate", "--game", "Tsoro", "--games", &n, "-o", record],
+        None,
+    );
+    assert_eq!(made.status, Some(0), "{}", made.said);
+    let page = dir.join(format!("view-{games}.html"));
+    let r = run(&["view", record, "-o", page.to_str().unwrap()], None);
+    assert_eq!(r.status, Some(0), "{}", r.said);
+    let len = |path: &Path| std::fs::metadata(path).unwrap().len();
+    (r.peak, len(Path::new(record)), len(&page))
+}
+
+#[test]
+fn a_page_of_many_games_holds_one_batch_of_games_at_a_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let (small, small_text, small_page) = view_of_games(dir.path(), 400);
+    let (large, large_text, large_page) = view_of_games(dir.path(), 2000);
+    // The page grows many times faster than the text; memory does not grow with it.
+    let more_page = large_page - small_page;
+    let more_text = large_text - small_text;
+    assert!(
+        more_page > 10 * more_text,
+        "{more_page} bytes of page for {more_text}"
+    );
+    assert!(
+        large < small + 2 * more_text + 8 * MB,
+        "{} MB for {} games, {} MB for {}",
+        large / MB,
+        2000,
+        small / MB,
+        400
+    );
+}
