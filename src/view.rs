@@ -14,7 +14,8 @@
 //! plies.
 //!
 //! Must not replay but through [`replay`], or hold the games' syntax trees longer than
-//! a batch (the page holds what it shows of each game).
+//! a batch: each game's data goes to a temporary file as it is made, and into the page
+//! after the index, which alone is held to the end.
 
 use std::collections::HashMap;
 use std::io::{Seek, Write};
