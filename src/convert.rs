@@ -239,12 +239,27 @@ fn conversion(
     keep_plies: bool,
 ) -> Conversion {
     let trace = replay(parsed, options);
-    let mut record = parsed.record.clone();
+    converted(file, game, parsed, parsed.record.clone(), trace, keep_plies)
+}
+
+/// The conversion of a game replayed into `trace`, its record `record` (`parsed`'s,
+/// which may have been taken out of it). The record may hold the main line only up to
+/// the first ply not replayed ([`crate::pmn::GameText::parse_cut`]): the rest is taken
+/// from the text.
+pub(crate) fn converted(
+    file: &str,
+    game: usize,
+    parsed: &ParsedGame,
+    mut record: Record,
+    trace: Trace,
+    keep_plies: bool,
+) -> Conversion {
+    let gaps = gaps(parsed, &record);
+    let result = record.result;
     if let Some(rules) = &trace.rules {
         normalise_tags(&mut record, rules);
     }
-    let gaps = gaps(parsed);
-    let replayed = trace.plies.len();
+    let replayed = trace.played;
     // The first ply not replayed, and where the reader stopped: whichever is earlier.
     let unreplayed = (!keep_plies && replayed < trace.plies_written).then(|| {
         let index = record
@@ -284,7 +299,7 @@ fn conversion(
                 .filter(|e| matches!(e, Element::Ply(_)))
                 .count(),
             cause,
-            text: rest_text(parsed, start, &tail),
+            text: rest_text(parsed, result, start, &tail),
         };
         record.moves.extend(rest_comments(&r));
         rest = Some(r);

@@ -14,11 +14,12 @@
 //! plies.
 //!
 //! Must not replay but through [`replay`], or hold the games' syntax trees longer than
-//! a batch (the page holds what it shows of each game).
+//! a batch: each game's data goes to a temporary file as it is made, and into the page
+//! after the index, which alone is held to the end.
 
-use std::collections::HashMap;
-use std::io::Write;
+use std::io::{Seek, Write};
 
+use compact_str::{format_compact, CompactString, ToCompactString};
 use serde::Serialize;
 
 use crate::corpus::{Batches, Filter, Input, Work};
@@ -31,6 +32,11 @@ use crate::position::Position;
 use crate::repair::RepairOptions;
 use crate::replay::{replay, ReplayOptions, Trace};
 use crate::rules::Game;
+
+mod page;
+
+pub use page::page;
+use page::{game_script, PageParts};
 
 const SCRIPT: &str = include_str!("view/view.js");
 pub(crate) const STYLE: &str = include_str!("view/view.css");
@@ -152,26 +158,27 @@ pub struct Checkpoint {
     pub agrees: bool,
 }
 
-/// One piece of move text as written.
+/// One piece of move text as written. A game lists one a token of its move text: most
+/// are kept inline, without an allocation each.
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "k")]
 pub enum Item {
     /// A move number, `12.` or `12...`.
     #[serde(rename = "n")]
-    Number { t: String },
+    Number { t: CompactString },
     /// A ply; `p` is its number when it is in the main line.
     #[serde(rename = "p")]
     Ply {
-        t: String,
+        t: CompactString,
         #[serde(skip_serializing_if = "Option::is_none")]
         p: Option<u32>,
     },
     /// A comment's text.
     #[serde(rename = "c")]
-    Comment { t: String },
+    Comment { t: CompactString },
     /// `$n`.
     #[serde(rename = "g")]
-    Nag { t: String },
+    Nag { t: CompactString },
     /// A variation begins (after the ply it could have replaced); `v` is its index
     /// among the game's replayed variations, for one that branches from the main line.
     #[serde(rename = "(")]
@@ -184,7 +191,7 @@ pub enum Item {
     Close,
     /// The result token.
     #[serde(rename = "r")]
-    Result { t: String },
+    Result { t: CompactString },
 }
 
 /// A diagnostic as the page shows it.
@@ -309,7 +316,8 @@ fn positions_as_changes<S: serde::Serializer>(
 }
 
 /// The move text of a record as the page lists it, main-line plies numbered, and the
-/// `[%stones]` arguments written after each main-line ply (index 0: before the first).
+/// `[%stones]` arguments written after main-line plies, each with its ply (0: before the
+/// first), in order.
 /// A variation that branches from the main line: it replaces main-line ply `at`, whose
 /// element is `record.moves[element]`.
 struct Branch<'a> {
@@ -318,9 +326,9 @@ struct Branch<'a> {
     elements: &'a [Element],
 }
 
-fn move_text(record: &Record) -> (Vec<Item>, Vec<Vec<String>>, Vec<Branch<'_>>) {
+fn move_text(record: &Record) -> (Vec<Item>, Vec<(u32, String)>, Vec<Branch<'_>>) {
     let mut items = Vec::new();
-    let mut stones: Vec<Vec<String>> = vec![Vec::new()];
+    let mut stones: Vec<(u32, String)> = Vec::new();
     let mut branches = Vec::new();
     let mut main = 0u32;
     // The element of the last main-line ply, and how many main-line elements were read.
@@ -341,7 +349,7 @@ fn move_text(record: &Record) -> (Vec<Item>, Vec<Vec<String>>, Vec<Branch<'_>>) 
         }
         match element {
             Element::MoveNumber(m) => items.push(Item::Number {
-                t: format!(
+                t: format_compact!(
                     "{}{}",
                     m.number,
                     match m.dots {
@@ -351,29 +359,28 @@ fn move_text(record: &Record) -> (Vec<Item>, Vec<Vec<String>>, Vec<Branch<'_>>) 
                 ),
             }),
             Element::Ply(ply) => {
-                let mut t = ply.syntax.to_string();
+                let mut t = ply.syntax.to_compact_string();
                 if let Some(s) = ply.suffix {
                     t.push_str(s.as_str());
                 }
                 let p = in_main.then(|| {
                     last_ply = Some(read - 1);
                     main += 1;
-                    stones.push(Vec::new());
                     main
                 });
                 items.push(Item::Ply { t, p });
             }
             Element::Comment(c) => {
-                let t = c.text.trim().to_string();
+                let t = CompactString::from(c.text.trim());
                 if in_main {
                     for cmd in c.commands.iter().filter(|c| c.name == "stones") {
-                        stones[main as usize].push(cmd.args.as_str().to_string());
+                        stones.push((main, cmd.args.as_str().to_string()));
                     }
                 }
                 items.push(Item::Comment { t });
             }
             Element::Nag(n) => items.push(Item::Nag {
-                t: format!("${}", n.code),
+                t: format_compact!("${}", n.code),
             }),
             Element::Variation(v) => {
                 let branch = last_ply.filter(|_| in_main).map(|element| {
@@ -391,7 +398,7 @@ fn move_text(record: &Record) -> (Vec<Item>, Vec<Vec<String>>, Vec<Branch<'_>>) 
     }
     if let Some(r) = record.result {
         items.push(Item::Result {
-            t: r.result.as_str().to_string(),
+            t: r.result.as_str().into(),
         });
     }
     (items, stones, branches)
@@ -514,8 +521,10 @@ pub fn game_view(
     let (moves, written_stones, branches) = move_text(record);
     let game = trace.rules.as_ref().map(|r| r.game());
     let stones_at = |n: usize, pos: Option<&Position>| -> Vec<Checkpoint> {
-        (written_stones.get(n).into_iter().flatten())
-            .map(|w| checkpoint(w, game, pos))
+        let from = written_stones.partition_point(|(ply, _)| (*ply as usize) < n);
+        (written_stones[from..].iter())
+            .take_while(|(ply, _)| *ply as usize == n)
+            .map(|(_, w)| checkpoint(w, game, pos))
             .collect()
     };
     let mut positions = Vec::with_capacity(trace.plies.len() + 1);
@@ -606,121 +615,6 @@ pub fn view_of(
     game_view(number, input, index, parsed, &trace, options)
 }
 
-/// Writes JSON for a `<script type="application/json">` element: no `<` in it, so no
-/// text in a record (`</script>` in a comment) can end the element.
-fn json_in_script(value: &impl Serialize, out: &mut String) {
-    let json = serde_json::to_string(value).expect("the page's data serializes");
-    // `<` only occurs inside JSON strings, where `\u003c` means the same.
-    out.push_str(&json.replace('<', "\\u003c"));
-}
-
-/// Escapes text for HTML content: the same escaping as the board's SVG.
-fn html_escape(text: &str) -> String {
-    crate::diagram::xml_escape(text)
-}
-
-/// The summary of a game in the page's list of games.
-#[derive(Serialize)]
-struct Entry<'a> {
-    title: String,
-    input: &'a str,
-    index: usize,
-    errors: usize,
-    warnings: usize,
-    first_error: Option<u32>,
-}
-
-/// Text without spaces, in lower case: `Bao la Kimasai` names `BaoLaKimasai`.
-fn squeezed(text: &str) -> String {
-    text.chars()
-        .filter(|c| !c.is_whitespace())
-        .flat_map(char::to_lowercase)
-        .collect()
-}
-
-fn title_of(view: &GameView) -> String {
-    let tag = |name: &str| {
-        (view.tags.iter())
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-            .filter(|v| !v.trim().is_empty() && *v != "?")
-    };
-    let players = match (tag("South"), tag("North")) {
-        (Some(s), Some(n)) => Some(format!("{s} – {n}")),
-        _ => None,
-    };
-    let game = tag("Game").unwrap_or("?");
-    match (tag("Event"), players) {
-        // An event names its game more often than not.
-        (Some(event), _) if squeezed(event).contains(&squeezed(game)) => event.to_string(),
-        (Some(name), _) => format!("{game}: {name}"),
-        (None, Some(players)) => format!("{game}: {players}"),
-        (None, None) => format!("{game}, {} game {}", view.input, view.index),
-    }
-}
-
-/// The whole page for the games, in order (their `number`s 1, 2, ...).
-pub fn page(games: &mut [GameView], title: &str) -> String {
-    // One board drawing for each rule set.
-    let mut boards: Vec<&str> = Vec::new();
-    let mut seen: HashMap<String, usize> = HashMap::new();
-    for view in games.iter_mut() {
-        if let Some(svg) = view.svg.take() {
-            let next = seen.len();
-            let i = *seen.entry(svg.clone()).or_insert(next);
-            view.board = Some(i);
-            if i == next {
-                view.svg = Some(svg);
-            }
-        }
-    }
-    boards.extend(games.iter().filter_map(|g| g.svg.as_deref()));
-    let entries: Vec<Entry> = (games.iter())
-        .map(|g| Entry {
-            title: title_of(g),
-            input: &g.input,
-            index: g.index,
-            errors: g.errors,
-            warnings: g.warnings,
-            first_error: g.first_error,
-        })
-        .collect();
-    let mut out = String::new();
-    out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-    // Nothing is loaded from anywhere: the page works from file:// for years.
-    out.push_str(
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">\n",
-    );
-    out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
-    out.push_str("<meta name=\"generator\" content=\"sow view\">\n");
-    out.push_str(&format!("<title>{}</title>\n", html_escape(title)));
-    out.push_str("<style>\n");
-    out.push_str(STYLE);
-    out.push_str("</style>\n</head>\n<body>\n");
-    out.push_str(BODY);
-    out.push_str("<script type=\"application/json\" id=\"sow-index\">");
-    json_in_script(
-        &serde_json::json!({ "title": title, "boards": boards, "games": entries }),
-        &mut out,
-    );
-    out.push_str("</script>\n");
-    for g in games.iter() {
-        out.push_str(&format!(
-            "<script type=\"application/json\" id=\"sow-game-{}\">",
-            g.number
-        ));
-        json_in_script(g, &mut out);
-        out.push_str("</script>\n");
-    }
-    out.push_str("<script>\n");
-    out.push_str(SCRIPT);
-    out.push_str("</script>\n</body>\n</html>\n");
-    out
-}
-
-/// The page's markup; the script fills it in.
-const BODY: &str = include_str!("view/body.html");
-
 /// `sow view`: the games of the inputs kept by the filter, replayed, as one page. The
 /// games are replayed a batch at a time by the corpus driver. An input that cannot be
 /// read is reported to `notes` (`NAME: why`), and the others are still read (to report
@@ -736,7 +630,12 @@ pub fn write_view(
     notes: &mut dyn FnMut(String),
 ) -> Result<(), CommandError> {
     let names: Vec<String> = inputs.iter().map(Input::name).collect();
-    let mut games: Vec<GameView> = Vec::new();
+    // The index, which comes first in the page, needs every game: the games' data is
+    // written to a file as each is made, and copied into the page after the index, so
+    // that memory holds one game's view at a time.
+    let mut parts = PageParts::default();
+    let spill = tempfile::tempfile().map_err(|e| CommandError::io("<temporary file>", e))?;
+    let mut scripts = std::io::BufWriter::new(spill);
     let mut unreadable = 0;
     let view = |work: Work| -> Result<Option<GameView>, String> {
         let name = &names[work.input()];
@@ -749,8 +648,10 @@ pub fn write_view(
     let keep = |_, view: Result<Option<GameView>, String>| -> Result<(), CommandError> {
         match view {
             Ok(Some(mut view)) => {
-                view.number = games.len() + 1;
-                games.push(view);
+                view.number = parts.games() + 1;
+                parts.add(&mut view);
+                game_script(&view, &mut scripts)
+                    .map_err(|e| CommandError::io("<temporary file>", e))?;
             }
             Ok(None) => {}
             Err(report) => {
@@ -769,15 +670,24 @@ pub fn write_view(
     if unreadable > 0 {
         return Err(CommandError::Unreadable(unreadable));
     }
-    if games.is_empty() {
+    if parts.games() == 0 {
         return Err(CommandError::Usage("no game to show".into()));
     }
     let title = match &names[..] {
         [one] => format!("{one}: sow view"),
         _ => format!("{} files: sow view", names.len()),
     };
-    let html = page(&mut games, &title);
-    out.write_all(html.as_bytes())
+    let mut spill =
+        (scripts.into_inner()).map_err(|e| CommandError::io("<temporary file>", e.into_error()))?;
+    spill
+        .seek(std::io::SeekFrom::Start(0))
+        .map_err(|e| CommandError::io("<temporary file>", e))?;
+    // A failure here is the temporary file's or the output's: told as the output's, as
+    // a write of the page always was.
+    parts
+        .write(&title, out, |out| {
+            std::io::copy(&mut spill, out).map(|_| ())
+        })
         .map_err(|e| CommandError::io("<output>", e))
 }
 
@@ -798,16 +708,5 @@ mod tests {
         assert_eq!(position_changes(kiothi, next).unwrap(), "~| S S:18 N:30");
         // Rows of another length are not changes.
         assert_eq!(position_changes("1,1/1,1 S", "1,1,1/1,1,1 S"), None);
-    }
-
-    #[test]
-    fn json_in_a_script_cannot_end_it() {
-        let mut out = String::new();
-        json_in_script(&"a </script><b> & c", &mut out);
-        assert!(!out.contains('<'), "{out}");
-        assert_eq!(
-            serde_json::from_str::<String>(&out).unwrap(),
-            "a </script><b> & c"
-        );
     }
 }

@@ -209,8 +209,9 @@ fn one_long_game_takes_a_small_multiple_of_its_text() {
     let out = dir.path().join("out");
     std::fs::create_dir(&out).unwrap();
     // The commands that replay a game from its text as it is read: no syntax tree,
-    // no ply kept.
-    let bounded = ["validate", "stats", "plot", "show"];
+    // no ply kept; and convert, which then holds the tree only as far as the game
+    // replays.
+    let bounded = ["validate", "stats", "plot", "show", "convert"];
     for args in every_command(game, &out) {
         if !bounded.contains(&args[0].as_str()) {
             continue;
@@ -280,5 +281,45 @@ fn convert_says_each_games_note_before_its_input_ends() {
         said.lines().filter(|l| l.contains("z99")).count(),
         fed,
         "{said}"
+    );
+}
+
+/// The peak memory of `sow view` over `games` generated Tsoro games, the text's length
+/// and the page's.
+fn view_of_games(dir: &Path, games: usize) -> (u64, u64, u64) {
+    let record = dir.join(format!("games-{games}.pmn"));
+    let record = record.to_str().unwrap();
+    let n = games.to_string();
+    let made = run(
+        &["generate", "--game", "Tsoro", "--games", &n, "-o", record],
+        None,
+    );
+    assert_eq!(made.status, Some(0), "{}", made.said);
+    let page = dir.join(format!("view-{games}.html"));
+    let r = run(&["view", record, "-o", page.to_str().unwrap()], None);
+    assert_eq!(r.status, Some(0), "{}", r.said);
+    let len = |path: &Path| std::fs::metadata(path).unwrap().len();
+    (r.peak, len(Path::new(record)), len(&page))
+}
+
+#[test]
+fn a_page_of_many_games_holds_one_batch_of_games_at_a_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let (small, small_text, small_page) = view_of_games(dir.path(), 400);
+    let (large, large_text, large_page) = view_of_games(dir.path(), 2000);
+    // The page grows many times faster than the text; memory does not grow with it.
+    let more_page = large_page - small_page;
+    let more_text = large_text - small_text;
+    assert!(
+        more_page > 10 * more_text,
+        "{more_page} bytes of page for {more_text}"
+    );
+    assert!(
+        large < small + 2 * more_text + 8 * MB,
+        "{} MB for {} games, {} MB for {}",
+        large / MB,
+        2000,
+        small / MB,
+        400
     );
 }

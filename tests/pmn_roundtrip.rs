@@ -379,3 +379,36 @@ fn brace_comment_with_carriage_returns_before_a_break_round_trips() {
     let written = write_game(&first.record);
     assert_eq!(write_game(&parse_str(&written)[0].record), written);
 }
+
+#[test]
+fn a_game_parsed_cut_holds_its_main_line_to_the_cut_and_all_else_as_a_full_parse() {
+    let text = "[Game \"Tsoro\"]\n[Round \"1\"]\n\n1. a3 {a [%stones 40 40]} d10 $1 ( d9 ( d8 ) c1 ) 2. a4! \
+                d11 {after} 3. a5 ( a6 ) d12 4. z99 a7 {x} ( a8 ) 5. a9 d1 *\n";
+    let full = Reader::new(text.as_bytes()).next().unwrap();
+    let game = || Reader::new(text.as_bytes()).next_text().unwrap();
+    let plies = |r: &Record| {
+        (r.moves.iter())
+            .filter(|e| matches!(e, Element::Ply(_)))
+            .count()
+    };
+    for n in 0..12 {
+        let cut = game().parse_cut(n);
+        assert_eq!(cut.record.tags, full.record.tags, "{n}");
+        assert_eq!(cut.record.result, full.record.result, "{n}");
+        assert_eq!(cut.problems, full.problems, "{n}");
+        assert_eq!(
+            (&cut.text, cut.offset, cut.line),
+            (&full.text, full.offset, full.line)
+        );
+        // The elements held are the full parse's first, up to the `n`-th main-line ply
+        // and what follows it before the next.
+        let held = &cut.record.moves;
+        assert_eq!(held[..], full.record.moves[..held.len()], "{n}");
+        assert_eq!(plies(&cut.record), n.min(plies(&full.record)), "{n}");
+        let next = full.record.moves.get(held.len());
+        assert!(
+            next.is_none_or(|e| matches!(e, Element::Ply(_))),
+            "{n}: {next:?}"
+        );
+    }
+}

@@ -7,14 +7,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::corpus::{self, Batches, Filter, Input, WholeInputs, Work};
 use crate::error::CommandError;
-use crate::pmn::{Code, ParsedGame, Problem};
-use crate::replay::{replay, ReplayOptions, Trace};
+use crate::pmn::{Code, GameText, ParsedGame, Problem};
+use crate::replay::{replay, ReplayOptions, Replayer, Trace};
 
 use super::forms::{ConvertFrom, ConvertTo, Forms};
 use super::input::{from_relative, read_input, InputError};
 use super::verdict::{is_space, replay_cause};
 use super::writers::{csv_rows, to_json, to_long, to_ludii, to_pmn, to_relative, CSV_HEADER};
-use super::{convert_broken_game, convert_game, Conversion};
+use super::{convert_broken_game, convert_game, converted, Conversion};
 
 /// Runs `sow convert`: walks the inputs with the corpus driver ([`corpus::drive`]),
 /// converts every game the filter accepts in parallel, and writes the output to `out` in
@@ -60,6 +60,9 @@ pub fn run(
     let output_replay = &ReplayOptions {
         keep_positions: replay.keep_positions && writes_positions,
         keep_laps: replay.keep_laps && writes_positions,
+        // PMN and relative numbering are written from the record: no ply is kept.
+        diagnostics_only: replay.diagnostics_only
+            || matches!(to, ConvertTo::Pmn | ConvertTo::Relative),
         ..replay.clone()
     };
     let convert = |input: usize, index: usize, parsed: ParsedGame, from| -> Converted {
@@ -70,7 +73,15 @@ pub fn run(
             from: Some(from),
             ..forms
         };
-        convert_one(&names[input], index, parsed, filter, output_replay, forms)
+        convert_one(
+            &names[input],
+            index,
+            parsed,
+            None,
+            filter,
+            output_replay,
+            forms,
+        )
     };
     let mut failed = 0;
     let mut left_out = 0;
@@ -115,16 +126,22 @@ pub fn run(
             if stopped.load(Ordering::Relaxed) {
                 return Piece::Games(Vec::new());
             }
-            let parsed = match from {
-                ConvertFrom::Relative => from_relative(text, replay),
-                _ => text.parse(),
-            };
             // Text of another form, read as PMN: told at the input's first game.
-            let refused = (index == 1).then(|| from.refuses(&parsed.text)).flatten();
+            let refused = (index == 1).then(|| from.refuses(text.text())).flatten();
             if let Some(e) = refused {
                 return Piece::Failed(e);
             }
-            Piece::Games(vec![convert(input, index, parsed, from)])
+            let converted = match from {
+                ConvertFrom::Relative => convert(input, index, from_relative(text, replay), from),
+                _ => {
+                    let forms = Forms {
+                        from: Some(from),
+                        ..forms
+                    };
+                    convert_text(&names[input], index, text, filter, output_replay, forms)
+                }
+            };
+            Piece::Games(vec![converted])
         };
         corpus::drive(
             Batches::new(inputs, replay.max_game_bytes),
@@ -192,13 +209,41 @@ pub(super) enum Rendered {
     Rows(Vec<[String; 11]>),
 }
 
+/// [`convert_one`] of a game's text read as PMN: replayed from its text as it is read,
+/// then parsed only as far as its conversion holds the record (to the first ply not
+/// replayed, unless it is kept broken), so that a long game that stops early costs no
+/// more than its text.
+fn convert_text(
+    name: &str,
+    index: usize,
+    text: GameText,
+    filter: &Filter,
+    replay: &ReplayOptions,
+    forms: Forms,
+) -> Converted {
+    if !text.is_game() {
+        return convert_one(name, index, text.parse(), None, filter, replay, forms);
+    }
+    let Some((_, trace)) = Replayer::new().replay_text(&text, replay, &|r| filter.accepts(r))
+    else {
+        return Converted::default();
+    };
+    let parsed = match trace.played < trace.plies_written && !forms.keep_broken {
+        true => text.parse_cut(trace.played + 1),
+        false => text.parse(),
+    };
+    convert_one(name, index, parsed, Some(trace), filter, replay, forms)
+}
+
 /// Converts a game read, `index` of its input `name`, if the filter accepts it, into the
-/// form `to`. A game with errors is left out and said to be, unless it is kept broken
+/// form `to`; `trace` is its replay when it was replayed from its text (the filter then
+/// accepted it). A game with errors is left out and said to be, unless it is kept broken
 /// ([`Forms::keep_broken`]) in a form that can hold it so.
 fn convert_one(
     name: &str,
     index: usize,
-    parsed: ParsedGame,
+    mut parsed: ParsedGame,
+    trace: Option<Trace>,
     filter: &Filter,
     replay: &ReplayOptions,
     forms: Forms,
@@ -215,7 +260,7 @@ fn convert_one(
             ..Converted::default()
         };
     }
-    if !filter.accepts(&parsed.record) {
+    if trace.is_none() && !filter.accepts(&parsed.record) {
         return Converted::default();
     }
     // What the reading changed of the text (bytes read as Latin-1 or replaced, NUL
@@ -225,8 +270,12 @@ fn convert_one(
         .filter(altered)
         .map(|p| format!("{name}:{p}"))
         .collect();
-    let conversion = convert_game(name, index, &parsed, replay);
-    if conversion.trace.is_valid() {
+    let trace = trace.unwrap_or_else(|| crate::replay::replay(&parsed, replay));
+    if trace.is_valid() {
+        // The record is taken, not copied: the game is not read again.
+        let record = std::mem::take(&mut parsed.record);
+        let conversion = converted(name, index, &parsed, record, trace, false);
+        drop(parsed);
         notes.extend(conversion.kept_summary());
         return Converted {
             notes,
@@ -234,7 +283,7 @@ fn convert_one(
             ..Converted::default()
         };
     }
-    let error = broken_summary(&parsed, &conversion);
+    let error = broken_summary(name, index, &parsed, &trace);
     let kept = forms
         .keep_broken
         .then(|| keep_broken(name, index, &parsed, replay, forms));
@@ -268,11 +317,11 @@ fn convert_one(
 
 /// `FILE:LINE:COL: game K: error[CODE]: message` for a game with errors, at its first
 /// error.
-fn broken_summary(parsed: &ParsedGame, c: &Conversion) -> String {
-    let cause = replay_cause(parsed, &c.trace);
+fn broken_summary(file: &str, game: usize, parsed: &ParsedGame, trace: &Trace) -> String {
+    let cause = replay_cause(parsed, trace);
     format!(
-        "{}:{}:{}: game {}: error[{}]: {}",
-        c.file, cause.line, cause.column, c.game, cause.code, cause.message
+        "{file}:{}:{}: game {game}: error[{}]: {}",
+        cause.line, cause.column, cause.code, cause.message
     )
 }
 

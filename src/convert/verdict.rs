@@ -3,7 +3,8 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::pmn::{
-    self, Code, Comment, CommentKind, Element, ParsedGame, Problem, Record, Span, Variation,
+    self, Code, Comment, CommentKind, Element, ParsedGame, Problem, Record, ResultToken, Span,
+    Variation,
 };
 use crate::replay::Trace;
 
@@ -41,19 +42,18 @@ fn text_at(parsed: &ParsedGame, start: usize, end: usize) -> &str {
         .unwrap_or("")
 }
 
-/// Lays the record's spans over the game's text. The reader reads in order, so text
+/// Lays the record's spans (`record` is the game's, as read) over the game's text. The reader reads in order, so text
 /// outside the spans of what it read is text it skipped: an unreadable tag line and
 /// the lines after it up to the next tag line, the move text from where it stopped
 /// (to the end of the game's text: it resumes only at the next game's tags), text
 /// after the result. A variation it closed itself (at a stop, at the result or at the
 /// end of the text) is not held as written either: writing it would add a `)`.
-pub(super) fn gaps(parsed: &ParsedGame) -> Gaps {
+pub(super) fn gaps(parsed: &ParsedGame, record: &Record) -> Gaps {
     let mut gaps = Gaps::default();
     // A record built by hand has no text to compare with.
     if parsed.text.is_empty() {
         return gaps;
     }
-    let record = &parsed.record;
     let end = parsed.offset + parsed.text.len();
     let mut at = parsed.offset;
     for tag in &record.tags {
@@ -219,13 +219,15 @@ impl Cause {
 }
 
 /// The text of the game from `start` (an offset of the file) to its result token, or
-/// to its end when the reader did not reach one, as written. `tail` holds the elements
+/// to its end when the reader did not reach one (`result`), as written. `tail` holds the elements
 /// cut off, written instead for a record built by hand (it has no text).
-pub(super) fn rest_text(parsed: &ParsedGame, start: usize, tail: &[Element]) -> String {
-    let end = parsed
-        .record
-        .result
-        .map_or(parsed.offset + parsed.text.len(), |r| r.span.start);
+pub(super) fn rest_text(
+    parsed: &ParsedGame,
+    result: Option<ResultToken>,
+    start: usize,
+    tail: &[Element],
+) -> String {
+    let end = result.map_or(parsed.offset + parsed.text.len(), |r| r.span.start);
     let spans = tail.first().is_none_or(|e| e.span() != Span::default());
     let text = text_at(parsed, start, end).trim_matches(is_space);
     if spans && !text.is_empty() {

@@ -26,5 +26,5 @@ pub use ast::{
 pub use parse::PitNumbers;
 pub use problem::{Code, Problem, Severity};
 pub use reader::{parse_bytes, parse_str, GameText, ParsedGame, Reader};
-pub use visit::{RecordBuilder, Skip, Visitor};
+pub use visit::{CutBuilder, RecordBuilder, Skip, Visitor};
 pub use writer::{write_game, write_game_into, write_games, write_numbered_game};

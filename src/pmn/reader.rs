@@ -19,7 +19,7 @@ use super::ast::{Record, Span, Tag};
 use super::decode::{self, decode_line, Encoding, Utf16ToUtf8};
 use super::parse::{parse_game, read_game};
 use super::problem::{Code, Problem};
-use super::visit::Visitor;
+use super::visit::{CutBuilder, Visitor};
 
 /// Lines longer than this many characters are a `long-line` warning.
 pub const MAX_LINE_CHARS: usize = 10_000;
@@ -788,6 +788,23 @@ pub struct GameText {
 impl GameText {
     /// The game, parsed.
     pub fn parse(self) -> ParsedGame {
+        self.parse_by(parse_game)
+    }
+
+    /// The game, parsed, its main line held only up to its `plies`-th ply (see
+    /// [`CutBuilder`]): the tags, the result and every problem are a full parse's.
+    pub fn parse_cut(self, plies: usize) -> ParsedGame {
+        self.parse_by(|text, offset, line| {
+            let mut builder = CutBuilder::new(text.len(), plies);
+            let tags = read_game(text, offset, line, &mut builder);
+            builder.finish(tags)
+        })
+    }
+
+    fn parse_by(
+        self,
+        parse: impl FnOnce(&str, usize, u32) -> (Record, Vec<Problem>),
+    ) -> ParsedGame {
         let GameText {
             text,
             mut problems,
@@ -798,7 +815,7 @@ impl GameText {
         let mut record = Record::default();
         if is_game {
             let parse_problems;
-            (record, parse_problems) = parse_game(&text, offset, line);
+            (record, parse_problems) = parse(&text, offset, line);
             problems.extend(parse_problems);
             problems.sort_by_key(|p| p.span.start);
         }

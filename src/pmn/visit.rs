@@ -216,3 +216,94 @@ pub(super) fn push_element<T>(items: &mut Vec<T>, build: impl FnOnce() -> T) {
     // SAFETY: `reserve(1)` made room for the slot at `len`, which was just initialised.
     unsafe { items.set_len(len + 1) };
 }
+
+/// A [`RecordBuilder`] that holds the main line only up to its `plies`-th ply: what
+/// follows is read (its problems kept) but not held. The tags, the result and every
+/// problem are held as a full parse holds them. A game written only as far as it
+/// replays needs no more of its tree, however long its text.
+pub struct CutBuilder {
+    builder: RecordBuilder,
+    /// Variations open around the element read (0: the main line).
+    depth: usize,
+    /// Main-line plies still to hold.
+    left: usize,
+    /// Whether the main line has passed its last ply held.
+    cut: bool,
+}
+
+impl CutBuilder {
+    /// A builder for a game of `len` bytes of text, holding `plies` main-line plies.
+    pub fn new(len: usize, plies: usize) -> CutBuilder {
+        CutBuilder {
+            builder: RecordBuilder::new(len.min(plies.saturating_mul(16))),
+            depth: 0,
+            left: plies,
+            cut: false,
+        }
+    }
+
+    /// The record read, with the tags `tags`, and the problems.
+    pub fn finish(self, tags: Vec<Tag>) -> (Record, Vec<Problem>) {
+        self.builder.finish(tags)
+    }
+
+    /// Whether the element read is held.
+    fn holds(&self) -> bool {
+        self.depth > 0 || !self.cut
+    }
+}
+
+impl Visitor for CutBuilder {
+    fn move_number(&mut self, number: MoveNumber) -> ControlFlow<()> {
+        match self.holds() {
+            true => self.builder.move_number(number),
+            false => ControlFlow::Continue(()),
+        }
+    }
+
+    fn ply(&mut self, ply: Ply) -> ControlFlow<()> {
+        if self.depth == 0 {
+            self.cut |= self.left == 0;
+            self.left = self.left.saturating_sub(1);
+        }
+        match self.holds() {
+            true => self.builder.ply(ply),
+            false => ControlFlow::Continue(()),
+        }
+    }
+
+    fn comment(&mut self, comment: Comment) -> ControlFlow<()> {
+        match self.holds() {
+            true => self.builder.comment(comment),
+            false => ControlFlow::Continue(()),
+        }
+    }
+
+    fn nag(&mut self, nag: Nag) -> ControlFlow<()> {
+        match self.holds() {
+            true => self.builder.nag(nag),
+            false => ControlFlow::Continue(()),
+        }
+    }
+
+    fn begin_variation(&mut self, open: Span) -> Skip {
+        if !self.holds() {
+            return Skip::Yes;
+        }
+        self.depth += 1;
+        self.builder.begin_variation(open)
+    }
+
+    fn end_variation(&mut self, span: Span) -> ControlFlow<()> {
+        self.depth = self.depth.saturating_sub(1);
+        self.builder.end_variation(span)
+    }
+
+    fn result(&mut self, result: ResultToken) -> ControlFlow<()> {
+        self.builder.result(result)
+    }
+
+    fn problem(&mut self, problem: Problem) {
+        self.builder.problem(problem);
+    }
+}
