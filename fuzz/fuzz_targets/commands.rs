@@ -1,5 +1,6 @@
 //! Fuzz every command's library path: no input may panic or hang validate, stats, plot,
-//! convert (each form), show, view, repair or generate's reading of a record's tags, and
+//! convert (each form), show, view, repair, generate's reading of a record's tags,
+//! search, tree, twins, diff or the database, and
 //! every JSON line they write must parse (see `tests/every_command/mod.rs`, which the
 //! std-only fuzzer in `tests/pmn_fuzz.rs` drives too).
 #![no_main]

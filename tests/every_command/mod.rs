@@ -1,7 +1,9 @@
 //! One input through the library path of every command, as the fuzzers drive it
 //! (`tests/pmn_fuzz.rs` and `fuzz/fuzz_targets/commands.rs`): validate (both formats,
 //! with repairs and rules inference now and then), stats, plot, convert to each form,
-//! show, view, repair, and generate's reading of a record's Game, Board and Rules tags.
+//! show, view, repair, generate's reading of a record's Game, Board and Rules tags,
+//! search, tree, twins, diff, and the database (`convert --to sqlite`, then a search of
+//! it).
 //!
 //! What must hold: no panic; no hang (each replay bounded by a small lap budget and each
 //! repair search by its plies); every JSON output line parses; games that `generate`
@@ -15,8 +17,11 @@ use sow::corpus::{Filter, Input};
 use sow::plot::{PlotKind, Style};
 use sow::repair::RepairOptions;
 use sow::replay::{replay, ReplayOptions};
+use sow::search::{Format, Query, Search};
 use sow::show::{show, ShowFormat};
 use sow::stats::Per;
+use sow::tree::{TreeFormat, TreeOptions};
+use sow::twins::{Keep, TwinOptions};
 
 /// The lap budget of every replay: small, so that a mutated sowing that runs long is
 /// undecided quickly.
@@ -53,17 +58,18 @@ fn json_lines(what: &str, out: &[u8]) {
 }
 
 /// The commands, one a run in turn (see [`check`]).
-pub const COMMANDS: usize = 9;
+pub const COMMANDS: usize = 14;
 
 /// Runs `bytes`, written to the file `path`, through one command's library path: the
 /// commands take turns by `round` (validate in each format, stats, plot, convert, view,
-/// show, repair, generate), so that a long run gives each its share; `round` also picks
+/// show, repair, generate, search, tree, twins, diff, database), so that a long run gives
+/// each its share; `round` also picks
 /// what varies from turn to turn (the convert form, the plot kind, the show format) and
 /// turns the costlier searches on now and then.
 pub fn check(bytes: &[u8], path: &Path, round: usize) {
     let (command, turn) = (round % COMMANDS, round / COMMANDS);
     let inputs = [Input::File(path.to_path_buf())];
-    if command < 6 {
+    if !(6..=8).contains(&command) {
         std::fs::write(path, bytes).unwrap();
     }
     let filter = Filter::default();
@@ -191,7 +197,118 @@ pub fn check(bytes: &[u8], path: &Path, round: usize) {
             }
         }
         // generate, under the first game's tags: what it plays reads back and replays.
-        _ => generate_under_the_tags(bytes, turn),
+        8 => generate_under_the_tags(bytes, turn),
+        // search, one kind of criterion a turn, in each format.
+        9 => {
+            let query = query(turn);
+            let format = [Format::Pmn, Format::Json][turn % 2];
+            let search = Search {
+                filter: &filter,
+                wheres: &[],
+                query: &query,
+                replay: &replay_options,
+                format,
+            };
+            let mut out = Vec::new();
+            let found = sow::search::run(&inputs, &search, &mut out, Path::new("out"), &mut notes);
+            if found.is_ok() && format == Format::Json {
+                json_lines("search --format json", &out);
+            }
+        }
+        // tree, of a depth that varies, in each form.
+        10 => {
+            let options = TreeOptions {
+                depth: 1 + turn % TreeOptions::DEPTH,
+                min_games: 1,
+                from: None,
+                replay: replay_options.clone(),
+            };
+            if let Ok(forest) = sow::tree::build(&inputs, &filter, &options) {
+                let _ = sow::tree::notes(&forest);
+                for format in [TreeFormat::Text, TreeFormat::Csv, TreeFormat::Html] {
+                    sow::tree::write(&forest, &options, format, &mut Vec::new()).unwrap();
+                }
+            }
+        }
+        // twins, with small bounds so that short games are compared too.
+        11 => {
+            let options = TwinOptions {
+                max_diff: 1,
+                min_plies: 3,
+                keep: [Keep::Longest, Keep::Valid, Keep::First][turn % 3],
+                replay: ReplayOptions {
+                    diagnostics_only: true,
+                    ..replay_options.clone()
+                },
+            };
+            if let Ok(twins) = sow::twins::find(&inputs, &filter, &options) {
+                let marked = turn % 2 == 0;
+                sow::twins::write_human(&twins, marked, &mut Vec::new()).unwrap();
+                let mut out = Vec::new();
+                sow::twins::write_json(&twins, marked, &mut out).unwrap();
+                json_lines("twins --format json", &out);
+            }
+        }
+        // diff of the first game and the last.
+        12 => {
+            let games = sow::pmn::parse_bytes(bytes);
+            if let (Some(a), Some(b)) = (games.first(), games.last()) {
+                let c = sow::diff::compare(("a", 1, a), ("b", games.len(), b), &replay_options);
+                sow::diff::write_human(&c, &mut Vec::new()).unwrap();
+                let mut out = Vec::new();
+                sow::diff::write_json(&c, &mut out).unwrap();
+                json_lines("diff --format json", &out);
+            }
+        }
+        // the database, then a search of it.
+        _ => {
+            let db = path.with_extension("sqlite");
+            let written =
+                sow::database::write(&inputs, &filter, &replay_options, &db, true, &mut notes);
+            if written.is_ok() {
+                let query = query(turn);
+                let search = Search {
+                    filter: &filter,
+                    wheres: &[],
+                    query: &query,
+                    replay: &replay_options,
+                    format: Format::Json,
+                };
+                let mut out = Vec::new();
+                let db_input = [Input::File(db.clone())];
+                if sow::search::run(&db_input, &search, &mut out, Path::new("out"), &mut notes)
+                    .is_ok()
+                {
+                    json_lines("search of the database", &out);
+                }
+            }
+            let _ = std::fs::remove_file(&db);
+        }
+    }
+}
+
+/// A search's criteria, one kind a turn.
+fn query(turn: usize) -> Query {
+    match turn % 5 {
+        0 => Query {
+            relay: Some(2),
+            ..Query::default()
+        },
+        1 => Query {
+            capture: Some(1),
+            bonus: true,
+            ..Query::default()
+        },
+        2 => Query::default().with_plies(Some("a3"), Some("b1 c2")),
+        3 => Query {
+            repetition: true,
+            foul: true,
+            ..Query::default()
+        },
+        _ => Query {
+            error: Some("illegal-move".into()),
+            ..Query::default()
+        },
     }
 }
 
