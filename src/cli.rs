@@ -1181,10 +1181,10 @@ fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
     let mut replayer = crate::replay::Replayer::new();
     let mut replayed = 0;
     let mut kept: Option<crate::replay::PlyTrace> = None;
-    let mut each = |_: &crate::rules::Rules, p: &crate::replay::PlyTrace| {
+    let mut each = |_: &crate::rules::Rules, p: &crate::replay::PlyView<'_>| {
         replayed += 1;
         if args.ply.is_none_or(|n| n == replayed) {
-            kept = Some(p.clone());
+            kept = Some(p.to_trace(&options));
         }
     };
     let every = |_: &crate::pmn::Record| true;
