@@ -351,7 +351,11 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut impl Candidat
         }
         return;
     }
-    let mut effect = Effect::default();
+    // A listing reads no lap: they are counted, not kept.
+    let mut effect = Effect {
+        lap_counts_only: true,
+        ..Effect::default()
+    };
     for pit in own {
         let origin = board.index(pit);
         for lift in 1..=pos.pits[origin] {

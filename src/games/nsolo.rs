@@ -97,7 +97,11 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut impl Candidat
     let board = rules.board();
     let side = pos.side;
     let (starts, count) = legal_starts(rules, &pos.pits, side);
-    let mut effect = Effect::default();
+    // A listing reads no lap: they are counted, not kept.
+    let mut effect = Effect {
+        lap_counts_only: true,
+        ..Effect::default()
+    };
     for &place in &starts[..count] {
         let mut pits = pos.pits;
         effect.clear();

@@ -587,7 +587,11 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut impl Candidat
     let mover = pos.side;
     let circuit = rules.circuit(mover);
     let heads = HeadPits::of(rules, mover);
-    let mut effect = Effect::default();
+    // A listing reads no lap: they are counted, not kept.
+    let mut effect = Effect {
+        lap_counts_only: true,
+        ..Effect::default()
+    };
     for place in places(starts(rules, pos)) {
         let from = board.pit(circuit[place] as usize);
         let mut after = pos.clone();
