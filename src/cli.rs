@@ -401,6 +401,11 @@ pub struct ConvertArgs {
     /// relative, json, jsonl), instead of leaving them out (exit status 1).
     #[arg(long)]
     pub keep_broken: bool,
+    /// jsonl: also write the position after every ply and every ply's laps, as json
+    /// does (some 20 to 50 times the input). Without it each line holds the position
+    /// after the last ply only.
+    #[arg(long)]
+    pub positions: bool,
 }
 
 #[derive(Args, Debug)]
@@ -771,6 +776,7 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
                 from: args.from.map(Into::into),
                 to,
                 keep_broken: args.keep_broken,
+                positions: args.positions,
             };
             let extensions = forms
                 .from
@@ -1187,10 +1193,10 @@ fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
     let mut replayer = crate::replay::Replayer::new();
     let mut replayed = 0;
     let mut kept: Option<crate::replay::PlyTrace> = None;
-    let mut each = |_: &crate::rules::Rules, p: &crate::replay::PlyTrace| {
+    let mut each = |_: &crate::rules::Rules, p: &crate::replay::PlyView<'_>| {
         replayed += 1;
         if args.ply.is_none_or(|n| n == replayed) {
-            kept = Some(p.clone());
+            kept = Some(p.to_trace(&options));
         }
     };
     let every = |_: &crate::pmn::Record| true;

@@ -9,7 +9,9 @@
 //! - `json` / `jsonl`: the JSON form of the record (the serde form of
 //!   [`crate::pmn::Record`], so `pmn::json::from_json` reads it back) with two more
 //!   keys: `source` (file and game number) and `replay` (the rules and, per ply, its
-//!   effect and the position after it). `json` is one array; `jsonl` one game a line.
+//!   effect and the position after it). `json` is one array; `jsonl` one game a line,
+//!   without each ply's position and laps (the position after the last ply once, as
+//!   `replay.last`) unless [`Forms::positions`] asks for them.
 //! - `csv`: one row per ply: `file, game, ply, player, from, lift, end, arrival,
 //!   capture, bonus, text` (pits with stones as `b6:1 a6:4`).
 //! - `long`: every ply with its whole effect spelled out, as readable text.
@@ -87,7 +89,7 @@ pub use input::{read_json, read_relative, InputError};
 pub use ludii::read_ludii;
 pub use run::run;
 use verdict::{gaps, reader_cause, replay_cause, rest_comments, rest_text, verbatim_comments};
-pub use writers::{to_json, to_long, to_ludii, to_pmn, to_relative, CSV_HEADER};
+pub use writers::{to_json, to_lean_json, to_long, to_ludii, to_pmn, to_relative, CSV_HEADER};
 
 /// The start of the comment that says where a game's conversion stopped; the rest of
 /// its move text follows verbatim.

@@ -17,8 +17,10 @@ use crate::corpus::{self, Batches, Filter, Input, Work};
 use crate::error::CommandError;
 use crate::figure::{self, num, PrintSize};
 use crate::geometry::Side;
+use crate::moves::Effect;
 use crate::pmn::Record;
-use crate::replay::{PlyTrace, ReplayOptions, Replayer, Trace};
+use crate::position::Position;
+use crate::replay::{PlyView, ReplayOptions, Replayer, Trace};
 use crate::rules::{Game, Rules};
 use crate::stats::game_name;
 
@@ -97,19 +99,21 @@ impl GameSeries {
         }
     }
 
-    fn add(&mut self, p: &PlyTrace) {
+    /// Adds a ply played by `side` with the effect `e`, and the position after it when
+    /// the replay kept it.
+    fn add(&mut self, side: Side, e: &Effect, after: Option<&Position>) {
         self.plies += 1;
         if self.wants(PlotKind::Material) {
-            match &p.after {
+            match after {
                 Some(after) => self.material.push(self.material_of(after)),
                 None => self.no_position = true,
             }
         }
         if self.wants(PlotKind::Laps) {
-            self.laps.push(p.effect.lap_count);
+            self.laps.push(e.lap_count);
         }
         if self.wants(PlotKind::Captures) {
-            self.captures.push((p.side, p.effect.stones_taken()));
+            self.captures.push((side, e.stones_taken()));
         }
     }
 
@@ -154,7 +158,7 @@ impl GameData {
     ) -> Option<GameData> {
         let rules = trace.rules.as_ref()?;
         let mut series = GameSeries::new(kind, rules);
-        trace.plies.iter().for_each(|p| series.add(p));
+        (trace.plies.iter()).for_each(|p| series.add(p.side, &p.effect, p.after.as_ref()));
         series.data(record, trace)
     }
     /// Plies replayed.
@@ -301,10 +305,10 @@ pub fn gather(
         }
         let keep = |record: &Record| filter.accepts(record);
         let mut series: Option<GameSeries> = None;
-        let mut each = |rules: &Rules, p: &PlyTrace| {
+        let mut each = |rules: &Rules, p: &PlyView<'_>| {
             series
                 .get_or_insert_with(|| GameSeries::new(Some(kind), rules))
-                .add(p);
+                .add(p.side, p.effect, p.after);
         };
         let Some((record, trace)) =
             replayer.replay_text_each(&text, &options, &keep, Some(&mut each))

@@ -51,7 +51,7 @@ pub struct ReplayOptions {
 }
 
 /// What takes each ply replayed, in place of the trace's list: with the game's rules.
-pub type PlySink<'a> = dyn FnMut(&Rules, &PlyTrace) + 'a;
+pub type PlySink<'a> = dyn FnMut(&Rules, &PlyView<'_>) + 'a;
 
 impl ReplayOptions {
     /// Options for validation: lean traces.
@@ -111,6 +111,50 @@ pub struct PlyTrace {
     pub after: Option<Position>,
     /// Played under `[%foul]`.
     pub foul: bool,
+}
+
+/// A ply just replayed, borrowed from the replay: what a [`PlySink`] reads. The
+/// trace's list holds its owned copy, a [`PlyTrace`].
+#[derive(Clone, Copy, Debug)]
+pub struct PlyView<'a> {
+    /// 1-based ply number.
+    pub number: u32,
+    /// Who played it.
+    pub side: Side,
+    /// Where it is written.
+    pub span: Span,
+    /// The ply as written ([`PlyTrace::text`] is its text, without its suffix).
+    pub syntax: &'a PlySyntax,
+    /// The move it was read as.
+    pub mv: &'a Move,
+    /// What it did (laps recorded only with `keep_laps`).
+    pub effect: &'a Effect,
+    /// The position after it (only with `keep_positions`).
+    pub after: Option<&'a Position>,
+    /// Played under `[%foul]`.
+    pub foul: bool,
+}
+
+impl PlyView<'_> {
+    /// The ply's owned trace, under the options it was replayed with.
+    pub fn to_trace(&self, options: &ReplayOptions) -> PlyTrace {
+        let mut kept = self.effect.clone();
+        if !options.keep_laps {
+            kept.laps = Vec::new();
+        }
+        // The replay's own setting, not part of what the ply did.
+        kept.lap_counts_only = false;
+        PlyTrace {
+            number: self.number,
+            side: self.side,
+            span: self.span,
+            text: self.syntax.to_string(),
+            mv: self.mv.clone(),
+            effect: kept,
+            after: self.after.cloned(),
+            foul: self.foul,
+        }
+    }
 }
 
 /// The replay of one game.
@@ -593,8 +637,9 @@ fn replay_with<'a, P: std::borrow::Borrow<PlyInput<'a>>>(
         if state.plies() > before {
             trace.played += 1;
         }
-        if let Some(ply) = ply {
-            trace.plies.push(ply);
+        if let Some(played) = ply {
+            let view = played.view(input.borrow(), mv, effect, state.position(), options);
+            trace.plies.push(view.to_trace(options));
         }
         if failed {
             break;

@@ -18,9 +18,10 @@ use crate::corpus::{self, Batches, Filter, Input, Work};
 use crate::error::CommandError;
 use crate::games;
 use crate::geometry::Side;
+use crate::moves::Effect;
 use crate::pmn::GameText;
 use crate::pmn::{ParsedGame, Record};
-use crate::replay::{replay, PlyTrace, ReplayOptions, Replayer, Trace};
+use crate::replay::{replay, PlyView, ReplayOptions, Replayer, Trace};
 use crate::rules::{Game, Rules};
 use crate::validate::push_decimal;
 
@@ -245,6 +246,7 @@ pub fn ply_rows(file: &str, game: usize, trace: &Trace) -> Vec<PlyRow> {
                 north: after.map_or(0, |a| a.stones_of(Side::North)),
                 south_prison: after.filter(|_| kiothi).map(|a| a.prisons()[0]),
                 north_prison: after.filter(|_| kiothi).map(|a| a.prisons()[1]),
+                // The listing itself, where the fast path counts without one.
                 legal_moves: match after {
                     Some(a) if !over => {
                         let legal = games::legal_moves(rules, a);
@@ -280,7 +282,7 @@ pub fn winner_of(trace: &Trace) -> Option<Option<Side>> {
 /// The row of a game.
 pub fn game_row(file: &str, game: usize, record: &Record, trace: &Trace) -> GameRow {
     let mut tally = Tally::default();
-    trace.plies.iter().for_each(|p| tally.add(p));
+    (trace.plies.iter()).for_each(|p| tally.add(p.number, p.side, &p.effect));
     tally.row(file, game, record, trace)
 }
 
@@ -297,15 +299,15 @@ struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, p: &PlyTrace) {
-        let e = &p.effect;
+    /// Adds ply `number`, played by `side` with the effect `e`.
+    fn add(&mut self, number: u32, side: Side, e: &Effect) {
         self.plies += 1;
-        self.captures[p.side.index()] += e.stones_taken();
+        self.captures[side.index()] += e.stones_taken();
         self.total_laps += e.lap_count;
         self.max_laps = self.max_laps.max(e.lap_count);
         self.longest_sowing = self.longest_sowing.max(e.stones_sown);
         if self.first_capture_ply.is_none() && (e.is_capture() || !e.bonus.is_empty()) {
-            self.first_capture_ply = Some(p.number);
+            self.first_capture_ply = Some(number);
         }
     }
 
@@ -432,6 +434,8 @@ struct RowWriter {
     suffix: Vec<u8>,
     /// The legal moves after the last ply written.
     legal: Option<u64>,
+    /// The text of the ply being written.
+    text: String,
 }
 
 impl RowWriter {
@@ -441,6 +445,7 @@ impl RowWriter {
             prefix: Vec::new(),
             suffix: Vec::new(),
             legal: None,
+            text: String::new(),
         }
     }
 
@@ -462,7 +467,7 @@ impl RowWriter {
         self.out.extend_from_slice(&self.suffix);
     }
 
-    fn ply(&mut self, rules: &Rules, p: &PlyTrace) {
+    fn ply(&mut self, rules: &Rules, p: &PlyView<'_>) {
         if let Some(legal) = self.legal.take() {
             self.end_row(legal);
         }
@@ -472,23 +477,31 @@ impl RowWriter {
             self.suffix.push(b'\n');
         }
         let out = &mut self.out;
-        let e = &p.effect;
-        let after = p.after.as_ref();
+        let e = p.effect;
+        let after = p.after;
         let kiothi = rules.game() == Game::Kiothi;
         out.extend_from_slice(&self.prefix);
         push_decimal(out, p.number.into());
         out.push(b',');
         out.extend_from_slice(p.side.name().as_bytes());
         out.push(b',');
-        push_field(out, &p.text);
+        // The trace's text of the ply ([`PlyTrace::text`]), into a buffer kept.
+        self.text.clear();
+        {
+            use std::fmt::Write as _;
+            let _ = write!(self.text, "{}", p.syntax);
+        }
+        push_field(out, &self.text);
         out.push(b',');
         push_decimal(out, e.lap_count);
         out.push(b',');
         push_decimal(out, e.stones_sown);
         out.push(b',');
         if let Some(pit) = e.end {
-            use std::io::Write as _;
-            let _ = write!(out, "{pit}");
+            // The pit's text: its row letter, then its column.
+            let mut letter = [0; 4];
+            out.extend_from_slice(pit.row_letter().encode_utf8(&mut letter).as_bytes());
+            push_decimal(out, pit.col.into());
         }
         out.push(b',');
         let captured: u32 = e.captured.iter().map(|&(_, n)| n as u32).sum();
@@ -510,9 +523,7 @@ impl RowWriter {
         }
         out.push(b',');
         self.legal = Some(match after {
-            Some(a) => (games::legal_moves(rules, a).iter())
-                .map(crate::moves::Candidate::plies)
-                .sum::<u64>(),
+            Some(a) => games::legal_ply_count(rules, a),
             None => 0,
         });
     }
@@ -550,11 +561,11 @@ fn text_csv(
     let mut tally = Tally::default();
     let replayed = match per {
         Per::Ply => {
-            let mut each = |rules: &Rules, p: &PlyTrace| rows.ply(rules, p);
+            let mut each = |rules: &Rules, p: &PlyView<'_>| rows.ply(rules, p);
             replayer.replay_text_each(text, options, &keep, Some(&mut each))
         }
         Per::Game => {
-            let mut each = |_: &Rules, p: &PlyTrace| tally.add(p);
+            let mut each = |_: &Rules, p: &PlyView<'_>| tally.add(p.number, p.side, p.effect);
             replayer.replay_text_each(text, options, &keep, Some(&mut each))
         }
     };

@@ -1122,6 +1122,7 @@ fn an_input_that_cannot_be_opened_or_read_fails_the_run() {
                 from: Some(from),
                 to: ConvertTo::Pmn,
                 keep_broken: false,
+                positions: false,
             },
             &mut out,
             name,

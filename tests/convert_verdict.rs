@@ -106,6 +106,7 @@ fn check_file(path: &Path) -> usize {
                     from: Some(ConvertFrom::Pmn),
                     to,
                     keep_broken,
+                    positions: false,
                 },
                 &mut out,
                 Path::new("<out>"),

@@ -214,6 +214,21 @@ pub struct Forms {
     /// Keep a game with errors, in a form that fails where the input fails, instead of
     /// leaving it out.
     pub keep_broken: bool,
+    /// `jsonl`: write the position after every ply and every ply's laps, as `json`
+    /// does. Without it a line holds the position after the last ply only, and stays a
+    /// few times the size of its game's text. The other forms are not changed by it.
+    pub positions: bool,
+}
+
+impl Forms {
+    /// Whether the output holds the position after every ply and every ply's laps.
+    pub fn writes_positions(self) -> bool {
+        match self.to {
+            ConvertTo::Json | ConvertTo::Long => true,
+            ConvertTo::Jsonl => self.positions,
+            ConvertTo::Pmn | ConvertTo::Relative | ConvertTo::Csv | ConvertTo::Ludii => false,
+        }
+    }
 }
 
 impl ConvertTo {

@@ -13,7 +13,9 @@ use crate::replay::{replay, ReplayOptions, Replayer, Trace};
 use super::forms::{ConvertFrom, ConvertTo, Forms};
 use super::input::{from_relative, read_input, InputError};
 use super::verdict::{is_space, replay_cause};
-use super::writers::{csv_rows, to_json, to_long, to_ludii, to_pmn, to_relative, CSV_HEADER};
+use super::writers::{
+    csv_rows, to_json, to_lean_json, to_long, to_ludii, to_pmn, to_relative, CSV_HEADER,
+};
 use super::{convert_broken_game, convert_game, converted, Conversion};
 
 /// Runs `sow convert`: walks the inputs with the corpus driver ([`corpus::drive`]),
@@ -56,7 +58,7 @@ pub fn run(
     let stopped = AtomicBool::new(false);
     // Positions and laps are kept only for the forms that write them: a long game's
     // trace is then a few words a ply.
-    let writes_positions = matches!(to, ConvertTo::Json | ConvertTo::Jsonl | ConvertTo::Long);
+    let writes_positions = forms.writes_positions();
     let output_replay = &ReplayOptions {
         keep_positions: replay.keep_positions && writes_positions,
         keep_laps: replay.keep_laps && writes_positions,
@@ -279,7 +281,7 @@ fn convert_one(
         notes.extend(conversion.kept_summary());
         return Converted {
             notes,
-            output: Some(render(forms.to, &conversion)),
+            output: Some(render(forms, &conversion)),
             ..Converted::default()
         };
     }
@@ -337,12 +339,13 @@ pub(super) fn keep_broken(
     index: usize,
     parsed: &ParsedGame,
     replay: &ReplayOptions,
-    Forms { from, to, .. }: Forms,
+    forms: Forms,
 ) -> Option<Rendered> {
+    let Forms { from, to, .. } = forms;
     match to {
         ConvertTo::Pmn | ConvertTo::Relative | ConvertTo::Json | ConvertTo::Jsonl => {
             if let Some(c) = convert_broken_game(name, index, parsed, replay) {
-                let rendered = render(to, &c);
+                let rendered = render(forms, &c);
                 // A ply that names no pit of its seat (another seat's pit, a pit off the
                 // board) has no seat-relative number: such a game cannot fail alike.
                 if to == ConvertTo::Relative && !relative_fails_alike(&rendered, &c.trace, replay) {
@@ -359,7 +362,7 @@ pub(super) fn keep_broken(
             None
         }
         ConvertTo::Long | ConvertTo::Csv => {
-            Some(render(to, &convert_game(name, index, parsed, replay)))
+            Some(render(forms, &convert_game(name, index, parsed, replay)))
         }
         ConvertTo::Ludii => None,
     }
@@ -399,15 +402,17 @@ enum Sink<'a> {
     Csv(Box<csv::Writer<&'a mut dyn io::Write>>),
 }
 
-/// A game in the form `to`: made where the game is converted, written in input order.
-fn render(to: ConvertTo, c: &Conversion) -> Rendered {
-    Rendered::Text(match to {
+/// A game in the form `forms.to`: made where the game is converted, written in input
+/// order.
+fn render(forms: Forms, c: &Conversion) -> Rendered {
+    Rendered::Text(match forms.to {
         ConvertTo::Pmn => to_pmn(c),
         ConvertTo::Relative => to_relative(c),
         ConvertTo::Ludii => to_ludii(c),
         ConvertTo::Long => to_long(c),
         ConvertTo::Json => to_json(c, true),
-        ConvertTo::Jsonl => to_json(c, false),
+        ConvertTo::Jsonl if forms.positions => to_json(c, false),
+        ConvertTo::Jsonl => to_lean_json(c),
         ConvertTo::Csv => return Rendered::Rows(csv_rows(c)),
     })
 }

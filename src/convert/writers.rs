@@ -166,6 +166,10 @@ struct ReplayJson {
     pub(super) start: Option<String>,
     complete: bool,
     pub(super) plies: Vec<PlyJson>,
+    /// The position after the last ply replayed (the start when none was), written
+    /// when the plies' positions are not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    last: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     not_replayed_from: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -189,7 +193,9 @@ struct PlyJson {
     pub(super) ply: u32,
     player: &'static str,
     pub(super) text: String,
-    laps: Vec<LapJson>,
+    /// Left out with the positions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    laps: Option<Vec<LapJson>>,
     lap_count: u64,
     stones_sown: u64,
     pub(super) end: Option<String>,
@@ -201,7 +207,9 @@ struct PlyJson {
     prison_gain: u16,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     foul: bool,
-    after: Option<String>,
+    /// `null` when the replay kept no position; left out with the positions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    after: Option<Option<String>>,
 }
 
 fn is_zero(n: &u16) -> bool {
@@ -239,8 +247,22 @@ fn rules_caption(rules: &Rules) -> String {
     }
 }
 
-/// The game as JSON: the record's JSON form plus `source` and `replay`.
+/// The game as JSON: the record's JSON form plus `source` and `replay`, with the
+/// position after every ply and every ply's laps.
 pub fn to_json(c: &Conversion, pretty: bool) -> String {
+    json_of(c, pretty, true)
+}
+
+/// The game as one line of JSON, as [`to_json`] without the position after each ply
+/// and without each ply's laps (the count of its laps stays): the replay's `last` holds
+/// the position after the last ply instead. A ply's position is as long as the board,
+/// and its laps as many as it relayed: without them a line is a few times its game's
+/// text.
+pub fn to_lean_json(c: &Conversion) -> String {
+    json_of(c, false, false)
+}
+
+fn json_of(c: &Conversion, pretty: bool, positions: bool) -> String {
     let plies = c
         .trace
         .plies
@@ -249,16 +271,15 @@ pub fn to_json(c: &Conversion, pretty: bool) -> String {
             ply: p.number,
             player: p.side.name(),
             text: p.text.clone(),
-            laps: p
-                .effect
-                .laps
-                .iter()
-                .map(|l| LapJson {
-                    start: l.start.to_string(),
-                    end: l.end.to_string(),
-                    stones: l.stones,
-                })
-                .collect(),
+            laps: positions.then(|| {
+                (p.effect.laps.iter())
+                    .map(|l| LapJson {
+                        start: l.start.to_string(),
+                        end: l.end.to_string(),
+                        stones: l.stones,
+                    })
+                    .collect()
+            }),
             lap_count: p.effect.lap_count,
             stones_sown: p.effect.stones_sown,
             end: p.effect.end.map(|e| e.to_string()),
@@ -267,7 +288,7 @@ pub fn to_json(c: &Conversion, pretty: bool) -> String {
             bonus: pit_stones(&p.effect.bonus),
             prison_gain: p.effect.prison_gain,
             foul: p.foul,
-            after: p.after.as_ref().map(ToString::to_string),
+            after: positions.then(|| p.after.as_ref().map(ToString::to_string)),
         })
         .collect();
     let game = GameJson {
@@ -281,6 +302,12 @@ pub fn to_json(c: &Conversion, pretty: bool) -> String {
             start: c.trace.start.as_ref().map(ToString::to_string),
             complete: c.trace.complete,
             plies,
+            last: match positions {
+                true => None,
+                false => (c.trace.last.as_ref())
+                    .or(c.trace.start.as_ref())
+                    .map(ToString::to_string),
+            },
             not_replayed_from: c.rest.as_ref().map(|r| r.ply),
             stopped_because: c.rest.as_ref().map(|r| r.cause.message.clone()),
             not_read: c

@@ -13,6 +13,7 @@
 //!
 //! This module must not know text, records or the repetition history.
 
+use super::Candidates;
 use crate::geometry::{Pit, Side};
 use crate::moves::{BonusChoice, Candidate, Effect, Illegal, Lap, Mode, Move, Sowing};
 use crate::position::Position;
@@ -250,7 +251,7 @@ fn nth_set_bit(set: u64, mut k: usize) -> usize {
     }
 }
 
-pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate>) {
+pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut impl Candidates) {
     let board = rules.board();
     let side = pos.side();
     let first = first_pit(rules, side);
@@ -263,11 +264,13 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate
             next.row == board.inner_row(side)
                 && board.opposite(next).is_some_and(|o| pos.stones(o) != 0)
         });
-        out.push(Candidate::single(
-            Move::Sow(Sowing::from(board.pit(from))),
-            captures,
-            BonusChoice::None,
-        ));
+        out.take(1, || {
+            Candidate::single(
+                Move::Sow(Sowing::from(board.pit(from))),
+                captures,
+                BonusChoice::None,
+            )
+        });
     }
 }
 

@@ -23,7 +23,7 @@
 //! the prisons decide) is [`crate::play::GameState`]'s; this module only says whether a
 //! move exists. It never reads text.
 
-use super::breach;
+use super::{breach, Candidates};
 use crate::geometry::{Pit, Side};
 use crate::moves::{BonusChoice, Candidate, Effect, Illegal, Mode, Move, Redistribution, Sowing};
 use crate::position::Position;
@@ -330,7 +330,7 @@ fn capture(
 /// sowing gets at most [`LISTING_LAP_BUDGET`] laps (or the rules' budget, if smaller):
 /// one still going then (neither ended nor proved endless; some endless sowings need a
 /// billion laps to prove) is left out of the list.
-pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate>) {
+pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut impl Candidates) {
     let board = pos.board();
     let own: Vec<Pit> = own_row(pos.side())
         .filter(|&i| pos.pits()[i] > 0)
@@ -340,18 +340,24 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate
         // Too many redistributions to list: one candidate describes them, with the one
         // that puts the stones back where they were as its move.
         if let [p, q, ..] = own[..] {
-            out.push(Candidate::single(
-                Move::Redistribute(Redistribution {
-                    emptied: [p, q],
-                    placed: vec![(p, pos.stones(p)), (q, pos.stones(q))],
-                }),
-                false,
-                BonusChoice::Redistribution { pits: own },
-            ));
+            out.take(1, || {
+                Candidate::single(
+                    Move::Redistribute(Redistribution {
+                        emptied: [p, q],
+                        placed: vec![(p, pos.stones(p)), (q, pos.stones(q))],
+                    }),
+                    false,
+                    BonusChoice::Redistribution { pits: own },
+                )
+            });
         }
         return;
     }
-    let mut effect = Effect::default();
+    // A listing reads no lap: they are counted, not kept.
+    let mut effect = Effect {
+        lap_counts_only: true,
+        ..Effect::default()
+    };
     for pit in own {
         let origin = board.index(pit);
         for lift in 1..=pos.pits()[origin] {
@@ -368,11 +374,10 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate
             )
             .is_ok()
             {
-                out.push(Candidate::single(
-                    sowing(pit, lift),
-                    effect.is_capture(),
-                    BonusChoice::None,
-                ));
+                let captures = effect.is_capture();
+                out.take(1, || {
+                    Candidate::single(sowing(pit, lift), captures, BonusChoice::None)
+                });
             }
         }
     }

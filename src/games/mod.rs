@@ -89,16 +89,55 @@ pub(crate) fn any_multiple(pits: &[u16]) -> bool {
     pits.iter().fold(0, |bits, &s| bits | s) & !1 != 0
 }
 
+/// Where legal move generation puts its candidates: a list of them, or a count of the
+/// plies they stand for, which builds none (a bonus's eligible pits are not gathered).
+pub(crate) trait Candidates {
+    /// Takes a candidate standing for `plies` plies ([`Candidate::plies`]), which `make`
+    /// builds.
+    fn take(&mut self, plies: u64, make: impl FnOnce() -> Candidate);
+}
+
+impl Candidates for Vec<Candidate> {
+    #[inline]
+    fn take(&mut self, _: u64, make: impl FnOnce() -> Candidate) {
+        self.push(make());
+    }
+}
+
+/// The plies of the candidates taken.
+struct PlyCount(u64);
+
+impl Candidates for PlyCount {
+    #[inline]
+    fn take(&mut self, plies: u64, _: impl FnOnce() -> Candidate) {
+        self.0 += plies;
+    }
+}
+
+/// Every legal move of the side to move, into `out`.
+fn list_into(rules: &Rules, pos: &Position, out: &mut impl Candidates) {
+    match rules.game() {
+        Game::Tsoro => tsoro::legal_moves(rules, pos, out),
+        Game::Nsolo => nsolo::legal_moves(rules, pos, out),
+        Game::Kiothi => kiothi::legal_moves(rules, pos, out),
+        Game::BaoLaKimasai => bao::legal_moves(rules, pos, out),
+    }
+}
+
 /// The legal moves of the side to move.
 pub fn legal_moves(rules: &Rules, pos: &Position) -> Vec<Candidate> {
     let mut out = Vec::new();
-    match rules.game() {
-        Game::Tsoro => tsoro::legal_moves(rules, pos, &mut out),
-        Game::Nsolo => nsolo::legal_moves(rules, pos, &mut out),
-        Game::Kiothi => kiothi::legal_moves(rules, pos, &mut out),
-        Game::BaoLaKimasai => bao::legal_moves(rules, pos, &mut out),
-    }
+    list_into(rules, pos, &mut out);
     out
+}
+
+/// The plies the legal moves of the side to move stand for, a bonus still to choose
+/// counting once: the sum of [`Candidate::plies`] over [`legal_moves`], by the same
+/// generation, without building the candidates.
+pub fn legal_ply_count(rules: &Rules, pos: &Position) -> u64 {
+    let mut count = PlyCount(0);
+    list_into(rules, pos, &mut count);
+    count.0
 }
 
 /// Whether the side to move has any legal move.

@@ -11,7 +11,7 @@
 //! The end of the game and the repetition draw are [`crate::play::GameState`]'s; this
 //! module only says which moves exist (`has_legal_move`).
 
-use super::{any_multiple, breach, give_back};
+use super::{any_multiple, breach, give_back, Candidates};
 use crate::geometry::{Pit, Side, MAX_PITS};
 use crate::moves::{BonusChoice, BonusTake, Candidate, Effect, Illegal, Mode, Move, Sowing};
 use crate::position::Position;
@@ -93,11 +93,15 @@ pub(crate) fn apply(
     }
 }
 
-pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate>) {
+pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut impl Candidates) {
     let board = rules.board();
     let side = pos.side();
     let (starts, count) = legal_starts(rules, pos.pits(), side);
-    let mut effect = Effect::default();
+    // A listing reads no lap: they are counted, not kept.
+    let mut effect = Effect {
+        lap_counts_only: true,
+        ..Effect::default()
+    };
     for &place in &starts[..count] {
         let mut pits = *pos.pits();
         effect.clear();
@@ -105,28 +109,26 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate
             continue; // an endless or undecided sowing
         };
         let captured = capture(rules, &mut pits, side, end, &mut effect);
-        let opponent_pits = || {
-            board
-                .pits()
-                .filter(|&p| board.owner(p) != side && pits[board.index(p)] > 0)
-        };
-        let bonus = match bonus_due(rules, &pits, side, captured) {
-            Due::Nothing => BonusChoice::None,
-            Due::Stones(stones) => BonusChoice::Stones {
-                stones,
-                eligible: opponent_pits().map(|p| (p, pits[board.index(p)])).collect(),
-            },
-            Due::Hole => BonusChoice::Pits {
-                count: 1,
-                eligible: opponent_pits().collect(),
-            },
-        };
         let from = board.pit(rules.circuit(side)[place as usize] as usize);
-        out.push(Candidate::single(
-            Move::Sow(Sowing::from(from)),
-            captured > 0,
-            bonus,
-        ));
+        out.take(1, || {
+            let opponent_pits = || {
+                board
+                    .pits()
+                    .filter(|&p| board.owner(p) != side && pits[board.index(p)] > 0)
+            };
+            let bonus = match bonus_due(rules, &pits, side, captured) {
+                Due::Nothing => BonusChoice::None,
+                Due::Stones(stones) => BonusChoice::Stones {
+                    stones,
+                    eligible: opponent_pits().map(|p| (p, pits[board.index(p)])).collect(),
+                },
+                Due::Hole => BonusChoice::Pits {
+                    count: 1,
+                    eligible: opponent_pits().collect(),
+                },
+            };
+            Candidate::single(Move::Sow(Sowing::from(from)), captured > 0, bonus)
+        });
     }
 }
 

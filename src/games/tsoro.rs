@@ -11,7 +11,7 @@
 //! returned move's bonus list on a capture): the playout benchmark runs it in its hot
 //! loop.
 
-use super::{any_multiple, breach, undo_sowing};
+use super::{any_multiple, breach, undo_sowing, Candidates};
 use crate::geometry::{Board, Side, MAX_PITS};
 use crate::moves::{
     BonusChoice, BonusTake, Candidate, Effect, HeadStop, Illegal, Mode, Move, Sowing,
@@ -590,12 +590,16 @@ fn nth_place(mut bits: u64, k: usize) -> usize {
     bits.trailing_zeros() as usize
 }
 
-pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate>) {
+pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut impl Candidates) {
     let board = rules.board();
     let mover = pos.side();
     let circuit = rules.circuit(mover);
     let heads = HeadPits::of(rules, mover);
-    let mut effect = Effect::default();
+    // A listing reads no lap: they are counted, not kept.
+    let mut effect = Effect {
+        lap_counts_only: true,
+        ..Effect::default()
+    };
     for place in places(starts(rules, pos)) {
         let from = board.pit(circuit[place] as usize);
         let mut after = pos.clone();
@@ -635,7 +639,8 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate
                 head: board.pit(head),
                 arrival: 1,
             };
-            out.push(Candidate {
+            // The stops on the first to the last arrival: `last` plies.
+            out.take(last.into(), || Candidate {
                 mv: Move::Sow(Sowing {
                     stop: Some(stop),
                     ..Sowing::from(from)
@@ -648,18 +653,16 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut Vec<Candidate
         let Ok(end) = relayed else { continue };
         effect.clear();
         let due = capture::<true>(rules, &mut after, mover, end.pit, &mut effect);
-        let bonus = match &due {
-            Some(due) if due.count > 0 => BonusChoice::Pits {
-                count: due.count,
-                eligible: due.eligible().map(|p| board.pit(p)).collect(),
-            },
-            _ => BonusChoice::None,
-        };
-        out.push(Candidate::single(
-            Move::Sow(Sowing::from(from)),
-            due.is_some(),
-            bonus,
-        ));
+        out.take(1, || {
+            let bonus = match &due {
+                Some(due) if due.count > 0 => BonusChoice::Pits {
+                    count: due.count,
+                    eligible: due.eligible().map(|p| board.pit(p)).collect(),
+                },
+                _ => BonusChoice::None,
+            };
+            Candidate::single(Move::Sow(Sowing::from(from)), due.is_some(), bonus)
+        });
     }
 }
 

@@ -159,10 +159,11 @@ impl<'o> Replaying<'o> {
         if state.plies() > before {
             self.trace.played += 1;
         }
-        if let Some(ply) = ply {
+        if let Some(played) = ply {
+            let view = played.view(input, mv, &buffers.effect, state.position(), self.options);
             match &mut self.each {
-                Some(each) => each(state.rules(), &ply),
-                None => self.trace.plies.push(ply),
+                Some(each) => each(state.rules(), &view),
+                None => self.trace.plies.push(view.to_trace(self.options)),
             }
         }
         !self.failed

@@ -10,7 +10,7 @@ use crate::pmn::{Command, PlySyntax};
 use crate::position::Position;
 use crate::rules::Game;
 
-use super::{illegal, said_ply, PlyInput, PlyTrace, ReplayOptions};
+use super::{illegal, said_ply, PlyInput, PlyTrace, PlyView, ReplayOptions};
 
 /// Plays one ply and checks everything written with it (`-END`, `x`, `[%stones]`,
 /// `[%foul]`), pushing diagnostics. Returns the ply's trace, or `None` when the ply
@@ -24,10 +24,49 @@ pub(crate) fn step(
     failed: &mut bool,
 ) -> Option<PlyTrace> {
     let mut mv = Move::buffer();
-    step_into(state, input, &mut mv, effect, options, diagnostics, failed)
+    let played = step_into(state, input, &mut mv, effect, options, diagnostics, failed)?;
+    Some(
+        played
+            .view(input, &mv, effect, state.position(), options)
+            .to_trace(options),
+    )
 }
 
-/// [`step`] reading the move into `mv`, which a replay keeps from ply to ply.
+/// A ply [`step_into`] played, to be traced: what the input does not say of it.
+#[derive(Clone, Copy)]
+pub(super) struct Played {
+    /// Who played it.
+    side: Side,
+    /// Played under `[%foul]`.
+    foul: bool,
+}
+
+impl Played {
+    /// The ply as played from `input` into `mv`, `effect` and the position `after`.
+    #[inline(always)]
+    pub(super) fn view<'a>(
+        self,
+        input: &PlyInput<'a>,
+        mv: &'a Move,
+        effect: &'a Effect,
+        after: &'a Position,
+        options: &ReplayOptions,
+    ) -> PlyView<'a> {
+        PlyView {
+            number: input.number,
+            side: self.side,
+            span: input.span,
+            syntax: input.syntax,
+            mv,
+            effect,
+            after: options.keep_positions.then_some(after),
+            foul: self.foul,
+        }
+    }
+}
+
+/// [`step`] reading the move into `mv`, which a replay keeps from ply to ply; `None`
+/// when the ply was not played or the replay keeps diagnostics only.
 // Inlined into the replay's loop: one call a ply less, and the frame set up once a game.
 #[inline(always)]
 pub(super) fn step_into(
@@ -38,7 +77,7 @@ pub(super) fn step_into(
     options: &ReplayOptions,
     diagnostics: &mut Vec<Diagnostic>,
     failed: &mut bool,
-) -> Option<PlyTrace> {
+) -> Option<Played> {
     let number = input.number;
     let syntax = input.syntax;
     let said = said_ply(syntax);
@@ -151,22 +190,7 @@ pub(super) fn step_into(
     if options.diagnostics_only {
         return None;
     }
-    let mut kept = effect.clone();
-    if !options.keep_laps {
-        kept.laps = Vec::new();
-    }
-    // The replay's own setting, not part of what the ply did.
-    kept.lap_counts_only = false;
-    Some(PlyTrace {
-        number,
-        side,
-        span,
-        text: syntax.to_string(),
-        mv: mv.clone(),
-        effect: kept,
-        after: options.keep_positions.then(|| after.clone()),
-        foul,
-    })
+    Some(Played { side, foul })
 }
 
 /// `st`, `nd`, `rd` or `th`, for "the 2nd arrival".

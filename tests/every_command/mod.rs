@@ -142,6 +142,7 @@ pub fn check(bytes: &[u8], path: &Path, round: usize) {
                 from: None,
                 to,
                 keep_broken: turn / FORMS.len() % 2 == 1,
+                positions: turn % 2 == 0,
             };
             let mut out = Vec::new();
             let converted = sow::convert::run(

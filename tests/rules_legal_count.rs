@@ -1,0 +1,106 @@
+//! The count of legal plies (`games::legal_ply_count`) against the listing it stands
+//! for (`games::legal_moves`, each candidate's plies summed), over random playouts of
+//! every game: the count builds no candidate, and must come to what the list holds.
+
+use proptest::prelude::*;
+
+use sow::games;
+use sow::moves::{Candidate, Effect};
+use sow::rng::Rng;
+use sow::{Board, Game, GameState, Position, Rules};
+
+/// Every game, with the options that change what is legal or what a candidate holds.
+fn rule_sets() -> Vec<Rules> {
+    let rules = |game, board: Option<Board>, options: &str| {
+        Rules::new(game, board, options).unwrap_or_else(|e| panic!("{game} {options}: {e}"))
+    };
+    vec![
+        rules(Game::Tsoro, None, ""),
+        rules(Game::Tsoro, Board::new(4, 12), "heads=1 head-bonus=yes"),
+        rules(Game::Tsoro, Board::new(4, 8), "head-bonus=yes"),
+        rules(Game::Nsolo, None, ""),
+        rules(Game::Nsolo, Board::new(4, 36), "bonus=hole"),
+        rules(Game::Nsolo, Board::new(4, 12), "bonus=none sow=ccw"),
+        rules(Game::Kiothi, None, ""),
+        rules(Game::Kiothi, None, "start=6x5 leftmost=chain"),
+        rules(Game::BaoLaKimasai, None, ""),
+    ]
+}
+
+/// Plays a random game of at most `plies` plies, comparing the count with the listing
+/// at every position, the last (no legal move) included; returns the positions seen and
+/// the candidates seen that stand for more than one ply (Tsoro's stops at a head).
+fn check_game(rules: &Rules, seed: u64, plies: u32) -> Result<(u32, u32), TestCaseError> {
+    let mut game = GameState::new(rules.clone(), Position::initial(rules));
+    let (mut rng, mut effect) = (Rng::new(seed), Effect::default());
+    let (mut seen, mut several) = (0, 0);
+    loop {
+        let pos = game.position();
+        let candidates = games::legal_moves(rules, pos);
+        several += candidates.iter().filter(|c| c.plies() > 1).count() as u32;
+        let listed: u64 = candidates.iter().map(Candidate::plies).sum();
+        prop_assert_eq!(
+            games::legal_ply_count(rules, pos),
+            listed,
+            "{} after {} plies: {}",
+            rules.game(),
+            game.plies(),
+            pos
+        );
+        seen += 1;
+        if game.plies() >= plies || game.play_random(&mut rng, &mut effect).is_none() {
+            return Ok((seen, several));
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn the_count_is_the_listings_plies(seed in any::<u64>()) {
+        for rules in rule_sets() {
+            check_game(&rules, seed, 400)?;
+        }
+    }
+}
+
+#[test]
+fn games_to_their_end_count_as_they_list() {
+    // Whole games, to positions with few moves, captures and bonuses, and no move.
+    let (mut seen, mut several) = (0, 0);
+    for rules in rule_sets() {
+        for seed in 0..6 {
+            let (s, m) = check_game(&rules, seed, 3_000).unwrap();
+            (seen, several) = (seen + s, several + m);
+        }
+    }
+    assert!(
+        seen > 5_000,
+        "{seen} positions, {several} candidates of several plies"
+    );
+}
+
+#[test]
+fn head_stops_on_many_arrivals_count_each_arrival() {
+    // Set-ups whose always-relay sowings reach an occupied head many times: a candidate
+    // there stands for every arrival, and the count must say so.
+    let stop_in_cycle = Rules::new(Game::Tsoro, Board::new(4, 6), "heads=1").unwrap();
+    for (name, rules) in [
+        ("tsoro-endless-late.pmn", Rules::default_for(Game::Tsoro)),
+        ("tsoro-stop-in-cycle.pmn", stop_in_cycle),
+    ] {
+        let path = format!(
+            "{}/tests/data/long-sowings/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(path).unwrap();
+        let games = sow::pmn::parse_str(&text);
+        let setup = games[0].record.tag("Position").unwrap();
+        let pos = Position::parse(&rules, setup).unwrap();
+        let candidates = games::legal_moves(&rules, &pos);
+        assert!(candidates.iter().any(|c| c.plies() > 1), "{name}");
+        let listed: u64 = candidates.iter().map(Candidate::plies).sum();
+        assert_eq!(games::legal_ply_count(&rules, &pos), listed, "{name}");
+    }
+}
