@@ -50,36 +50,38 @@ struct Slot {
 /// Kiothi has, are left to the exact comparison).
 ///
 /// Eight pits at a time, as two words of four, are mixed by a multiplication of the two
-/// words (the high and low halves of the product folded together); the terms are summed,
-/// each word first offset by a constant of its place so that the same stones in two
-/// places count apart.
+/// words (the high and low halves of the product folded together), each word first offset
+/// by a constant of its place so that the same stones in two places count apart. The
+/// terms are gathered by a rotation and a sum, which keeps the loop one multiplication an
+/// eight of pits (a plain sum is turned into vector shuffles around the multiplications).
 pub fn hash(pos: &Position) -> u64 {
     let pits = pos.board_pits();
     let eights = pits.chunks_exact(8);
     let rest = eights.remainder();
     let mut hash = mix(pos.side as u64, PLACES[0]);
     for (eight, places) in eights.zip(PLACES[1..].chunks_exact(2)) {
-        hash = hash.wrapping_add(eight_pits(eight, places));
+        let term = mix(
+            four_pits(&eight[..4]) ^ places[0],
+            four_pits(&eight[4..]) ^ places[1],
+        );
+        hash = hash.rotate_left(1).wrapping_add(term);
     }
     if !rest.is_empty() {
-        let mut last = [0; 8];
-        last[..rest.len()].copy_from_slice(rest);
+        // The last one to seven pits, the missing ones empty.
+        let pit = |i: usize| rest.get(i).copied().unwrap_or(0);
         let places = &PLACES[1 + 2 * (pits.len() / 8)..];
-        hash = hash.wrapping_add(eight_pits(&last, places));
+        let low = four_pits(&[pit(0), pit(1), pit(2), pit(3)]);
+        let high = four_pits(&[pit(4), pit(5), pit(6), 0]);
+        let term = mix(low ^ places[0], high ^ places[1]);
+        hash = hash.rotate_left(1).wrapping_add(term);
     }
     hash
 }
 
-/// The term of eight pits, each word offset by the constant of its place.
+/// Four pits in a word, the first in the low bits.
 #[inline(always)]
-fn eight_pits(eight: &[u16], places: &[u64]) -> u64 {
-    let word = |four: &[u16]| {
-        four[0] as u64 | (four[1] as u64) << 16 | (four[2] as u64) << 32 | (four[3] as u64) << 48
-    };
-    mix(
-        word(&eight[..4]) ^ places[0],
-        word(&eight[4..8]) ^ places[1],
-    )
+fn four_pits(four: &[u16]) -> u64 {
+    four[0] as u64 | (four[1] as u64) << 16 | (four[2] as u64) << 32 | (four[3] as u64) << 48
 }
 
 /// The folded multiplication of two words.
