@@ -13,8 +13,14 @@
 //! positions are compared exactly: the table keeps the first position since the last ply
 //! that took stones and the moves played since, and replays them (applying a move is
 //! deterministic). A hash never decides a draw alone.
+//!
+//! The hash is a sum of a term of the side to move and a term of each seat's pits. A ply
+//! that takes no stones moves stones only round the mover's own rows (Nsolo's sowing, Bao
+//! la Kimasai's step), so the table follows the hash by the mover's term alone; a ply
+//! that takes stones, or is played under `[%foul]`, has every term computed anew.
 
 use crate::games;
+use crate::geometry::{Side, MAX_PITS};
 use crate::moves::{Effect, Mode, Move};
 use crate::position::Position;
 use crate::rules::Rules;
@@ -24,6 +30,8 @@ use crate::rules::Rules;
 pub struct Repetitions {
     /// The occurrence that draws.
     repeat: u32,
+    /// The terms of South's and North's pits in the hash of the last position.
+    seats: [u64; 2],
     /// The position after the last ply that took stones (or the start).
     since: Position,
     /// The moves played from `since`, each with its mode: the positions counted are
@@ -48,34 +56,50 @@ struct Slot {
 /// The hash of a position under the repetition rule: of its pits and the side to move,
 /// so equal positions have equal hashes (the prisons, nki marks and opening, which only
 /// Kiothi has, are left to the exact comparison).
+pub fn hash(pos: &Position) -> u64 {
+    side_term(pos)
+        .wrapping_add(seat_term(pos, Side::South).wrapping_add(seat_term(pos, Side::North)))
+}
+
+/// The term of the side to move.
+fn side_term(pos: &Position) -> u64 {
+    mix(pos.side as u64, PLACES[0])
+}
+
+/// The term of a seat's pits (the first half of the pit array is South's).
 ///
 /// Eight pits at a time, as two words of four, are mixed by a multiplication of the two
 /// words (the high and low halves of the product folded together), each word first offset
 /// by a constant of its place so that the same stones in two places count apart. The
 /// terms are gathered by a rotation and a sum, which keeps the loop one multiplication an
 /// eight of pits (a plain sum is turned into vector shuffles around the multiplications).
-pub fn hash(pos: &Position) -> u64 {
-    let pits = pos.board_pits();
+fn seat_term(pos: &Position, seat: Side) -> u64 {
+    let all = pos.board_pits();
+    let half = all.len() / 2;
+    let (pits, places) = match seat {
+        Side::South => (&all[..half], &PLACES[1..1 + SEAT_WORDS]),
+        Side::North => (&all[half..], &PLACES[1 + SEAT_WORDS..]),
+    };
     let eights = pits.chunks_exact(8);
     let rest = eights.remainder();
-    let mut hash = mix(pos.side as u64, PLACES[0]);
-    for (eight, places) in eights.zip(PLACES[1..].chunks_exact(2)) {
-        let term = mix(
+    let mut term = 0u64;
+    for (eight, places) in eights.zip(places.chunks_exact(2)) {
+        let mixed = mix(
             four_pits(&eight[..4]) ^ places[0],
             four_pits(&eight[4..]) ^ places[1],
         );
-        hash = hash.rotate_left(1).wrapping_add(term);
+        term = term.rotate_left(1).wrapping_add(mixed);
     }
     if !rest.is_empty() {
         // The last one to seven pits, the missing ones empty.
         let pit = |i: usize| rest.get(i).copied().unwrap_or(0);
-        let places = &PLACES[1 + 2 * (pits.len() / 8)..];
+        let places = &places[2 * (pits.len() / 8)..];
         let low = four_pits(&[pit(0), pit(1), pit(2), pit(3)]);
         let high = four_pits(&[pit(4), pit(5), pit(6), 0]);
-        let term = mix(low ^ places[0], high ^ places[1]);
-        hash = hash.rotate_left(1).wrapping_add(term);
+        let mixed = mix(low ^ places[0], high ^ places[1]);
+        term = term.rotate_left(1).wrapping_add(mixed);
     }
-    hash
+    term
 }
 
 /// Four pits in a word, the first in the low bits.
@@ -91,10 +115,13 @@ fn mix(a: u64, b: u64) -> u64 {
     (product as u64) ^ (product >> 64) as u64
 }
 
+/// Words of four pits in a seat's half of the widest board.
+const SEAT_WORDS: usize = MAX_PITS / 8;
+
 /// The constants of the places: one for the side to move, then one for each word of four
-/// pits of the widest board.
-const PLACES: [u64; 1 + crate::geometry::MAX_PITS / 4] = {
-    let mut places = [0; 1 + crate::geometry::MAX_PITS / 4];
+/// pits of South's half of the widest board, then of North's.
+const PLACES: [u64; 1 + 2 * SEAT_WORDS] = {
+    let mut places = [0; 1 + 2 * SEAT_WORDS];
     // A splitmix64 sequence: distinct, well spread, odd-or-even alike.
     let mut state: u64 = 0x243f_6a88_85a3_08d3;
     let mut i = 0;
@@ -116,6 +143,7 @@ impl Repetitions {
         let repeat = rules.repeat()?;
         let mut table = Repetitions {
             repeat,
+            seats: [Side::South, Side::North].map(|seat| seat_term(start, seat)),
             since: start.clone(),
             moves: Vec::new(),
             slots: vec![Slot::default(); 64],
@@ -138,12 +166,22 @@ impl Repetitions {
         mode: Mode,
         effect: &Effect,
     ) -> bool {
-        if effect.is_capture() || !effect.bonus.is_empty() {
+        let took = effect.is_capture() || !effect.bonus.is_empty();
+        if took {
             self.clear(pos);
         } else {
             self.moves.push((mv.clone(), mode));
         }
-        self.count(hash(pos)) >= self.repeat && self.occurrences(rules, pos) >= self.repeat
+        match mv {
+            Move::Sow(sowing) if !took && mode == Mode::Legal => {
+                let mover = pos.board().owner(sowing.from);
+                self.seats[mover.index()] = seat_term(pos, mover);
+            }
+            _ => self.seats = [Side::South, Side::North].map(|seat| seat_term(pos, seat)),
+        }
+        let hash = side_term(pos).wrapping_add(self.seats[0].wrapping_add(self.seats[1]));
+        debug_assert_eq!(hash, self::hash(pos), "the hash follows the position");
+        self.count(hash) >= self.repeat && self.occurrences(rules, pos) >= self.repeat
     }
 
     /// Forgets every position: `pos`, after a ply that took stones, is the first again.
