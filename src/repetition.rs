@@ -7,31 +7,36 @@
 //! opening. A ply that takes stones (a capture or a bonus) clears the count: stones only
 //! leave the board, so no position before it can recur.
 //!
-//! Each position is counted under its exact key, the words [`Key`] packs it into, so two
-//! positions share a count only when they are the same. A hash of the words picks the
-//! slot of the table and the words themselves decide a match (a one-word key is its own
-//! hash, kept in its slot whole).
+//! The table counts each position under its [`hash`], computed from the position alone:
+//! positions the rule calls the same have the same hash, so a position has occurred at
+//! most as often as its hash. When a hash comes round for the `repeat`-th time the
+//! positions are compared exactly: the table keeps the first position since the last ply
+//! that took stones and the moves played since, and replays them (applying a move is
+//! deterministic). A hash never decides a draw alone.
 //!
-//! The key and its hash follow the game ply by ply ([`Followed`]), a pure function of
-//! the key before and the ply, checked against the full computation in the tests:
-//! Bao la Kimasai's one-word key from the ply's step ([`Key::after_step`]), the words of
-//! the other keys from the pits the ply changed, the hash being a sum of one term a word.
+//! The hash is a sum of a term of the side to move and a term of each seat's pits. A ply
+//! that takes no stones moves stones only round the mover's own rows (Nsolo's sowing, Bao
+//! la Kimasai's step), so the table follows the hash by the mover's term alone; a ply
+//! that takes stones, or is played under `[%foul]`, has every term computed anew.
 
-use crate::geometry::Board;
-use crate::moves::{Effect, Move};
+use crate::games;
+use crate::geometry::{Side, MAX_PITS};
+use crate::moves::{Effect, Mode, Move};
 use crate::position::Position;
-use crate::rules::{Game, Rules};
+use crate::rules::Rules;
 
 /// The count of the positions since the last ply that took stones.
 #[derive(Clone, Debug)]
 pub struct Repetitions {
     /// The occurrence that draws.
     repeat: u32,
-    key: Key,
-    /// The key of the last position.
-    last: Followed,
-    /// The exact keys of the distinct positions counted, one after another.
-    keys: Vec<u64>,
+    /// The terms of South's and North's pits in the hash of the last position.
+    seats: [u64; 2],
+    /// The position after the last ply that took stones (or the start).
+    since: Position,
+    /// The moves played from `since`, each with its mode: the positions counted are
+    /// `since` and the one after each.
+    moves: Vec<(Move, Mode)>,
     /// Open addressing: a slot is in use when its stamp is the table's, so a capture
     /// empties the table by taking the next stamp.
     slots: Vec<Slot>,
@@ -42,235 +47,148 @@ pub struct Repetitions {
 
 #[derive(Copy, Clone, Debug, Default)]
 struct Slot {
-    /// The hash of the key (a one-word key itself).
-    tag: u64,
-    stamp: u32,
-    /// Occurrences of the position.
-    count: u32,
-    /// Where its key begins in [`Repetitions::keys`].
-    at: u32,
-}
-
-/// How a position is packed into the words of its exact key.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Key {
-    /// One word: bit i is set when pit index i holds a stone, and the side to move is the
-    /// bit above the pits. Exact for Bao la Kimasai, whose pits hold at most one stone and
-    /// which has no prisons, nki or opening.
-    Bits,
-    /// Every pit's stones in 16 bits, four pits a word, then a word of the side to move,
-    /// the opening and the prisons, and a word of the nki marks.
-    Stones,
-}
-
-/// The exact key of a position and its hash, followed from ply to ply.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Followed {
-    words: Vec<u64>,
     hash: u64,
+    stamp: u32,
+    /// Occurrences of the positions of this hash.
+    count: u32,
 }
 
-impl Key {
-    /// The packing for positions of `rules` that follow from `start`.
-    pub fn for_game(rules: &Rules, start: &Position) -> Key {
-        // A Bao la Kimasai stone steps only into an empty pit, so no later position has
-        // a pit of two stones either (a crowded set-up keeps the general key).
-        let single = start.board_pits().iter().all(|&s| s <= 1);
-        if rules.game() == Game::BaoLaKimasai && single && start.board().len() < 64 {
-            Key::Bits
-        } else {
-            Key::Stones
-        }
-    }
-
-    /// The exact key of `pos`, into `words` (emptied first).
-    pub fn pack(self, pos: &Position, words: &mut Vec<u64>) {
-        words.clear();
-        match self {
-            Key::Bits => words.push(bits(pos)),
-            Key::Stones => {
-                let pits = pos.board_pits();
-                let four = pits.chunks_exact(4);
-                let rest = four.remainder();
-                words.extend(four.map(four_pits));
-                if !rest.is_empty() {
-                    words.push(last_pits(rest));
-                }
-                words.extend(beyond_pits(pos));
-            }
-        }
-    }
-
-    /// The hash of an exact key's words: a one-word key itself, else a sum of one term
-    /// a word, so that a ply changing a few words changes a few terms.
-    pub fn hash(self, words: &[u64]) -> u64 {
-        match (self, words) {
-            (Key::Bits, &[word]) => word,
-            _ => (words.iter().enumerate()).fold(0, |h, (i, &w)| h.wrapping_add(term(i, w))),
-        }
-    }
-
-    /// The [`Key::Bits`] key after a Bao la Kimasai ply of `mv` that did `effect`, from
-    /// the key before it: the stone left its pit for the end pit, the captured stones
-    /// left the board, and the turn passed.
-    pub fn after_step(key: u64, board: Board, mv: &Move, effect: &Effect) -> u64 {
-        let bit = |pit| 1u64 << board.index(pit);
-        let mut key = key ^ 1 << board.len();
-        if let (Move::Sow(sowing), Some(end)) = (mv, effect.end) {
-            key ^= bit(sowing.from) ^ bit(end);
-        }
-        for &(pit, _) in &effect.captured {
-            key ^= bit(pit);
-        }
-        key
-    }
+/// The hash of a position under the repetition rule: of its pits and the side to move,
+/// so equal positions have equal hashes (the prisons, nki marks and opening, which only
+/// Kiothi has, are left to the exact comparison).
+pub fn hash(pos: &Position) -> u64 {
+    side_term(pos)
+        .wrapping_add(seat_term(pos, Side::South).wrapping_add(seat_term(pos, Side::North)))
 }
 
-impl Followed {
-    /// The key of `pos` packed by `key`, and its hash, computed in full.
-    pub fn of(key: Key, pos: &Position) -> Followed {
-        let mut words = Vec::new();
-        key.pack(pos, &mut words);
-        let hash = key.hash(&words);
-        Followed { words, hash }
-    }
-
-    /// The words of the exact key.
-    pub fn words(&self) -> &[u64] {
-        &self.words
-    }
-
-    pub fn hash(&self) -> u64 {
-        self.hash
-    }
-
-    /// Follows a ply of `mv` that did `effect` and left `pos`: [`Key::Bits`] from the
-    /// step, [`Key::Stones`] word by word, the hash changing by the terms of the words
-    /// that differ (a quiet ply changes only the mover's rows and the side to move).
-    #[inline]
-    pub fn after_ply(&mut self, key: Key, pos: &Position, mv: &Move, effect: &Effect) {
-        match key {
-            Key::Bits => {
-                let word = Key::after_step(self.words[0], pos.board(), mv, effect);
-                self.words[0] = word;
-                self.hash = word;
-            }
-            Key::Stones => {
-                let pits = pos.board_pits();
-                let four = pits.chunks_exact(4);
-                let rest = four.remainder();
-                let mut hash = self.hash;
-                let mut follow = |i: usize, word: &mut u64, new: u64| {
-                    if *word != new {
-                        hash = hash.wrapping_sub(term(i, *word)).wrapping_add(term(i, new));
-                        *word = new;
-                    }
-                };
-                let beyond_at = self.words.len() - 2;
-                let (board_words, beyond) = self.words.split_at_mut(beyond_at);
-                for (i, (word, four)) in board_words.iter_mut().zip(four).enumerate() {
-                    follow(i, word, four_pits(four));
-                }
-                let mut i = pits.len() / 4;
-                if !rest.is_empty() {
-                    follow(i, &mut board_words[i], last_pits(rest));
-                    i += 1;
-                }
-                for (j, (word, new)) in beyond.iter_mut().zip(beyond_pits(pos)).enumerate() {
-                    follow(i + j, word, new);
-                }
-                self.hash = hash;
-            }
-        }
-    }
+/// The term of the side to move.
+fn side_term(pos: &Position) -> u64 {
+    mix(pos.side() as u64, PLACES[0])
 }
 
-/// [`Key::Stones`]: four pits in a word, the first in the low bits.
+/// The term of a seat's pits (the first half of the pit array is South's).
+///
+/// Eight pits at a time, as two words of four, are mixed by a multiplication of the two
+/// words (the high and low halves of the product folded together), each word first offset
+/// by a constant of its place so that the same stones in two places count apart. The
+/// terms are gathered by a rotation and a sum, which keeps the loop one multiplication an
+/// eight of pits (a plain sum is turned into vector shuffles around the multiplications).
+fn seat_term(pos: &Position, seat: Side) -> u64 {
+    let all = pos.board_pits();
+    let half = all.len() / 2;
+    let (pits, places) = match seat {
+        Side::South => (&all[..half], &PLACES[1..1 + SEAT_WORDS]),
+        Side::North => (&all[half..], &PLACES[1 + SEAT_WORDS..]),
+    };
+    let eights = pits.chunks_exact(8);
+    let rest = eights.remainder();
+    let mut term = 0u64;
+    for (eight, places) in eights.zip(places.chunks_exact(2)) {
+        let mixed = mix(
+            four_pits(&eight[..4]) ^ places[0],
+            four_pits(&eight[4..]) ^ places[1],
+        );
+        term = term.rotate_left(1).wrapping_add(mixed);
+    }
+    if !rest.is_empty() {
+        // The last one to seven pits, the missing ones empty.
+        let pit = |i: usize| rest.get(i).copied().unwrap_or(0);
+        let places = &places[2 * (pits.len() / 8)..];
+        let low = four_pits(&[pit(0), pit(1), pit(2), pit(3)]);
+        let high = four_pits(&[pit(4), pit(5), pit(6), 0]);
+        let mixed = mix(low ^ places[0], high ^ places[1]);
+        term = term.rotate_left(1).wrapping_add(mixed);
+    }
+    term
+}
+
+/// Four pits in a word, the first in the low bits.
 #[inline(always)]
 fn four_pits(four: &[u16]) -> u64 {
     four[0] as u64 | (four[1] as u64) << 16 | (four[2] as u64) << 32 | (four[3] as u64) << 48
 }
 
-/// [`Key::Stones`]: the last one to three pits in a word, the first in the low bits.
-fn last_pits(rest: &[u16]) -> u64 {
-    (rest.iter().rev()).fold(0, |word, &s| word << 16 | s as u64)
-}
-
-/// [`Key::Stones`]: the words after the pits.
+/// The folded multiplication of two words.
 #[inline(always)]
-fn beyond_pits(pos: &Position) -> [u64; 2] {
-    let word = pos.side() as u64
-        | (pos.opening() as u64) << 1
-        | (pos.prisons()[0] as u64) << 16
-        | (pos.prisons()[1] as u64) << 32;
-    [word, pos.nki_marks()]
+fn mix(a: u64, b: u64) -> u64 {
+    let product = a as u128 * b as u128;
+    (product as u64) ^ (product >> 64) as u64
 }
 
-/// [`Key::Bits`] of a position.
-fn bits(pos: &Position) -> u64 {
-    let pits =
-        (pos.board_pits().iter().enumerate()).fold(0, |k, (i, &s)| k | ((s != 0) as u64) << i);
-    pits | (pos.side() as u64) << pos.board().len()
-}
+/// Words of four pits in a seat's half of the widest board.
+const SEAT_WORDS: usize = MAX_PITS / 8;
 
-/// The term of the `i`-th word of a key in its hash: the word mixed with its place, so
-/// that the same word in two places counts apart, and spread by a multiplication.
-#[inline(always)]
-fn term(i: usize, word: u64) -> u64 {
-    let x =
-        (word ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x ^ x >> 29
-}
+/// The constants of the places: one for the side to move, then one for each word of four
+/// pits of South's half of the widest board, then of North's.
+const PLACES: [u64; 1 + 2 * SEAT_WORDS] = {
+    let mut places = [0; 1 + 2 * SEAT_WORDS];
+    // A splitmix64 sequence: distinct, well spread, odd-or-even alike.
+    let mut state: u64 = 0x243f_6a88_85a3_08d3;
+    let mut i = 0;
+    while i < places.len() {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        places[i] = z ^ (z >> 31);
+        i += 1;
+    }
+    places
+};
 
 impl Repetitions {
     /// The table of a game of `rules` from `start`, which is its first occurrence;
     /// `None` when the game has no repetition rule.
     pub fn new(rules: &Rules, start: &Position) -> Option<Repetitions> {
         let repeat = rules.repeat()?;
-        let key = Key::for_game(rules, start);
         let mut table = Repetitions {
             repeat,
-            key,
-            last: Followed::of(key, start),
-            keys: Vec::new(),
+            seats: [Side::South, Side::North].map(|seat| seat_term(start, seat)),
+            since: start.clone(),
+            moves: Vec::new(),
             slots: vec![Slot::default(); 64],
             stamp: 1,
             used: 0,
         };
-        table.count();
+        table.count(hash(start));
         Some(table)
     }
 
-    /// Counts the position a ply of `mv` left, `pos`, which did `effect`; true when it
-    /// has now occurred `repeat` times since the last ply that took stones: a draw.
+    /// Counts the position `pos` that a ply of `mv` under `mode` left, which did
+    /// `effect`; true when the position has now occurred `repeat` times since the last
+    /// ply that took stones: a draw.
     #[inline]
-    pub fn after_ply(&mut self, pos: &Position, mv: &Move, effect: &Effect) -> bool {
-        if effect.is_capture() || !effect.bonus.is_empty() {
-            self.clear();
+    pub fn after_ply(
+        &mut self,
+        rules: &Rules,
+        pos: &Position,
+        mv: &Move,
+        mode: Mode,
+        effect: &Effect,
+    ) -> bool {
+        let took = effect.is_capture() || !effect.bonus.is_empty();
+        if took {
+            self.clear(pos);
+        } else {
+            self.moves.push((mv.clone(), mode));
         }
-        self.last.after_ply(self.key, pos, mv, effect);
-        debug_assert!(
-            self.key != Key::Bits || self.last.words[0] == bits(pos),
-            "the bits follow"
-        );
-        self.count() >= self.repeat
+        match mv {
+            Move::Sow(sowing) if !took && mode == Mode::Legal => {
+                let mover = pos.board().owner(sowing.from);
+                self.seats[mover.index()] = seat_term(pos, mover);
+            }
+            _ => self.seats = [Side::South, Side::North].map(|seat| seat_term(pos, seat)),
+        }
+        let hash = side_term(pos).wrapping_add(self.seats[0].wrapping_add(self.seats[1]));
+        debug_assert_eq!(hash, self::hash(pos), "the hash follows the position");
+        self.count(hash) >= self.repeat && self.occurrences(rules, pos) >= self.repeat
     }
 
-    /// [`Repetitions::after_ply`] with the key computed in full, for tests that move a
-    /// game from position to position by hand.
-    #[cfg(test)]
-    pub(crate) fn count_in_full(&mut self, pos: &Position, effect: &Effect) -> bool {
-        if effect.is_capture() || !effect.bonus.is_empty() {
-            self.clear();
-        }
-        self.last = Followed::of(self.key, pos);
-        self.count() >= self.repeat
-    }
-
-    /// Forgets every position.
+    /// Forgets every position: `pos`, after a ply that took stones, is the first again.
     #[cold]
-    fn clear(&mut self) {
-        self.keys.clear();
+    fn clear(&mut self, pos: &Position) {
+        self.since.clone_from(pos);
+        self.moves.clear();
         self.used = 0;
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
@@ -280,33 +198,26 @@ impl Repetitions {
         }
     }
 
-    /// Counts the last position, and returns its occurrences.
-    fn count(&mut self) -> u32 {
+    /// Counts a position of this hash, and returns the occurrences of the hash.
+    #[inline]
+    fn count(&mut self, hash: u64) -> u32 {
         if 2 * (self.used + 1) > self.slots.len() {
             self.grow();
         }
-        // A one-word key is its own hash: the tag alone decides a match.
-        let whole = self.key == Key::Bits;
-        let (tag, words) = (self.last.hash, &self.last.words[..]);
         let mask = self.slots.len() - 1;
-        let mut i = place(tag, mask);
+        let mut i = place(hash, mask);
         loop {
             let slot = &mut self.slots[i];
             if slot.stamp != self.stamp {
                 *slot = Slot {
-                    tag,
+                    hash,
                     stamp: self.stamp,
                     count: 1,
-                    at: self.keys.len() as u32,
                 };
-                if !whole {
-                    self.keys.extend_from_slice(words);
-                }
                 self.used += 1;
                 return 1;
             }
-            let at = slot.at as usize;
-            if slot.tag == tag && (whole || self.keys[at..at + words.len()] == *words) {
+            if slot.hash == hash {
                 slot.count += 1;
                 return slot.count;
             }
@@ -314,14 +225,33 @@ impl Repetitions {
         }
     }
 
-    /// Doubles the slots, placing the positions held again.
+    /// How often `pos`, the last position, occurs among the positions since the last ply
+    /// that took stones, compared exactly: they are replayed from the first.
+    #[cold]
+    #[inline(never)]
+    fn occurrences(&self, rules: &Rules, pos: &Position) -> u32 {
+        let mut at = self.since.clone();
+        let mut count = at.same_for_repetition(pos) as u32;
+        let mut effect = Effect::default();
+        for (mv, mode) in &self.moves {
+            // Each move was played from this very position, so it plays again.
+            if games::apply(rules, &mut at, mv, *mode, &mut effect).is_err() {
+                debug_assert!(false, "a move replays as it was played");
+                break;
+            }
+            count += at.same_for_repetition(pos) as u32;
+        }
+        count
+    }
+
+    /// Doubles the slots, placing the hashes held again.
     #[cold]
     fn grow(&mut self) {
         let size = 2 * self.slots.len();
         let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
         let mask = size - 1;
         for slot in old.into_iter().filter(|s| s.stamp == self.stamp) {
-            let mut i = place(slot.tag, mask);
+            let mut i = place(slot.hash, mask);
             while self.slots[i].stamp == self.stamp {
                 i = (i + 1) & mask;
             }
@@ -330,71 +260,96 @@ impl Repetitions {
     }
 }
 
-/// The first slot to try for a tag: its bits spread by a multiplication, the high ones
+/// The first slot to try for a hash: its bits spread by a multiplication, the high ones
 /// taken.
-fn place(tag: u64, mask: usize) -> usize {
-    (tag.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize & mask
+fn place(hash: u64, mask: usize) -> usize {
+    (hash.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize & mask
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::{Pit, Side};
+    use crate::geometry::Pit;
+    use crate::rng::Rng;
+    use crate::rules::Game;
 
-    fn table(repeat: u32) -> (Repetitions, Position) {
+    fn nsolo(repeat: u32) -> (Rules, Position) {
         let rules = Rules::new(Game::Nsolo, None, &format!("repeat={repeat}")).unwrap();
         let start = Position::initial(&rules);
-        (Repetitions::new(&rules, &start).unwrap(), start)
+        (rules, start)
     }
 
-    fn count(table: &mut Repetitions, pos: &Position) -> u32 {
-        table.last = Followed::of(table.key, pos);
-        table.count()
+    /// A ply from `start` that takes no stones, and the position it leaves.
+    fn quiet_ply(rules: &Rules, start: &Position) -> (Move, Effect, Position) {
+        let mut effect = Effect::default();
+        for seed in 0.. {
+            let mut pos = start.clone();
+            let mv = games::play_random(rules, &mut pos, &mut Rng::new(seed), &mut effect)
+                .expect("the start has a legal move");
+            if !effect.is_capture() && effect.bonus.is_empty() {
+                return (mv, effect, pos);
+            }
+        }
+        unreachable!()
     }
 
     #[test]
     fn the_start_is_the_first_occurrence() {
-        let (mut t, start) = table(3);
-        assert_eq!(count(&mut t, &start), 2);
-        assert_eq!(count(&mut t, &start), 3);
-    }
-
-    #[test]
-    fn positions_differing_in_one_pit_or_the_side_are_counted_apart() {
-        let (mut t, start) = table(3);
-        let board = start.board();
-        for i in 0..board.len() {
-            let mut pos = start.clone();
-            pos.pits_mut()[i] += 1;
-            assert_eq!(count(&mut t, &pos), 1, "pit {}", board.pit(i));
-        }
-        let mut north = start.clone();
-        north.pass_turn();
-        assert_eq!(count(&mut t, &north), 1);
-        let mut prisons = start.clone();
-        prisons.imprison(Side::North, 1);
-        assert_eq!(count(&mut t, &prisons), 1);
-        let mut nki = start.clone();
-        nki.set_nki_marks(1);
-        assert_eq!(count(&mut t, &nki), 1);
-        assert_eq!(
-            count(&mut t, &start),
-            2,
-            "the table grew and kept its counts"
-        );
+        let (rules, start) = nsolo(3);
+        let mut t = Repetitions::new(&rules, &start).unwrap();
+        assert_eq!(t.count(hash(&start)), 2);
+        assert_eq!(t.count(hash(&start)), 3);
     }
 
     #[test]
     fn a_ply_that_takes_stones_clears_the_count() {
-        let (mut t, start) = table(2);
+        let (rules, start) = nsolo(2);
+        let mut t = Repetitions::new(&rules, &start).unwrap();
         let mut effect = Effect::default();
         effect.captured.push((Pit::new(2, 1), 2));
         let mv = Move::Sow(crate::moves::Sowing::from(Pit::new(0, 1)));
-        assert!(!t.after_ply(&start, &mv, &effect), "counted afresh");
-        effect.captured.clear();
-        assert!(
-            t.after_ply(&start, &mv, &effect),
-            "the second occurrence draws"
-        );
+        assert!(!t.after_ply(&rules, &start, &mv, Mode::Legal, &effect));
+        assert_eq!(t.count(hash(&start)), 2, "counted afresh after the capture");
+        assert!(t.moves.is_empty(), "no move since the capture");
+    }
+
+    /// A hash that has come round `repeat` times draws only if the position itself has.
+    #[test]
+    fn a_hash_never_draws_alone() {
+        let (rules, start) = nsolo(2);
+        let (mv, effect, after) = quiet_ply(&rules, &start);
+        let mut t = Repetitions::new(&rules, &start).unwrap();
+        // As if another position had shared the hash of the one the ply leaves.
+        t.count(hash(&after));
+        assert!(!t.after_ply(&rules, &after, &mv, Mode::Legal, &effect));
+        assert_eq!(t.occurrences(&rules, &after), 1);
+        assert_eq!(t.occurrences(&rules, &start), 1);
+    }
+
+    /// Positions that differ in one pit, or in the side to move, hash apart on every
+    /// board (a hash is a filter, but one that lets most positions through is no use).
+    #[test]
+    fn hashes_tell_apart_every_pit_and_the_side() {
+        for cols in [8, 12, 19, 36] {
+            let rules = Rules::new(Game::Nsolo, crate::geometry::Board::new(4, cols), "").unwrap();
+            let start = Position::initial(&rules);
+            let mut hashes = vec![hash(&start)];
+            for i in 0..start.board().len() {
+                for stones in [0, 1, 3] {
+                    let mut pos = start.clone();
+                    pos.pits_mut()[i] = stones;
+                    if !pos.same_for_repetition(&start) {
+                        hashes.push(hash(&pos));
+                    }
+                }
+            }
+            let mut north = start.clone();
+            north.pass_turn();
+            hashes.push(hash(&north));
+            let n = hashes.len();
+            hashes.sort();
+            hashes.dedup();
+            assert_eq!(hashes.len(), n, "4x{cols}");
+        }
     }
 }

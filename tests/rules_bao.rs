@@ -467,8 +467,9 @@ fn end_a_player_with_no_legal_move_has_lost() {
 /// cycle each of the 24 steps of a seat's circuit is taken equally often, F times: the
 /// plies while row b is occupied include South's 13F steps into, along and out of row b
 /// and between them at least 12F North steps, all inside row d, which has only 11F. The
-/// repetition rule is therefore checked on GameState's own bookkeeping (src/play.rs);
-/// here, exhaustively for one stone a seat, no capture-free play ever repeats.
+/// repetition rule's table, the same for every game, is therefore checked on Nsolo's
+/// cycles (tests/rules_nsolo.rs, tests/rules_repetition.rs); here, exhaustively for one
+/// stone a seat, no capture-free play ever repeats.
 #[test]
 fn repetition_one_stone_each_always_meets_before_a_cycle_closes() {
     let rules = rules("");

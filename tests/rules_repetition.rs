@@ -9,7 +9,7 @@ use sow::games;
 use sow::moves::Effect;
 use sow::play::EndReason;
 use sow::position::Setup;
-use sow::repetition::{Followed, Key};
+use sow::repetition::hash;
 use sow::rng::Rng;
 use sow::{Board, Game, GameState, Outcome, Position, Rules};
 
@@ -94,24 +94,21 @@ proptest! {
         check_game(&rule_sets()[set], seed, 600)?;
     }
 
-    /// The key of every position and its hash, followed ply by ply from the key before
-    /// and the ply, are those computed in full from the position, with and without the
-    /// laps kept.
+    /// Positions of a random game hash alike exactly when the rule calls them the same.
     #[test]
-    fn the_key_followed_ply_by_ply_is_the_full_key(
-        set in 0..9usize,
-        seed in any::<u64>(),
-        laps in any::<bool>(),
-    ) {
+    fn positions_hash_alike_exactly_when_they_are_the_same(set in 0..9usize, seed in any::<u64>()) {
         let rules = &rule_sets()[set];
-        check_followed_key(rules, Position::initial(rules), seed, laps)?;
+        check_hashes(rules, Position::initial(rules), seed)?;
     }
 
-    /// The same from sparse set-ups of Nsolo, whose plies change a few pits.
+    /// The same from sparse set-ups of Nsolo, whose games come round to their positions.
     #[test]
-    fn the_key_followed_from_sparse_set_ups_is_the_full_key(set in 0..7usize, seed in any::<u64>()) {
+    fn positions_from_sparse_set_ups_hash_alike_exactly_when_they_are_the_same(
+        set in 0..7usize,
+        seed in any::<u64>(),
+    ) {
         let rules = &nsolo_sets()[set];
-        check_followed_key(rules, sparse_setup(rules, seed), seed, false)?;
+        check_hashes(rules, sparse_setup(rules, seed), seed)?;
     }
 }
 
@@ -152,73 +149,27 @@ proptest! {
     }
 }
 
-/// Exact keys: positions that differ only in one pit, or only in the side to move, are
-/// never counted together, whatever their hashes.
-#[test]
-fn keys_tell_apart_every_pit_and_the_side() {
-    for rules in rule_sets() {
-        let start = Position::initial(&rules);
-        let key = Key::for_game(&rules, &start);
-        let mut words = Vec::new();
-        key.pack(&start, &mut words);
-        let mut keys = vec![words.clone()];
-        for pit in start.board().pits() {
-            let mut setup = start.setup();
-            setup.pit_mut(pit).unwrap().stones ^= 1;
-            let pos = Position::from_setup(&rules, &setup).unwrap();
-            key.pack(&pos, &mut words);
-            keys.push(words.clone());
-        }
-        let mut setup = start.setup();
-        setup.side = setup.side.opponent();
-        let north = Position::from_setup(&rules, &setup).unwrap();
-        key.pack(&north, &mut words);
-        keys.push(words.clone());
-        let n = keys.len();
-        keys.sort();
-        keys.dedup();
-        assert_eq!(keys.len(), n, "{} {}", rules.game(), rules.board());
-    }
-}
-
-/// Plays a random game from `start` (at most 2,000 plies), following the key of each
-/// position from the one before, and compares it with the key computed in full.
-fn check_followed_key(
-    rules: &Rules,
-    mut pos: Position,
-    seed: u64,
-    laps: bool,
-) -> Result<(), TestCaseError> {
-    let key = Key::for_game(rules, &pos);
-    prop_assert_eq!(key == Key::Bits, rules.game() == Game::BaoLaKimasai);
-    let mut followed = Followed::of(key, &pos);
-    let mut rng = Rng::new(seed);
-    let mut effect = Effect {
-        lap_counts_only: !laps,
-        ..Effect::default()
-    };
-    for ply in 1..=2000 {
-        let Some(mv) = games::play_random(rules, &mut pos, &mut rng, &mut effect) else {
+/// Plays a random game from `start` (at most 600 plies) and compares every two of its
+/// positions: same hash exactly when the same position.
+fn check_hashes(rules: &Rules, mut pos: Position, seed: u64) -> Result<(), TestCaseError> {
+    let mut seen: Vec<(u64, Position)> = vec![(hash(&pos), pos.clone())];
+    let (mut rng, mut effect) = (Rng::new(seed), Effect::default());
+    for ply in 1..=600 {
+        if games::play_random(rules, &mut pos, &mut rng, &mut effect).is_none() {
             break;
-        };
-        followed.after_ply(key, &pos, &mv, &effect);
-        let full = Followed::of(key, &pos);
-        prop_assert_eq!(
-            followed.words(),
-            full.words(),
-            "{} seed {} ply {}",
-            rules.game(),
-            seed,
-            ply
-        );
-        prop_assert_eq!(
-            followed.hash(),
-            full.hash(),
-            "{} seed {} ply {}",
-            rules.game(),
-            seed,
-            ply
-        );
+        }
+        let h = hash(&pos);
+        for (other_hash, other) in &seen {
+            prop_assert_eq!(
+                h == *other_hash,
+                pos.same_for_repetition(other),
+                "{} seed {} ply {}",
+                rules.game(),
+                seed,
+                ply
+            );
+        }
+        seen.push((h, pos.clone()));
     }
     Ok(())
 }

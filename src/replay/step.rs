@@ -80,7 +80,8 @@ pub(super) fn step_into(
 ) -> Option<Played> {
     let number = input.number;
     let syntax = input.syntax;
-    let said = said_ply(syntax);
+    // The ply as written, quoted for a message: made only when one is written.
+    let said = || said_ply(syntax);
     let span = input.span;
     let side = state.position().side();
     let has_x = matches!(syntax, PlySyntax::Sowing(s) if s.capture.is_some());
@@ -92,7 +93,7 @@ pub(super) fn step_into(
                 Code::PlyForm,
                 Some(number),
                 span,
-                format!("ply {number} `{said}`: {message}"),
+                format!("ply {number} `{said}`: {message}", said = said()),
             ));
             *failed = true;
             return None;
@@ -114,7 +115,10 @@ pub(super) fn step_into(
             Code::Foul,
             Some(number),
             span,
-            format!("ply {number} `{said}` broke a rule and was accepted ([%foul]): {broken}"),
+            format!(
+                "ply {number} `{said}` broke a rule and was accepted ([%foul]): {broken}",
+                said = said()
+            ),
         ));
     }
     if foul && effect.fouls.is_empty() {
@@ -122,7 +126,10 @@ pub(super) fn step_into(
             Code::Foul,
             Some(number),
             span,
-            format!("ply {number} `{said}` is marked [%foul] but breaks no rule"),
+            format!(
+                "ply {number} `{said}` is marked [%foul] but breaks no rule",
+                said = said()
+            ),
         ));
     }
     // The written `-END` is a check.
@@ -135,8 +142,7 @@ pub(super) fn step_into(
                 span,
                 format!(
                     "ply {number} `{said}` did not stop at a head: it never reached the head occupied a {k}{} time, and ended in the empty pit {end}",
-                    ordinal_suffix(k)
-                ),
+                    ordinal_suffix(k), said = said()),
             ));
             *failed = true;
         } else if let (Some(written), Some(actual)) = (s.end, effect.end) {
@@ -145,7 +151,10 @@ pub(super) fn step_into(
                     Code::EndMismatch,
                     Some(number),
                     span,
-                    format!("ply {number} `{said}` ends in {actual}, not in {written} as written"),
+                    format!(
+                        "ply {number} `{said}` ends in {actual}, not in {written} as written",
+                        said = said()
+                    ),
                 ));
                 *failed = true;
             }
@@ -158,7 +167,10 @@ pub(super) fn step_into(
             Code::CaptureMark,
             Some(number),
             span,
-            format!("ply {number} `{said}` is marked x but captured nothing"),
+            format!(
+                "ply {number} `{said}` is marked x but captured nothing",
+                said = said()
+            ),
         ));
         *failed = true;
     } else if !*failed && !has_x && captured {
@@ -173,7 +185,8 @@ pub(super) fn step_into(
             span,
             format!(
                 "ply {number} `{said}` captured {} but is not marked x",
-                taken.join(", ")
+                taken.join(", "),
+                said = said()
             ),
         ));
     }
