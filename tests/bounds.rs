@@ -209,8 +209,8 @@ fn one_long_game_takes_a_small_multiple_of_its_text() {
     let out = dir.path().join("out");
     std::fs::create_dir(&out).unwrap();
     // The commands that replay a game from its text as it is read: no syntax tree,
-    // no ply kept.
-    let bounded = ["validate", "stats", "plot", "show"];
+    // no ply kept (beyond the few `tree` shows).
+    let bounded = ["validate", "stats", "plot", "show", "tree"];
     for args in every_command(game, &out) {
         if !bounded.contains(&args[0].as_str()) {
             continue;
@@ -230,6 +230,26 @@ fn one_long_game_takes_a_small_multiple_of_its_text() {
             text as u64 / MB
         );
     }
+}
+
+#[test]
+fn diff_of_two_long_games_takes_a_small_multiple_of_their_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = 8 << 20;
+    let game = long_game(dir.path(), text);
+    let game = game.to_str().unwrap();
+    // The same game twice: every ply is aligned (a step a ply), and each game holds
+    // its plies' text and where each ends, not a syntax tree or a position a ply.
+    let r = run(&["diff", game, game], None);
+    assert_eq!(r.status, Some(0), "{}", r.said);
+    assert!(r.said.contains("The plies are the same"), "{}", r.said);
+    let both = 2 * text as u64;
+    assert!(
+        r.peak < 6 * both + 40 * MB,
+        "{} MB for twice {} MB of text",
+        r.peak / MB,
+        text as u64 / MB
+    );
 }
 
 #[test]
