@@ -104,14 +104,6 @@ impl Comparison {
     }
 }
 
-/// The main line's plies as written, without suffixes.
-pub fn ply_texts(record: &Record) -> Vec<String> {
-    record
-        .main_line()
-        .map(|p| p.ply.syntax.to_string())
-        .collect()
-}
-
 /// A game's main-line plies as written, read from its text: one string and where each
 /// ply ends in it.
 #[derive(Default)]
@@ -477,7 +469,7 @@ pub fn write_json(c: &Comparison, out: &mut dyn Write) -> io::Result<()> {
 mod tests {
     use super::*;
 
-    fn game(text: &str) -> ParsedGame {
+    fn game(text: &str) -> crate::pmn::ParsedGame {
         crate::pmn::parse_str(text).remove(0)
     }
 

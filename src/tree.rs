@@ -275,11 +275,10 @@ impl Window {
             self.first.push((ply.text.clone(), after.clone()));
         }
         match (&mut self.from_root, root) {
-            (Some((_, plies)), _) => {
-                if plies.len() < self.depth {
-                    plies.push((ply.text.clone(), after.clone()));
-                }
+            (Some((_, plies)), _) if plies.len() < self.depth => {
+                plies.push((ply.text.clone(), after.clone()));
             }
+            (Some(_), _) => {}
             (None, Some(root)) if after.same_for_repetition(root) => {
                 self.from_root = Some((after.clone(), Vec::new()));
             }
