@@ -23,7 +23,7 @@ use crate::error::CommandError;
 use crate::pmn::{Record, Tag};
 use crate::position::Setup;
 use crate::replay::ReplayOptions;
-use crate::search::{self, export_form, GameFacts, PlyFacts};
+use crate::search::{self, broken_export_form, GameFacts, PlyFacts};
 use crate::stats::{ply_rows, set_of, PlyRow};
 
 /// The schema: tables, then (after [`INDEXES_MARK`]) the indexes, made once the rows
@@ -110,12 +110,10 @@ fn game_rows(
             .collect(),
         _ => Vec::new(),
     };
-    let pmn = if trace.is_valid() {
-        crate::convert::to_pmn(&conversion)
-    } else {
-        export_form(file, game, parsed, options)
-    };
-    GameRows {
+    let pmn = trace
+        .is_valid()
+        .then(|| crate::convert::to_pmn(&conversion));
+    let mut rows = GameRows {
         file: file.to_string(),
         game,
         tags: (parsed.record.tags.iter())
@@ -130,8 +128,13 @@ fn game_rows(
         outcome,
         end_reason,
         positions,
-        pmn,
-    }
+        pmn: String::new(),
+    };
+    // One conversion of the game is held at a time: a broken game's export form
+    // replays it again.
+    drop(conversion);
+    rows.pmn = pmn.unwrap_or_else(|| broken_export_form(file, game, parsed, options));
+    rows
 }
 
 fn sql_error(e: rusqlite::Error) -> CommandError {

@@ -7,6 +7,7 @@
 //! are the same ply, `a3` and `a3-b5` are not, though both may be read as one move.
 
 use std::io::{self, Write};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -15,8 +16,10 @@ use crate::align::{align, Step};
 use crate::corpus::Input;
 use crate::error::CommandError;
 use crate::escape::escaped_owned;
-use crate::pmn::{ParsedGame, Record};
-use crate::replay::{replay, ReplayOptions, Trace};
+use crate::pmn::{GameText, Ply, Problem, Record, Visitor};
+use crate::position::Position;
+use crate::replay::{PlyTrace, ReplayOptions, Replayer, Trace};
+use crate::rules::Rules;
 use crate::stats::set_of;
 
 /// One of the two games compared: where it is and what its replay found.
@@ -101,21 +104,79 @@ impl Comparison {
     }
 }
 
-/// The main line's plies as written, without suffixes.
-pub fn ply_texts(record: &Record) -> Vec<String> {
-    record
-        .main_line()
-        .map(|p| p.ply.syntax.to_string())
-        .collect()
+/// A game's main-line plies as written, read from its text: one string and where each
+/// ply ends in it.
+#[derive(Default)]
+struct PlyTexts {
+    text: String,
+    ends: Vec<usize>,
 }
 
-fn transcription(file: &str, game: usize, trace: &Trace) -> Transcription {
+impl PlyTexts {
+    fn of(game: &GameText) -> (Record, PlyTexts) {
+        let mut plies = PlyTexts::default();
+        let tags = game.read(&mut plies).unwrap_or_default();
+        let record = Record {
+            tags,
+            moves: Vec::new(),
+            result: None,
+        };
+        (record, plies)
+    }
+
+    fn each(&self) -> Vec<&str> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        (starts.zip(&self.ends))
+            .map(|(start, &end)| &self.text[start..end])
+            .collect()
+    }
+}
+
+impl Visitor for PlyTexts {
+    fn ply(&mut self, ply: Ply) -> ControlFlow<()> {
+        use std::fmt::Write as _;
+        let _ = write!(self.text, "{}", ply.syntax);
+        self.ends.push(self.text.len());
+        ControlFlow::Continue(())
+    }
+
+    fn problem(&mut self, _problem: Problem) {}
+}
+
+/// Replays a game from its text: its trace (without its plies), how many plies it
+/// replayed, and the position after ply `at` (0: the start) if it reached it.
+fn replay_to(
+    game: &GameText,
+    options: &ReplayOptions,
+    at: usize,
+) -> (Trace, usize, Option<Position>) {
+    let mut replayed = 0;
+    let mut after = None;
+    let mut each = |_: &Rules, ply: &PlyTrace| {
+        replayed += 1;
+        if replayed == at {
+            after = ply.after.clone();
+        }
+    };
+    let every = |_: &Record| true;
+    let trace = Replayer::new()
+        .replay_text_each(game, options, &every, Some(&mut each))
+        .map(|(_, trace)| trace)
+        .unwrap_or_default();
+    let after = match at {
+        0 => trace.start.clone(),
+        _ => after,
+    };
+    (trace, replayed, after)
+}
+
+fn transcription(file: &str, game: usize, trace: &Trace, replayed: usize) -> Transcription {
     Transcription {
         file: file.to_string(),
         game,
         set: trace.rules.as_ref().map(set_of),
         plies: trace.plies_written,
-        replayed: trace.plies.len(),
+        replayed,
         stop: trace.first_error().map(|d| Stop {
             ply: d.ply,
             code: d.code.as_str(),
@@ -146,10 +207,12 @@ fn tag_differences(a: &Record, b: &Record) -> Vec<TagDifference> {
         .collect()
 }
 
-/// Compares game `a` (number `game_a` of `file_a`) with game `b`.
+/// Compares game `a` (number `game_a` of `file_a`) with game `b`. Each game is read
+/// from its text twice, for its plies and to replay it: no syntax tree is built, and
+/// of the positions only the one where the games part is kept.
 pub fn compare(
-    (file_a, game_a, a): (&str, usize, &ParsedGame),
-    (file_b, game_b, b): (&str, usize, &ParsedGame),
+    (file_a, game_a, a): (&str, usize, &GameText),
+    (file_b, game_b, b): (&str, usize, &GameText),
     options: &ReplayOptions,
 ) -> Comparison {
     let options = &ReplayOptions {
@@ -157,8 +220,8 @@ pub fn compare(
         keep_laps: false,
         ..options.clone()
     };
-    let (trace_a, trace_b) = (replay(a, options), replay(b, options));
-    let (plies_a, plies_b) = (ply_texts(&a.record), ply_texts(&b.record));
+    let ((record_a, texts_a), (record_b, texts_b)) = (PlyTexts::of(a), PlyTexts::of(b));
+    let (plies_a, plies_b) = (texts_a.each(), texts_b.each());
     let steps = align(&plies_a, &plies_b);
     let common_start = steps.iter().take_while(|s| !s.is_edit()).count();
     let edits: Vec<Edit> = steps
@@ -174,33 +237,31 @@ pub fn compare(
                 kind,
                 ply_a: i.map(|i| i + 1),
                 ply_b: j.map(|j| j + 1),
-                a: i.map(|i| plies_a[i].clone()),
-                b: j.map(|j| plies_b[j].clone()),
+                a: i.map(|i| plies_a[i].to_string()),
+                b: j.map(|j| plies_b[j].to_string()),
             })
         })
         .collect();
     let same = steps.len() - edits.len();
+    let (trace_a, replayed_a, parting_a) = replay_to(a, options, common_start);
+    let (trace_b, replayed_b, parting_b) = replay_to(b, options, common_start);
     let parting_position = (!edits.is_empty())
-        .then(|| {
-            (trace_a.position_after(common_start))
-                .or_else(|| trace_b.position_after(common_start))
-                .map(ToString::to_string)
-        })
+        .then(|| parting_a.or(parting_b).map(|p| p.to_string()))
         .flatten();
-    let further = match trace_a.plies.len().cmp(&trace_b.plies.len()) {
+    let further = match replayed_a.cmp(&replayed_b) {
         std::cmp::Ordering::Greater => "a",
         std::cmp::Ordering::Less => "b",
         std::cmp::Ordering::Equal => "both",
     };
     Comparison {
-        a: transcription(file_a, game_a, &trace_a),
-        b: transcription(file_b, game_b, &trace_b),
+        a: transcription(file_a, game_a, &trace_a, replayed_a),
+        b: transcription(file_b, game_b, &trace_b, replayed_b),
         common_start,
         edits,
         same,
         parting_position,
         further,
-        tags: tag_differences(&a.record, &b.record),
+        tags: tag_differences(&record_a, &record_b),
     }
 }
 
@@ -222,17 +283,17 @@ pub fn split_game(path: &Path) -> (PathBuf, Option<usize>) {
 }
 
 /// Game `number` (from 1) of `input`, read up to it and no further.
-pub fn game_of(input: &Input, number: usize) -> Result<ParsedGame, CommandError> {
+pub fn game_of(input: &Input, number: usize) -> Result<GameText, CommandError> {
     let name = input.name();
     if number == 0 {
         return Err(CommandError::Usage(format!(
             "{name}: games are numbered from 1"
         )));
     }
-    let games = input.games(None).map_err(|e| CommandError::io(&name, e))?;
+    let mut games = input.games(None).map_err(|e| CommandError::io(&name, e))?;
     let mut read = 0;
-    for parsed in games {
-        if let Some(p) = parsed.io_error() {
+    while let Some(game) = games.next_text() {
+        if let Some(p) = game.io_error() {
             let message = p
                 .message
                 .trim_start_matches("the input could not be read: ");
@@ -241,12 +302,12 @@ pub fn game_of(input: &Input, number: usize) -> Result<ParsedGame, CommandError>
                 io::Error::other(message.to_string()),
             ));
         }
-        if parsed.is_no_game() {
+        if !game.is_game() {
             continue;
         }
         read += 1;
         if read == number {
-            return Ok(parsed);
+            return Ok(game);
         }
     }
     Err(CommandError::Usage(match read {
@@ -408,7 +469,7 @@ pub fn write_json(c: &Comparison, out: &mut dyn Write) -> io::Result<()> {
 mod tests {
     use super::*;
 
-    fn game(text: &str) -> ParsedGame {
+    fn game(text: &str) -> crate::pmn::ParsedGame {
         crate::pmn::parse_str(text).remove(0)
     }
 

@@ -596,6 +596,18 @@ pub fn export_form(
     if conversion.trace.is_valid() {
         return to_pmn(&conversion);
     }
+    drop(conversion);
+    broken_export_form(file, game, parsed, options)
+}
+
+/// [`export_form`] of a game that does not replay without an error: kept failing where
+/// it fails when it can be, else its text as written.
+pub fn broken_export_form(
+    file: &str,
+    game: usize,
+    parsed: &ParsedGame,
+    options: &ReplayOptions,
+) -> String {
     match convert_broken_game(file, game, parsed, options) {
         Some(c) => to_pmn(&c),
         None => {

@@ -20,8 +20,10 @@ use crate::corpus::{self, Batches, Filter, Input, Work};
 use crate::error::CommandError;
 use crate::escape::escaped_owned;
 use crate::geometry::Side;
+use crate::pmn::Record;
 use crate::position::Position;
-use crate::replay::{ReplayOptions, Replayer};
+use crate::replay::{PlyTrace, ReplayOptions, Replayer};
+use crate::rules::Rules;
 use crate::stats::{set_of, winner_of};
 
 /// The forms of the tree.
@@ -253,6 +255,38 @@ struct Line {
     length: usize,
 }
 
+/// The plies of one game the tree shows, kept as the replay plays them: the first
+/// `depth`, and (when a root is given) the position after the first ply that reaches
+/// it with the `depth` plies after that.
+struct Window {
+    depth: usize,
+    /// The root given, parsed under the game's rules (`None` inside: it does not fit).
+    root: Option<Option<Position>>,
+    first: Vec<(String, Position)>,
+    from_root: Option<(Position, Vec<(String, Position)>)>,
+}
+
+impl Window {
+    fn add(&mut self, ply: &PlyTrace, root: Option<&Position>) {
+        let Some(after) = &ply.after else {
+            return;
+        };
+        if self.first.len() < self.depth {
+            self.first.push((ply.text.clone(), after.clone()));
+        }
+        match (&mut self.from_root, root) {
+            (Some((_, plies)), _) if plies.len() < self.depth => {
+                plies.push((ply.text.clone(), after.clone()));
+            }
+            (Some(_), _) => {}
+            (None, Some(root)) if after.same_for_repetition(root) => {
+                self.from_root = Some((after.clone(), Vec::new()));
+            }
+            _ => {}
+        }
+    }
+}
+
 /// A game read by a worker.
 enum Read {
     /// Left out by the filter, or a file with no game.
@@ -294,17 +328,51 @@ pub fn build(
     // Each worker's replayer, and the root parsed under each set's rules.
     type Context = (Replayer, HashMap<String, Result<Position, String>>);
     let init = || -> Context { (Replayer::new(), HashMap::new()) };
+    let keep = |record: &Record| filter.accepts(record);
     let work = |(replayer, roots): &mut Context, work: Work| -> Result<Read, String> {
-        let Some((_, game)) = work.parse_game(&names, filter)? else {
+        let (input, text) = match work {
+            Work::Unreadable { input, error } => return Err(format!("{}: {error}", names[input])),
+            Work::Game { input, game, .. } => (input, game),
+        };
+        if let Some(report) = text.read_failure(&names[input]) {
+            return Err(report);
+        }
+        // The plies are kept as they are played, only those the tree shows: the first
+        // `depth`, and the `depth` after the first position that is the root.
+        let mut window = Window {
+            depth: options.depth,
+            root: None,
+            first: Vec::new(),
+            from_root: None,
+        };
+        let mut each = |rules: &Rules, ply: &PlyTrace| {
+            if let Some(text) = &options.from {
+                if window.root.is_none() {
+                    let root = roots.entry(set_of(rules)).or_insert_with(|| {
+                        Position::parse(rules, text.trim()).map_err(|e| e.to_string())
+                    });
+                    window.root = Some(root.as_ref().ok().cloned());
+                }
+                let root = window.root.take().flatten();
+                window.add(ply, root.as_ref());
+                window.root = Some(root);
+            } else {
+                window.add(ply, None);
+            }
+        };
+        let Some((_, trace)) = replayer.replay_text_each(&text, &replay, &keep, Some(&mut each))
+        else {
             return Ok(Read::None);
         };
-        let trace = replayer.replay(&game, &replay);
         let Some(rules) = &trace.rules else {
             return Ok(Read::NoRules);
         };
         let set = set_of(rules);
-        let from = match &options.from {
-            None => 0,
+        let Window {
+            first, from_root, ..
+        } = window;
+        let (root, plies) = match &options.from {
+            None => (trace.start.clone(), first),
             Some(text) => {
                 let root = roots.entry(set.clone()).or_insert_with(|| {
                     Position::parse(rules, text.trim()).map_err(|e| e.to_string())
@@ -316,23 +384,18 @@ pub fn build(
                         return Ok(Read::Elsewhere { set, misfit });
                     }
                 };
-                let reached = (0..=trace.plies.len()).find(|&n| {
-                    trace
-                        .position_after(n)
-                        .is_some_and(|p| p.same_for_repetition(root))
-                });
-                match reached {
-                    Some(n) => n,
-                    None => return Ok(Read::Elsewhere { set, misfit: None }),
+                match (&trace.start, from_root) {
+                    (Some(start), _) if start.same_for_repetition(root) => {
+                        (Some(start.clone()), first)
+                    }
+                    (_, Some((root, plies))) => (Some(root), plies),
+                    _ => return Ok(Read::Elsewhere { set, misfit: None }),
                 }
             }
         };
-        let Some(root) = trace.position_after(from).cloned() else {
+        let Some(root) = root else {
             return Ok(Read::Elsewhere { set, misfit: None });
         };
-        let plies = (trace.plies.iter().skip(from).take(options.depth))
-            .filter_map(|p| Some((p.text.clone(), p.after.clone()?)))
-            .collect();
         Ok(Read::Line(Box::new(Line {
             set,
             root,
