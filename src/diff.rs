@@ -18,7 +18,7 @@ use crate::error::CommandError;
 use crate::escape::escaped_owned;
 use crate::pmn::{GameText, Ply, Problem, Record, Visitor};
 use crate::position::Position;
-use crate::replay::{PlyTrace, ReplayOptions, Replayer, Trace};
+use crate::replay::{PlyView, ReplayOptions, Replayer, Trace};
 use crate::rules::Rules;
 use crate::stats::set_of;
 
@@ -152,10 +152,10 @@ fn replay_to(
 ) -> (Trace, usize, Option<Position>) {
     let mut replayed = 0;
     let mut after = None;
-    let mut each = |_: &Rules, ply: &PlyTrace| {
+    let mut each = |_: &Rules, ply: &PlyView| {
         replayed += 1;
         if replayed == at {
-            after = ply.after.clone();
+            after = ply.after.cloned();
         }
     };
     let every = |_: &Record| true;

@@ -22,7 +22,7 @@ use crate::escape::escaped_owned;
 use crate::geometry::Side;
 use crate::pmn::Record;
 use crate::position::Position;
-use crate::replay::{PlyTrace, ReplayOptions, Replayer};
+use crate::replay::{PlyView, ReplayOptions, Replayer};
 use crate::rules::Rules;
 use crate::stats::{set_of, winner_of};
 
@@ -267,16 +267,16 @@ struct Window {
 }
 
 impl Window {
-    fn add(&mut self, ply: &PlyTrace, root: Option<&Position>) {
-        let Some(after) = &ply.after else {
+    fn add(&mut self, ply: &PlyView, root: Option<&Position>) {
+        let Some(after) = ply.after else {
             return;
         };
         if self.first.len() < self.depth {
-            self.first.push((ply.text.clone(), after.clone()));
+            self.first.push((ply.syntax.to_string(), after.clone()));
         }
         match (&mut self.from_root, root) {
             (Some((_, plies)), _) if plies.len() < self.depth => {
-                plies.push((ply.text.clone(), after.clone()));
+                plies.push((ply.syntax.to_string(), after.clone()));
             }
             (Some(_), _) => {}
             (None, Some(root)) if after.same_for_repetition(root) => {
@@ -345,7 +345,7 @@ pub fn build(
             first: Vec::new(),
             from_root: None,
         };
-        let mut each = |rules: &Rules, ply: &PlyTrace| {
+        let mut each = |rules: &Rules, ply: &PlyView| {
             if let Some(text) = &options.from {
                 if window.root.is_none() {
                     let root = roots.entry(set_of(rules)).or_insert_with(|| {

@@ -250,11 +250,16 @@ pub fn check(bytes: &[u8], path: &Path, round: usize) {
                 json_lines("twins --format json", &out);
             }
         }
-        // diff of the first game and the last.
+        // diff of the first game and the second (or the first again).
         12 => {
-            let games = sow::pmn::parse_bytes(bytes);
-            if let (Some(a), Some(b)) = (games.first(), games.last()) {
-                let c = sow::diff::compare(("a", 1, a), ("b", games.len(), b), &replay_options);
+            let input = &inputs[0];
+            let a = sow::diff::game_of(input, 1);
+            let (b, k) = match sow::diff::game_of(input, 2) {
+                Ok(b) => (Ok(b), 2),
+                Err(_) => (sow::diff::game_of(input, 1), 1),
+            };
+            if let (Ok(a), Ok(b)) = (a, b) {
+                let c = sow::diff::compare(("a", 1, &a), ("b", k, &b), &replay_options);
                 sow::diff::write_human(&c, &mut Vec::new()).unwrap();
                 let mut out = Vec::new();
                 sow::diff::write_json(&c, &mut out).unwrap();
