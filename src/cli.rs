@@ -549,6 +549,11 @@ pub struct DiffArgs {
     /// Override a rule option of both records (repeatable).
     #[arg(long = "rules", value_name = "KEY=VALUE")]
     pub rules: Vec<String>,
+    /// The text one game may take: bytes, or a number with KiB, MiB or GiB (default
+    /// 64MiB). A longer game is reported, and neither it nor the rest of its input is
+    /// read.
+    #[arg(long = "max-game-size", value_name = "SIZE", value_parser = parse_size)]
+    pub max_game_size: Option<usize>,
 }
 
 /// Parses a size: a number of bytes, or a number (a fraction allowed) and a unit, `KiB`,
@@ -970,7 +975,7 @@ fn run_diff(args: DiffArgs) -> Result<i32, CommandError> {
             true => Input::Stdin,
             false => Input::File(file),
         };
-        let parsed = crate::diff::game_of(&input, number)?;
+        let parsed = crate::diff::game_of(&input, number, args.max_game_size)?;
         games.push((input.name(), number, parsed));
     }
     let (a, b) = (&games[0], &games[1]);

@@ -283,14 +283,20 @@ pub fn split_game(path: &Path) -> (PathBuf, Option<usize>) {
 }
 
 /// Game `number` (from 1) of `input`, read up to it and no further.
-pub fn game_of(input: &Input, number: usize) -> Result<GameText, CommandError> {
+pub fn game_of(
+    input: &Input,
+    number: usize,
+    max_game_bytes: Option<usize>,
+) -> Result<GameText, CommandError> {
     let name = input.name();
     if number == 0 {
         return Err(CommandError::Usage(format!(
             "{name}: games are numbered from 1"
         )));
     }
-    let mut games = input.games(None).map_err(|e| CommandError::io(&name, e))?;
+    let mut games = input
+        .games(max_game_bytes)
+        .map_err(|e| CommandError::io(&name, e))?;
     let mut read = 0;
     while let Some(game) = games.next_text() {
         if let Some(p) = game.io_error() {

@@ -181,6 +181,23 @@ fn repair_refuses_a_game_past_the_limit_before_reading_the_file_whole() {
     assert_eq!(raised.status, Some(0), "{}", raised.said);
 }
 
+#[test]
+fn diff_holds_each_game_to_the_limit_it_is_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("long.pmn");
+    let mut text = b"[Game \"Tsoro\"]\n\n1. a3 {".to_vec();
+    text.resize(text.len() + (3 << 20), b'x');
+    text.extend_from_slice(b"} *\n");
+    std::fs::write(&record, &text).unwrap();
+    let record = record.to_str().unwrap();
+    let args = ["diff", record, record, "--max-game-size", "2MiB"];
+    let r = run(&args, None);
+    assert_eq!(r.status, Some(2), "{}", r.said);
+    assert!(r.said.contains("longer than 2 MiB"), "{}", r.said);
+    let raised = run(&[&args[..3], &["--max-game-size", "4MiB"]].concat(), None);
+    assert_eq!(raised.status, Some(0), "{}", raised.said);
+}
+
 /// A file of one Tsoro game of `bytes` of move text or more: a few legal plies, then
 /// the same plies again and again (the replay stops at the first that is not legal,
 /// but every ply is read).

@@ -253,10 +253,10 @@ pub fn check(bytes: &[u8], path: &Path, round: usize) {
         // diff of the first game and the second (or the first again).
         12 => {
             let input = &inputs[0];
-            let a = sow::diff::game_of(input, 1);
-            let (b, k) = match sow::diff::game_of(input, 2) {
+            let a = sow::diff::game_of(input, 1, None);
+            let (b, k) = match sow::diff::game_of(input, 2, None) {
                 Ok(b) => (Ok(b), 2),
-                Err(_) => (sow::diff::game_of(input, 1), 1),
+                Err(_) => (sow::diff::game_of(input, 1, None), 1),
             };
             if let (Ok(a), Ok(b)) = (a, b) {
                 let c = sow::diff::compare(("a", 1, &a), ("b", k, &b), &replay_options);
