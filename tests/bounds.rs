@@ -155,14 +155,20 @@ fn an_input_read_whole_is_held_to_the_limit_of_one_game() {
     assert!(r.peak < 100 * MB, "{} MB", r.peak / MB);
 }
 
-#[test]
-fn repair_refuses_a_game_past_the_limit_before_reading_the_file_whole() {
-    let dir = tempfile::tempdir().unwrap();
-    let record = dir.path().join("long.pmn");
+/// A file of one game whose comment is 3 MiB: past a limit of 2 MiB, within one of 4.
+fn comment_of_3_mib(dir: &Path) -> PathBuf {
+    let record = dir.join("long.pmn");
     let mut text = b"[Game \"Tsoro\"]\n\n1. a3 {".to_vec();
     text.resize(text.len() + (3 << 20), b'x');
     text.extend_from_slice(b"} *\n");
     std::fs::write(&record, &text).unwrap();
+    record
+}
+
+#[test]
+fn repair_refuses_a_game_past_the_limit_before_reading_the_file_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = comment_of_3_mib(dir.path());
     let out = dir.path().join("out.pmn");
     let args = [
         "repair",
@@ -184,11 +190,7 @@ fn repair_refuses_a_game_past_the_limit_before_reading_the_file_whole() {
 #[test]
 fn diff_holds_each_game_to_the_limit_it_is_given() {
     let dir = tempfile::tempdir().unwrap();
-    let record = dir.path().join("long.pmn");
-    let mut text = b"[Game \"Tsoro\"]\n\n1. a3 {".to_vec();
-    text.resize(text.len() + (3 << 20), b'x');
-    text.extend_from_slice(b"} *\n");
-    std::fs::write(&record, &text).unwrap();
+    let record = comment_of_3_mib(dir.path());
     let record = record.to_str().unwrap();
     let args = ["diff", record, record, "--max-game-size", "2MiB"];
     let r = run(&args, None);
