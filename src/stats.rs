@@ -68,8 +68,8 @@ pub struct PlyRow {
     pub south_prison: Option<u16>,
     /// Kiothi: stones in North's prison after the ply.
     pub north_prison: Option<u16>,
-    /// Legal moves of the side to move after the ply (candidates as listed, a bonus
-    /// still to choose counting once).
+    /// Legal plies of the side to move after the ply (each listed move counting the
+    /// plies it stands for, a bonus still to choose counting once).
     pub legal_moves: usize,
     /// The set of games it belongs to ([`set_of`]): rows of different sets are not to be
     /// pooled.
