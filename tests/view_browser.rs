@@ -214,6 +214,19 @@ impl Browser {
         (v[0].as_u64().unwrap(), v[1].as_u64().unwrap())
     }
 
+    /// Waits (up to five seconds) until the page is at the game and ply given: a change
+    /// of the address's fragment alone is handled by the page's script after `open`
+    /// returns.
+    fn wait_at(&self, at: (u64, u64)) {
+        for _ in 0..100 {
+            if self.at() == at {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert_eq!(self.at(), at, "the page did not reach the game and ply");
+    }
+
     /// The browser's console since the last call: its errors.
     fn console_errors(&self) -> Vec<String> {
         let log = self.call("POST", "se/log", Some(json!({"type": "browser"})));
@@ -428,20 +441,36 @@ fn the_page_in_a_browser() {
     assert_eq!(browser.at(), (15, 0));
     // A click on a ply of the move list steps there, and the step is announced.
     browser.open(&url(&page, "#g=6&p=0"));
-    let link = browser.call(
-        "POST",
-        "element",
-        Some(json!({"using": "css selector", "value": "#moves a.ply"})),
-    );
-    let id = link
-        .as_object()
-        .unwrap()
-        .values()
-        .next()
-        .unwrap()
-        .as_str()
-        .unwrap();
-    browser.call("POST", &format!("element/{id}/click"), Some(json!({})));
+    browser.wait_at((6, 0));
+    // A click follows the link's fragment, which the page's script handles after the
+    // click returns; and a link found before the list is drawn for the game belongs to
+    // the list it replaces. So the step is waited for, the link found anew if need be.
+    for _ in 0..5 {
+        let link = browser.call(
+            "POST",
+            "element",
+            Some(json!({"using": "css selector", "value": "#moves a.ply"})),
+        );
+        let id = link
+            .as_object()
+            .unwrap()
+            .values()
+            .next()
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .to_string();
+        browser.call("POST", &format!("element/{id}/click"), Some(json!({})));
+        for _ in 0..20 {
+            if browser.at() == (6, 1) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        if browser.at() == (6, 1) {
+            break;
+        }
+    }
     assert_eq!(browser.at(), (6, 1));
     let said = browser.run("return document.getElementById('status').textContent");
     assert!(
