@@ -780,10 +780,27 @@ struct Axis {
     min: f64,
     max: f64,
     integer: bool,
-    /// Tick values are shown with this suffix (`%`).
     title: String,
     /// Ticks at multiples of this (histogram bins), when set.
     step: Option<f64>,
+}
+
+impl Axis {
+    /// An axis from `min` to `max`, its ticks where they fall.
+    fn new(min: f64, max: f64, integer: bool, title: impl Into<String>) -> Axis {
+        Axis {
+            min,
+            max,
+            integer,
+            title: title.into(),
+            step: None,
+        }
+    }
+
+    /// An axis of counts or shares, from 0 to a little above the largest, `max`.
+    fn counts(max: f64, integer: bool, title: impl Into<String>) -> Axis {
+        Axis::new(0.0, headroom(max), integer, title)
+    }
 }
 
 /// A series to draw.
@@ -1442,20 +1459,8 @@ fn material(figure: &Figure) -> Chart {
         });
     }
     Chart {
-        x: Axis {
-            min: -x_max * 0.02,
-            max: x_max * 1.02,
-            integer: true,
-            title: "ply".into(),
-            step: None,
-        },
-        y: Axis {
-            min: 0.0,
-            max: headroom(max),
-            integer: true,
-            title: y_title.into(),
-            step: None,
-        },
+        x: Axis::new(-x_max * 0.02, x_max * 1.02, true, "ply"),
+        y: Axis::counts(max, true, y_title),
         series,
         legend,
         notes,
@@ -1527,13 +1532,7 @@ fn length(figure: &Figure) -> Chart {
     };
     Chart {
         x: x_axis(lo, hi, width, x_title),
-        y: Axis {
-            min: 0.0,
-            max: headroom(max),
-            integer: true,
-            title: "games".into(),
-            step: None,
-        },
+        y: Axis::counts(max, true, "games"),
         series,
         legend,
         notes: Vec::new(),
@@ -1603,13 +1602,7 @@ fn laps(figure: &Figure) -> Chart {
     let (series, legend, lo, hi) = grouped(&labels, &bars, width);
     Chart {
         x: x_axis(lo, hi, width, x_title),
-        y: Axis {
-            min: 0.0,
-            max: headroom(max),
-            integer: false,
-            title: "share of plies (%)".into(),
-            step: None,
-        },
+        y: Axis::counts(max, false, "share of plies (%)"),
         series,
         legend,
         notes,
@@ -1666,20 +1659,8 @@ fn captures(figure: &Figure) -> Chart {
         ));
     }
     Chart {
-        x: Axis {
-            min: 0.4,
-            max: x_max + 0.6,
-            integer: true,
-            title: "ply".into(),
-            step: None,
-        },
-        y: Axis {
-            min: 0.0,
-            max: headroom(max),
-            integer,
-            title: y_title.into(),
-            step: None,
-        },
+        x: Axis::new(0.4, x_max + 0.6, true, "ply"),
+        y: Axis::counts(max, integer, y_title),
         series,
         legend,
         notes,
