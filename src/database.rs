@@ -37,7 +37,8 @@ const INDEXES_MARK: &str = "-- Indexes, made once the rows are in.";
 /// The form of the file, in its `meta` table under `format`.
 pub const FORMAT: &str = "sow-sqlite 1";
 
-/// The tags that have a column of their own in `games`.
+/// The tags that have a column of their own in `games`: the tags PMN.md names
+/// ([`Tag::KNOWN_NAMES`](crate::pmn::Tag::KNOWN_NAMES)), in the schema's column order.
 pub const TAG_COLUMNS: [&str; 17] = [
     "Game",
     "Board",
@@ -557,4 +558,19 @@ fn search_rows(
         sink(found)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TAG_COLUMNS;
+    use crate::pmn::Tag;
+
+    #[test]
+    fn the_tag_columns_are_the_tags_pmn_names() {
+        let mut columns = TAG_COLUMNS.to_vec();
+        let mut known = Tag::KNOWN_NAMES.to_vec();
+        columns.sort_unstable();
+        known.sort_unstable();
+        assert_eq!(columns, known);
+    }
 }
