@@ -3,7 +3,8 @@
 use std::io::{self, Read};
 
 use crate::corpus::Input;
-use crate::pmn::{self, decode, reader, Code, GameText, ParsedGame, Problem, Record, Span};
+use crate::pmn::json::RecordJson;
+use crate::pmn::{self, decode, reader, Code, GameText, ParsedGame, Problem, Span};
 use crate::replay::{rules_of, ReplayOptions};
 use crate::rules::Rules;
 
@@ -188,9 +189,11 @@ fn json_error_message(e: &serde_json::Error) -> String {
 
 /// Reads records in JSON form as PMN games: a JSON array of records (`--to json`), one
 /// record a line (`--to jsonl`), or one record. Extra keys (`source`, `replay`) are
-/// ignored: the record alone is read, written as PMN and read again. A record with no
-/// tag, move or result holds nothing and is no game. What is reported of a game is
-/// placed where its record begins in the text.
+/// ignored: the record alone is read. A record's move text given as `moves` is written
+/// as PMN and read again; given as `movetext` it is read with the tags as PMN as it
+/// stands ([`pmn::json::RecordJson::read`]). A record with no tag, move or result holds
+/// nothing and is no game. What is reported of a game is placed where its record begins
+/// in the text.
 pub fn read_json(text: &str) -> Result<Vec<ParsedGame>, InputError> {
     let mut games = Vec::new();
     each_json_game(text, &mut |_, game| {
@@ -209,28 +212,43 @@ fn each_json_game<E: From<InputError>>(
     let mut index = 0;
     each_json_record(text, &mut |record, (line, column)| {
         index += 1;
-        if record.tags.is_empty() && record.moves.is_empty() && record.result.is_none() {
+        if record.is_empty() {
             return Ok(());
         }
-        // A record PMN cannot express (a line break in a tag value, a `}` in a brace
-        // comment) would be read back as something else: refused, not cut short. What
-        // PMN can express writes the same once read back.
-        let text = pmn::write_game(&record);
-        let Some(mut parsed) = pmn::parse_str(&text).into_iter().next() else {
-            return Ok(());
-        };
-        if pmn::write_game(&parsed.record) != text {
-            let why = parsed.problems.iter().find(|p| p.is_error()).map_or_else(
-                || "it reads back as another record".to_string(),
-                |p| p.message.clone(),
-            );
-            return Err(E::from(InputError {
+        let refused = |message: String| {
+            E::from(InputError {
                 at: Some((line, column)),
-                message: format!(
-                    "record {index} cannot be written as PMN without loss (a line break in a tag value, or a closing brace in a brace comment?): {why}"
-                ),
-            }));
-        }
+                message: format!("record {index} {message}"),
+            })
+        };
+        let mut parsed = match record.read() {
+            Err(e) => return Err(refused(format!("cannot be read: {e}"))),
+            // PMN text, read as it stands: what the reader could not read is kept as
+            // in any PMN game.
+            Ok(Some(parsed)) => parsed,
+            Ok(None) => {
+                let record = record
+                    .record()
+                    .map_err(|e| refused(format!("cannot be read: {e}")))?;
+                // A record PMN cannot express (a line break in a tag value, a `}` in a
+                // brace comment) would be read back as something else: refused, not cut
+                // short. What PMN can express writes the same once read back.
+                let text = pmn::write_game(&record);
+                let Some(parsed) = pmn::parse_str(&text).into_iter().next() else {
+                    return Ok(());
+                };
+                if pmn::write_game(&parsed.record) != text {
+                    let why = parsed.problems.iter().find(|p| p.is_error()).map_or_else(
+                        || "it reads back as another record".to_string(),
+                        |p| p.message.clone(),
+                    );
+                    return Err(refused(format!(
+                        "cannot be written as PMN without loss (a line break in a tag value, or a closing brace in a brace comment?): {why}"
+                    )));
+                }
+                parsed
+            }
+        };
         // The PMN text is the program's, not the file's: what is said of the game is
         // said at its record.
         let (line, column) = (line as u32, column as u32);
@@ -249,7 +267,7 @@ fn each_json_game<E: From<InputError>>(
 /// where it begins: the elements of an array, or records one after another.
 fn each_json_record<E: From<InputError>>(
     text: &str,
-    record: &mut dyn FnMut(Record, (usize, usize)) -> Result<(), E>,
+    record: &mut dyn FnMut(RecordJson, (usize, usize)) -> Result<(), E>,
 ) -> Result<(), E> {
     let mut at = JsonPlace {
         text,
@@ -376,7 +394,7 @@ impl JsonPlace<'_> {
     /// Reads the record that begins here, gives it to `record`, and moves past it.
     pub(super) fn record<E: From<InputError>>(
         &mut self,
-        record: &mut dyn FnMut(Record, (usize, usize)) -> Result<(), E>,
+        record: &mut dyn FnMut(RecordJson, (usize, usize)) -> Result<(), E>,
     ) -> Result<(), E> {
         // serde_json's own bound on nesting (128) is below what PMN's variations reach
         // (two levels a variation, 256 variations deep): `sow`'s own JSON of a record

@@ -15,7 +15,7 @@
 
 use std::fmt::{self, Write as _};
 
-use super::ast::{CommentKind, Dots, Element, Ply, Record, Side};
+use super::ast::{CommentKind, Dots, Element, Ply, Record, Side, Tag};
 use super::parse::{move_number_for, PitNumbers};
 
 /// Tags written first, in this order; the others follow sorted by name.
@@ -61,11 +61,54 @@ pub fn write_numbered_game(record: &Record, numbers: &dyn PitNumbers) -> String 
     out
 }
 
+/// The move text of one game (moves and result) as the export form writes it after
+/// the tags' blank line, without the line break that ends it: empty for a game with no
+/// move and no result. The tags written as the export form writes them, a blank line and
+/// this text, and a line break, are [`write_game`]'s text.
+pub fn write_move_text(record: &Record) -> String {
+    let mut out = String::new();
+    if let Some(tokens) = move_tokens(record, None) {
+        tokens.wrap_into(&mut out);
+        out.pop();
+    }
+    out
+}
+
+/// A game's PMN text made of its tags, written as the export form writes them, and move
+/// text as given (`movetext`, PMN move text read as it stands), after a blank line; as
+/// [`write_game`] writes it when `movetext` is [`write_move_text`]'s.
+pub fn write_game_with_move_text(tags: &[Tag], movetext: &str) -> String {
+    let mut out = String::new();
+    write_tags_into(tags, &mut out);
+    if !movetext.trim().is_empty() {
+        if !tags.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(movetext);
+        if !movetext.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    out
+}
+
 fn write_numbered_game_into(record: &Record, numbers: Option<&dyn PitNumbers>, out: &mut String) {
-    let mut order: Vec<usize> = (0..record.tags.len()).collect();
+    write_tags_into(&record.tags, out);
+    let Some(tokens) = move_tokens(record, numbers) else {
+        return;
+    };
+    if !record.tags.is_empty() {
+        out.push('\n');
+    }
+    tokens.wrap_into(out);
+}
+
+/// Tag lines in the export order.
+fn write_tags_into(tags: &[Tag], out: &mut String) {
+    let mut order: Vec<usize> = (0..tags.len()).collect();
     order.sort_by(|&a, &b| {
         let key = |i: usize| {
-            let name = record.tags[i].name.as_ref();
+            let name = tags[i].name.as_ref();
             match EXPORT_TAG_ORDER.iter().position(|&n| n == name) {
                 Some(p) => (p, ""),
                 None => (EXPORT_TAG_ORDER.len(), name),
@@ -74,7 +117,7 @@ fn write_numbered_game_into(record: &Record, numbers: Option<&dyn PitNumbers>, o
         key(a).cmp(&key(b))
     });
     for i in order {
-        let tag = &record.tags[i];
+        let tag = &tags[i];
         out.push('[');
         out.push_str(&tag.name);
         out.push_str(" \"");
@@ -86,6 +129,10 @@ fn write_numbered_game_into(record: &Record, numbers: Option<&dyn PitNumbers>, o
         }
         out.push_str("\"]\n");
     }
+}
+
+/// The tokens of a game's moves and result; `None` when it has neither.
+fn move_tokens<'n>(record: &Record, numbers: Option<&'n dyn PitNumbers>) -> Option<Tokens<'n>> {
     let mut tokens = Tokens {
         list: Vec::new(),
         opens: 0,
@@ -99,13 +146,7 @@ fn write_numbered_game_into(record: &Record, numbers: Option<&dyn PitNumbers>, o
     if let Some(result) = &record.result {
         tokens.push(result.result.as_str().to_string(), false);
     }
-    if tokens.list.is_empty() {
-        return;
-    }
-    if !record.tags.is_empty() {
-        out.push('\n');
-    }
-    tokens.wrap_into(out);
+    (!tokens.list.is_empty()).then_some(tokens)
 }
 
 struct Tokens<'n> {
