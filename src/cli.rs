@@ -401,9 +401,16 @@ pub struct ConvertArgs {
     /// relative, json, jsonl), instead of leaving them out (exit status 1).
     #[arg(long)]
     pub keep_broken: bool,
-    /// jsonl: also write the position after every ply and every ply's laps, as json
-    /// does (some 20 to 50 times the input). Without it each line holds the position
-    /// after the last ply only.
+    /// jsonl: write each game's move text as a syntax tree (`moves`: every ply, move
+    /// number, comment and NAG an object) and each ply's effect (`replay.plies`), some
+    /// 25 times the input. Without it (or --positions) a line holds the move text as PMN
+    /// text (`movetext`, as --to pmn writes it: comments, NAGs, variations, commands and
+    /// the result included) and the count of plies replayed, a few times the input.
+    #[arg(long)]
+    pub plies: bool,
+    /// jsonl: as --plies, and also the position after every ply and every ply's laps,
+    /// as json writes them (some 20 to 60 times the input). Without it a line holds the
+    /// position after the last ply only (`replay.last`).
     #[arg(long)]
     pub positions: bool,
 }
@@ -782,6 +789,7 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
                 to,
                 keep_broken: args.keep_broken,
                 positions: args.positions,
+                plies: args.plies,
             };
             let extensions = forms
                 .from

@@ -89,7 +89,9 @@ pub use input::{read_json, read_relative, InputError};
 pub use ludii::read_ludii;
 pub use run::run;
 use verdict::{gaps, reader_cause, replay_cause, rest_comments, rest_text, verbatim_comments};
-pub use writers::{to_json, to_lean_json, to_long, to_ludii, to_pmn, to_relative, CSV_HEADER};
+pub use writers::{
+    to_compact_json, to_json, to_lean_json, to_long, to_ludii, to_pmn, to_relative, CSV_HEADER,
+};
 
 /// The start of the comment that says where a game's conversion stopped; the rest of
 /// its move text follows verbatim.

@@ -6,8 +6,8 @@ use std::path::Path;
 
 use assert_cmd::Command;
 use sow::convert::{
-    convert_game, read_ludii, read_relative, to_json, to_long, to_ludii, to_pmn, to_relative,
-    Conversion, REST_NOTE,
+    convert_game, read_ludii, read_relative, to_compact_json, to_json, to_long, to_ludii, to_pmn,
+    to_relative, Conversion, REST_NOTE,
 };
 use sow::moves::Effect;
 use sow::pmn::{self, json::from_json, write_game};
@@ -232,8 +232,7 @@ fn pmn_json_pmn_is_the_identity_on_the_export_form() {
     for text in corpus() {
         for game in export(&text) {
             for c in convert_all(&game) {
-                for pretty in [true, false] {
-                    let json = to_json(&c, pretty);
+                for json in [to_json(&c, true), to_json(&c, false), to_compact_json(&c)] {
                     let record = from_json(&json).unwrap();
                     assert_eq!(write_game(&record), game, "{json}");
                 }
@@ -249,8 +248,10 @@ fn the_command_line_reads_json_back() {
     let file = "tests/data/convert/illegal.pmn";
     let direct = sow(&["convert", file, "--to", "pmn", "--keep-broken"]);
     assert!(direct.status.success(), "{direct:?}");
-    for to in ["json", "jsonl"] {
-        let json = sow(&["convert", file, "--to", to, "--keep-broken"]);
+    for to in [&["json"][..], &["jsonl"], &["jsonl", "--plies"]] {
+        let mut args = vec!["convert", file, "--keep-broken", "--to"];
+        args.extend(to);
+        let json = sow(&args);
         assert!(json.status.success());
         let back = Command::cargo_bin("sow")
             .unwrap()
@@ -269,9 +270,11 @@ fn the_command_line_reads_json_back() {
         assert!(back.status.success(), "{back:?}");
         assert_eq!(back.stdout, direct.stdout);
         // Left out without --keep-broken, and the run fails.
-        let json = sow(&["convert", file, "--to", to]);
+        let mut args = vec!["convert", file, "--to"];
+        args.extend(to);
+        let json = sow(&args);
         assert_eq!(json.status.code(), Some(1));
-        let games: serde_json::Value = if to == "json" {
+        let games: serde_json::Value = if to == ["json"] {
             serde_json::from_slice(&json.stdout).unwrap()
         } else {
             serde_json::Value::Array(vec![])
@@ -650,8 +653,10 @@ fn export_checked(text: &str) -> Vec<String> {
     for game in &games {
         assert_eq!(export(game), vec![game.clone()], "a fixed point:\n{game}");
         for c in convert_all(game) {
-            let record = from_json(&to_json(&c, false)).unwrap();
-            assert_eq!(&write_game(&record), game);
+            for json in [to_json(&c, false), to_compact_json(&c)] {
+                let record = from_json(&json).unwrap();
+                assert_eq!(&write_game(&record), game);
+            }
         }
     }
     games
@@ -1123,6 +1128,7 @@ fn an_input_that_cannot_be_opened_or_read_fails_the_run() {
                 to: ConvertTo::Pmn,
                 keep_broken: false,
                 positions: false,
+                plies: false,
             },
             &mut out,
             name,
@@ -1289,6 +1295,7 @@ fn json_that_pmn_cannot_express_is_refused_not_cut_short() {
         "tests/data/convert/examples.pmn",
         "--to",
         "jsonl",
+        "--plies",
     ]);
     let first = String::from_utf8(json.stdout)
         .unwrap()
@@ -1340,6 +1347,114 @@ fn json_that_pmn_cannot_express_is_refused_not_cut_short() {
         path.to_str().unwrap(),
     ]);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
+}
+
+/// The first line of `sow convert --to jsonl` of tests/data/convert/examples.pmn (its
+/// first game: `1. b2x *`), as JSON.
+fn first_default_line() -> serde_json::Value {
+    let json = sow(&[
+        "convert",
+        "tests/data/convert/examples.pmn",
+        "--to",
+        "jsonl",
+    ]);
+    let text = String::from_utf8(json.stdout).unwrap();
+    serde_json::from_str(text.lines().next().unwrap()).unwrap()
+}
+
+/// `sow convert --from json --to pmn` (and `more` arguments) of a record written to a
+/// file.
+fn pmn_of_record(record: &serde_json::Value, more: &[&str]) -> std::process::Output {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("record.jsonl");
+    std::fs::write(&path, serde_json::to_string(record).unwrap()).unwrap();
+    let mut args = vec!["convert", "--from", "json", "--to", "pmn"];
+    args.extend(more);
+    args.push(path.to_str().unwrap());
+    sow(&args)
+}
+
+#[test]
+fn a_movetext_that_is_not_one_game_with_its_tags_is_refused() {
+    // A line's move text is PMN text read with its tags as one game: text that would
+    // read as another game, other tags or another result is refused, not read as
+    // something else; so is a record with both forms of move text, or neither.
+    let record = first_default_line();
+    let movetext = record["movetext"].as_str().unwrap().to_string();
+    assert_eq!(movetext, "1. b2x *");
+    type Edit<'a> = &'a dyn Fn(&mut serde_json::Value);
+    let edits: [(&str, Edit); 6] = [
+        ("do not read back as one game", &|r| {
+            r["movetext"] = format!("{movetext}\n[Game \"Tsoro\"]\n\n1. a3 *").into()
+        }),
+        ("do not read back as one game", &|r| {
+            r["movetext"] = format!("[Site \"Mutoko\"]\n{movetext}").into()
+        }),
+        ("do not read back as one game", &|r| {
+            r["tags"][1]["value"] = "Bao\nla Kimasai".into()
+        }),
+        ("its result (0-1) is not its movetext's (*)", &|r| {
+            r["result"] = serde_json::json!({"result": "0-1"})
+        }),
+        ("both `moves` and `movetext`", &|r| {
+            r["moves"] = serde_json::json!([])
+        }),
+        ("neither `moves` nor `movetext`", &|r| {
+            r.as_object_mut().unwrap().remove("movetext");
+        }),
+    ];
+    for (said, edit) in edits {
+        let mut r = record.clone();
+        edit(&mut r);
+        let out = pmn_of_record(&r, &[]);
+        assert_eq!(out.status.code(), Some(2), "{said}: {out:?}");
+        assert!(out.stdout.is_empty());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("record 1 cannot be read: "), "{stderr}");
+        assert!(stderr.contains(said), "{said}: {stderr}");
+    }
+    // The record as it is reads, as does its move text without its result written
+    // twice.
+    for record in [record.clone(), {
+        let mut r = record.clone();
+        r.as_object_mut().unwrap().remove("result");
+        r
+    }] {
+        let out = pmn_of_record(&record, &[]);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.ends_with("\n\n1. b2x *\n"), "{text}");
+    }
+}
+
+#[test]
+fn a_movetext_the_reader_stops_in_is_a_game_with_errors_kept_as_written() {
+    // The move text is read as any PMN game's: what the reader cannot read is the game's
+    // error, named at its record, and --keep-broken keeps the text as written.
+    let mut record = first_default_line();
+    record["movetext"] = "1. b2x {a comment never closed *".into();
+    let out = pmn_of_record(&record, &[]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("record.jsonl:1:1: game 1: error["),
+        "{stderr}"
+    );
+    let out = pmn_of_record(&record, &["--keep-broken"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.ends_with("\n\n1. b2x {a comment never closed *\n"),
+        "{text}"
+    );
+    // The library's reader of one record refuses it.
+    let line = serde_json::to_string(&record).unwrap();
+    let error = from_json(&line).unwrap_err().to_string();
+    assert!(
+        error.contains("its movetext does not read as PMN"),
+        "{error}"
+    );
 }
 
 #[test]

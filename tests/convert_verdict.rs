@@ -107,6 +107,7 @@ fn check_file(path: &Path) -> usize {
                     to,
                     keep_broken,
                     positions: false,
+                    plies: false,
                 },
                 &mut out,
                 Path::new("<out>"),

@@ -215,12 +215,27 @@ pub struct Forms {
     /// leaving it out.
     pub keep_broken: bool,
     /// `jsonl`: write the position after every ply and every ply's laps, as `json`
-    /// does. Without it a line holds the position after the last ply only, and stays a
-    /// few times the size of its game's text. The other forms are not changed by it.
+    /// does (and the plies, as [`Forms::plies`] does). The other forms are not changed
+    /// by it.
     pub positions: bool,
+    /// `jsonl`: write the move text as the record's syntax tree (`moves`) and each
+    /// ply's effect (`replay.plies`), without the position after each ply and its laps
+    /// (the position after the last ply once). Without it, or `positions`, a line holds
+    /// the move text as PMN text (`movetext`) and no ply's effect, and stays a small
+    /// multiple of its game's text. The other forms are not changed by it.
+    pub plies: bool,
 }
 
 impl Forms {
+    /// Whether the output holds each ply's effect, read from the replay's plies.
+    pub fn writes_plies(self) -> bool {
+        match self.to {
+            ConvertTo::Json | ConvertTo::Long | ConvertTo::Csv | ConvertTo::Ludii => true,
+            ConvertTo::Jsonl => self.positions || self.plies,
+            ConvertTo::Pmn | ConvertTo::Relative => false,
+        }
+    }
+
     /// Whether the output holds the position after every ply and every ply's laps.
     pub fn writes_positions(self) -> bool {
         match self.to {

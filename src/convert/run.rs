@@ -14,7 +14,8 @@ use super::forms::{ConvertFrom, ConvertTo, Forms};
 use super::input::{from_relative, read_input, InputError};
 use super::verdict::{is_space, replay_cause};
 use super::writers::{
-    csv_rows, to_json, to_lean_json, to_long, to_ludii, to_pmn, to_relative, CSV_HEADER,
+    csv_rows, to_compact_json, to_json, to_lean_json, to_long, to_ludii, to_pmn, to_relative,
+    CSV_HEADER,
 };
 use super::{convert_broken_game, convert_game, converted, Conversion};
 
@@ -62,9 +63,9 @@ pub fn run(
     let output_replay = &ReplayOptions {
         keep_positions: replay.keep_positions && writes_positions,
         keep_laps: replay.keep_laps && writes_positions,
-        // PMN and relative numbering are written from the record: no ply is kept.
-        diagnostics_only: replay.diagnostics_only
-            || matches!(to, ConvertTo::Pmn | ConvertTo::Relative),
+        // PMN, relative numbering and JSON lines of move text are written from the
+        // record: no ply is kept.
+        diagnostics_only: replay.diagnostics_only || !forms.writes_plies(),
         ..replay.clone()
     };
     let convert = |input: usize, index: usize, parsed: ParsedGame, from| -> Converted {
@@ -412,7 +413,8 @@ fn render(forms: Forms, c: &Conversion) -> Rendered {
         ConvertTo::Long => to_long(c),
         ConvertTo::Json => to_json(c, true),
         ConvertTo::Jsonl if forms.positions => to_json(c, false),
-        ConvertTo::Jsonl => to_lean_json(c),
+        ConvertTo::Jsonl if forms.plies => to_lean_json(c),
+        ConvertTo::Jsonl => to_compact_json(c),
         ConvertTo::Csv => return Rendered::Rows(csv_rows(c)),
     })
 }

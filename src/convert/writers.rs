@@ -148,9 +148,27 @@ fn ludii_comments(out: &mut String, comments: &[Element]) {
 #[derive(Serialize)]
 struct GameJson<'a> {
     #[serde(flatten)]
-    pub(super) record: &'a Record,
+    pub(super) record: RecordOut<'a>,
     source: SourceJson<'a>,
     pub(super) replay: ReplayJson,
+}
+
+/// The record in a game's JSON: its serde form (move text as the tree `moves`), or the
+/// same with the move text as PMN text, `movetext`.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum RecordOut<'a> {
+    Tree(&'a Record),
+    Text(RecordText<'a>),
+}
+
+/// [`Record`]'s serde form with `movetext` in place of `moves`: every other field of
+/// the record, in its order.
+#[derive(Serialize)]
+struct RecordText<'a> {
+    tags: &'a [Tag],
+    movetext: String,
+    result: &'a Option<pmn::ResultToken>,
 }
 
 #[derive(Serialize)]
@@ -165,7 +183,12 @@ struct ReplayJson {
     pub(super) rules: Option<String>,
     pub(super) start: Option<String>,
     complete: bool,
-    pub(super) plies: Vec<PlyJson>,
+    /// Left out with the move text as PMN text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) plies: Option<Vec<PlyJson>>,
+    /// The count of plies replayed, written in place of the plies.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    plies_replayed: Option<usize>,
     /// The position after the last ply replayed (the start when none was), written
     /// when the plies' positions are not.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -250,49 +273,78 @@ fn rules_caption(rules: &Rules) -> String {
 /// The game as JSON: the record's JSON form plus `source` and `replay`, with the
 /// position after every ply and every ply's laps.
 pub fn to_json(c: &Conversion, pretty: bool) -> String {
-    json_of(c, pretty, true)
+    json_of(c, pretty, Detail::Positions)
 }
 
 /// The game as one line of JSON, as [`to_json`] without the position after each ply
 /// and without each ply's laps (the count of its laps stays): the replay's `last` holds
 /// the position after the last ply instead. A ply's position is as long as the board,
-/// and its laps as many as it relayed: without them a line is a few times its game's
-/// text.
+/// and its laps as many as it relayed.
 pub fn to_lean_json(c: &Conversion) -> String {
-    json_of(c, false, false)
+    json_of(c, false, Detail::Plies)
 }
 
-fn json_of(c: &Conversion, pretty: bool, positions: bool) -> String {
-    let plies = c
-        .trace
-        .plies
-        .iter()
-        .map(|p| PlyJson {
-            ply: p.number,
-            player: p.side.name(),
-            text: p.text.clone(),
-            laps: positions.then(|| {
-                (p.effect.laps.iter())
-                    .map(|l| LapJson {
-                        start: l.start.to_string(),
-                        end: l.end.to_string(),
-                        stones: l.stones,
-                    })
-                    .collect()
-            }),
-            lap_count: p.effect.lap_count,
-            stones_sown: p.effect.stones_sown,
-            end: p.effect.end.map(|e| e.to_string()),
-            stopped_at_head: p.effect.stopped_at_head,
-            captured: pit_stones(&p.effect.captured),
-            bonus: pit_stones(&p.effect.bonus),
-            prison_gain: p.effect.prison_gain,
-            foul: p.foul,
-            after: positions.then(|| p.after.as_ref().map(ToString::to_string)),
-        })
-        .collect();
+/// The game as one line of JSON, as [`to_lean_json`] with the move text as PMN text
+/// (`movetext`, as [`to_pmn`] writes it after the tags) in place of the tree `moves`,
+/// and without the plies' effects: `replay.plies_replayed` counts them. The tree and
+/// the effects are each about ten times the move text; without them a line is a small
+/// multiple of its game's text.
+pub fn to_compact_json(c: &Conversion) -> String {
+    json_of(c, false, Detail::MoveText)
+}
+
+/// What a game's JSON holds of its plies.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Detail {
+    /// The move text as PMN text; no ply's effect.
+    MoveText,
+    /// The move text as a tree; each ply's effect, without its laps and position.
+    Plies,
+    /// The move text as a tree; each ply's effect, laps and position.
+    Positions,
+}
+
+fn json_of(c: &Conversion, pretty: bool, detail: Detail) -> String {
+    let positions = detail == Detail::Positions;
+    let plies = (detail != Detail::MoveText).then(|| {
+        c.trace
+            .plies
+            .iter()
+            .map(|p| PlyJson {
+                ply: p.number,
+                player: p.side.name(),
+                text: p.text.clone(),
+                laps: positions.then(|| {
+                    (p.effect.laps.iter())
+                        .map(|l| LapJson {
+                            start: l.start.to_string(),
+                            end: l.end.to_string(),
+                            stones: l.stones,
+                        })
+                        .collect()
+                }),
+                lap_count: p.effect.lap_count,
+                stones_sown: p.effect.stones_sown,
+                end: p.effect.end.map(|e| e.to_string()),
+                stopped_at_head: p.effect.stopped_at_head,
+                captured: pit_stones(&p.effect.captured),
+                bonus: pit_stones(&p.effect.bonus),
+                prison_gain: p.effect.prison_gain,
+                foul: p.foul,
+                after: positions.then(|| p.after.as_ref().map(ToString::to_string)),
+            })
+            .collect()
+    });
+    let record = match detail {
+        Detail::MoveText => RecordOut::Text(RecordText {
+            tags: &c.record.tags,
+            movetext: pmn::write_move_text(&c.record),
+            result: &c.record.result,
+        }),
+        Detail::Plies | Detail::Positions => RecordOut::Tree(&c.record),
+    };
     let game = GameJson {
-        record: &c.record,
+        record,
         source: SourceJson {
             file: &c.file,
             game: c.game,
@@ -302,6 +354,7 @@ fn json_of(c: &Conversion, pretty: bool, positions: bool) -> String {
             start: c.trace.start.as_ref().map(ToString::to_string),
             complete: c.trace.complete,
             plies,
+            plies_replayed: (detail == Detail::MoveText).then_some(c.trace.played),
             last: match positions {
                 true => None,
                 false => (c.trace.last.as_ref())

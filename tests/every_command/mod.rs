@@ -143,6 +143,7 @@ pub fn check(bytes: &[u8], path: &Path, round: usize) {
                 to,
                 keep_broken: turn / FORMS.len() % 2 == 1,
                 positions: turn % 2 == 0,
+                plies: turn % 3 == 0,
             };
             let mut out = Vec::new();
             let converted = sow::convert::run(
