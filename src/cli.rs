@@ -405,7 +405,7 @@ pub struct ConvertArgs {
     /// number, comment and NAG an object) and each ply's effect (`replay.plies`), some
     /// 25 times the input. Without it (or --positions) a line holds the move text as PMN
     /// text (`movetext`, as --to pmn writes it: comments, NAGs, variations, commands and
-    /// the result included) and the count of plies replayed, a few times the input.
+    /// the result included) and the count of plies replayed, about 1.5 times the input.
     #[arg(long)]
     pub plies: bool,
     /// jsonl: as --plies, and also the position after every ply and every ply's laps,

@@ -10,14 +10,19 @@
 //!   [`crate::pmn::Record`], so `pmn::json::from_json` reads it back) with two more
 //!   keys: `source` (file and game number) and `replay` (the rules and, per ply, its
 //!   effect and the position after it). `json` is one array; `jsonl` one game a line,
-//!   without each ply's position and laps (the position after the last ply once, as
-//!   `replay.last`) unless [`Forms::positions`] asks for them.
+//!   by default with the move text as PMN text, `movetext` (as the `pmn` form writes
+//!   it after the tags), in place of the tree `moves`, and no ply's effect (their count,
+//!   `replay.plies_replayed`, and the position after the last ply, `replay.last`): a
+//!   small multiple of the game's text. [`Forms::plies`] asks for the tree and each
+//!   ply's effect without its position and laps (the position after the last ply once),
+//!   [`Forms::positions`] for every ply's position and laps too, as `json` has them.
 //! - `csv`: one row per ply: `file, game, ply, player, from, lift, end, arrival,
 //!   capture, bonus, text` (pits with stones as `b6:1 a6:4`).
 //! - `long`: every ply with its whole effect spelled out, as readable text.
 //! - `relative`: the moves in seat-relative numbers (docs/relative.md), read back with
 //!   `--from relative`.
-//! - `--from json` reads the `json`/`jsonl` output back (its records; the rest ignored).
+//! - `--from json` reads the `json`/`jsonl` output back (its records, `moves` or
+//!   `movetext`; the rest ignored).
 //! - `ludii`: a Ludii-style move list (docs/ludii.md), read back with `--from ludii`.
 //!
 //! A folder is walked for the files of the `--from` form ([`ConvertFrom::extensions`]):
