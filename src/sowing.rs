@@ -173,6 +173,23 @@ fn unsow(pits: &mut [u16], circuit: &[u8], start_place: usize, lifts: &[u16]) {
     }
 }
 
+/// Where the first lap of `lift` stones from circuit place `place` ends (a pit index),
+/// and what that pit held before the lap's last stone: 0 when the lap ends in an empty
+/// pit, and the move with it (no relay, no stop offered), which is then known without
+/// sowing it. `lift` is at least 1 and at most what the start pit holds.
+pub(crate) fn first_lap_end(pits: &[u16], circuit: &[u8], place: usize, lift: u16) -> (usize, u16) {
+    let len = circuit.len();
+    let end = circuit[(place + lift as usize) % len] as usize;
+    // Each pit after the start gets a stone a round, the lap's end the last of them;
+    // the start gave up the stones lifted.
+    let lifted_here = if end == circuit[place] as usize {
+        lift
+    } else {
+        0
+    };
+    (end, pits[end] - lifted_here + (lift - 1) / len as u16)
+}
+
 /// Sows `lift` stones from circuit place `start_place` around `circuit` (pit indices),
 /// relaying while `at_occupied_end` says so, and records the laps in `effect`.
 ///
