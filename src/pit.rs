@@ -98,11 +98,30 @@ impl Pit {
             _ => '?',
         }
     }
+
+    /// Appends the pit's name (`a1`..`d99`, as `Display` writes it) to `out`.
+    pub fn push_name(self, out: &mut Vec<u8>) {
+        self.name(|letter, col| {
+            // A row letter is ASCII.
+            out.push(letter as u8);
+            out.extend_from_slice(col.as_bytes());
+        })
+    }
+
+    /// Gives `write` the pit's name in its two parts: the row letter, and the column in
+    /// decimal (without a formatter: every table row and ply text names pits).
+    fn name<R>(self, write: impl FnOnce(char, &str) -> R) -> R {
+        write(self.row_letter(), itoa::Buffer::new().format(self.col))
+    }
 }
 
 impl fmt::Display for Pit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.row_letter(), self.col)
+        use fmt::Write as _;
+        self.name(|letter, col| {
+            f.write_char(letter)?;
+            f.write_str(col)
+        })
     }
 }
 
@@ -182,6 +201,20 @@ mod tests {
                 let pit = Pit::new(row, col);
                 assert_eq!(pit.to_string().parse::<Pit>(), Ok(pit));
                 assert_eq!(Pit::parse(pit.row_letter(), col), Some(pit));
+            }
+        }
+    }
+
+    #[test]
+    fn a_name_is_its_letter_and_its_column_in_decimal() {
+        for row in 0..=u8::MAX {
+            for col in 0..=u8::MAX {
+                let pit = Pit::new(row, col);
+                let expected = format!("{}{}", pit.row_letter(), col);
+                assert_eq!(pit.to_string(), expected);
+                let mut pushed = b"x".to_vec();
+                pit.push_name(&mut pushed);
+                assert_eq!(pushed, format!("x{expected}").into_bytes());
             }
         }
     }

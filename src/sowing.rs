@@ -6,8 +6,9 @@
 //! or stop. A lap that ends in an empty pit ends the move (RULES.md, "Geometry").
 //!
 //! A move that can never end is detected with Brent's cycle detection over lap-end
-//! states (the circuit's contents and the lap-end place), in bounded memory: two state
-//! buffers, whatever the number of laps.
+//! states (the circuit's contents and the lap-end place), in bounded memory: one saved
+//! state, which each later lap end is compared with in place, whatever the number of
+//! laps.
 
 use crate::geometry::{Board, MAX_PITS};
 use crate::moves::{Effect, Illegal};
@@ -51,8 +52,8 @@ const DETECT_AFTER: u64 = 64;
 
 /// The state of Brent's cycle detection.
 struct Brent {
+    /// The saved lap-end state: the circuit's contents, then the lap-end place.
     saved: [u16; MAX_CIRCUIT + 1],
-    current: [u16; MAX_CIRCUIT + 1],
     have_saved: bool,
     power: u64,
     lam: u64,
@@ -62,11 +63,25 @@ impl Brent {
     fn new() -> Brent {
         Brent {
             saved: [0; MAX_CIRCUIT + 1],
-            current: [0; MAX_CIRCUIT + 1],
             have_saved: false,
             power: 1,
             lam: 0,
         }
+    }
+
+    /// Saves the state of the lap that ended at `end_place`.
+    fn save(&mut self, pits: &[u16], circuit: &[u8], end_place: usize) {
+        for (slot, &p) in self.saved.iter_mut().zip(circuit) {
+            *slot = pits[p as usize];
+        }
+        self.saved[circuit.len()] = end_place as u16;
+    }
+
+    /// Whether the state of the lap that ended at `end_place` is the saved one. The
+    /// place first: most states differ there, and their pits are then not read.
+    fn is_saved(&self, pits: &[u16], circuit: &[u8], end_place: usize) -> bool {
+        self.saved[circuit.len()] == end_place as u16
+            && (circuit.iter().zip(&self.saved)).all(|(&p, &stones)| pits[p as usize] == stones)
     }
 }
 
@@ -171,6 +186,23 @@ fn unsow(pits: &mut [u16], circuit: &[u8], start_place: usize, lifts: &[u16]) {
             place = (place + len - on(0, lifts[n - 1])) % len;
         }
     }
+}
+
+/// Where the first lap of `lift` stones from circuit place `place` ends (a pit index),
+/// and what that pit held before the lap's last stone: 0 when the lap ends in an empty
+/// pit, and the move with it (no relay, no stop offered), which is then known without
+/// sowing it. `lift` is at least 1 and at most what the start pit holds.
+pub(crate) fn first_lap_end(pits: &[u16], circuit: &[u8], place: usize, lift: u16) -> (usize, u16) {
+    let len = circuit.len();
+    let end = circuit[(place + lift as usize) % len] as usize;
+    // Each pit after the start gets a stone a round, the lap's end the last of them;
+    // the start gave up the stones lifted.
+    let lifted_here = if end == circuit[place] as usize {
+        lift
+    } else {
+        0
+    };
+    (end, pits[end] - lifted_here + (lift - 1) / len as u16)
 }
 
 /// Sows `lift` stones from circuit place `start_place` around `circuit` (pit indices),
@@ -292,22 +324,18 @@ pub(crate) fn relay_sow(
         }
         if detect_cycles && lap >= DETECT_AFTER {
             let b = brent.get_or_insert_with(Brent::new);
-            for (slot, &p) in b.current.iter_mut().zip(circuit) {
-                *slot = pits[p as usize];
-            }
-            b.current[len] = end_place as u16;
             if b.have_saved {
                 b.lam += 1;
-                if b.current[..=len] == b.saved[..=len] {
+                if b.is_saved(pits, circuit, end_place) {
                     return Err(Illegal::EndlessSowing { laps: lap });
                 }
                 if b.lam == b.power {
-                    b.saved = b.current;
+                    b.save(pits, circuit, end_place);
                     b.power *= 2;
                     b.lam = 0;
                 }
             } else {
-                b.saved = b.current;
+                b.save(pits, circuit, end_place);
                 b.have_saved = true;
             }
         }

@@ -498,10 +498,7 @@ impl RowWriter {
         push_decimal(out, e.stones_sown);
         out.push(b',');
         if let Some(pit) = e.end {
-            // The pit's text: its row letter, then its column.
-            let mut letter = [0; 4];
-            out.extend_from_slice(pit.row_letter().encode_utf8(&mut letter).as_bytes());
-            push_decimal(out, pit.col.into());
+            pit.push_name(out);
         }
         out.push(b',');
         let captured: u32 = e.captured.iter().map(|&(_, n)| n as u32).sum();

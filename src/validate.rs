@@ -464,19 +464,15 @@ fn write_game_line(out: &mut Vec<u8>, file_json: &str, index: usize, trace: &Tra
     out.extend_from_slice(b"}\n");
 }
 
-/// `n` in decimal, as serde_json and the csv crate write an integer.
-pub(crate) fn push_decimal(out: &mut Vec<u8>, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
+/// `n` in decimal, as serde_json and the csv crate write an integer (through `itoa`, as
+/// they do). Most numbers of a table are one digit, pushed as one byte.
+#[inline]
+pub(crate) fn push_decimal(out: &mut Vec<u8>, n: u64) {
+    if n < 10 {
+        out.push(b'0' + n as u8);
+    } else {
+        out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
     }
-    out.extend_from_slice(&digits[at..]);
 }
 
 /// A report's snippet of a game's text: the line its span starts on, the span cut to

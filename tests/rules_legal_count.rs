@@ -1,11 +1,13 @@
 //! The count of legal plies (`games::legal_ply_count`) against the listing it stands
 //! for (`games::legal_moves`, each candidate's plies summed), over random playouts of
-//! every game: the count builds no candidate, and must come to what the list holds.
+//! every game: the count builds no candidate, and must come to what the list holds. The
+//! listing in turn against `apply`: the sowings listed are those `apply` accepts, where
+//! both the count and the listing decide some plies before sowing them.
 
 use proptest::prelude::*;
 
 use sow::games;
-use sow::moves::{Candidate, Effect};
+use sow::moves::{Candidate, Effect, Illegal, Mode, Move, Sowing};
 use sow::rng::Rng;
 use sow::{Board, Game, GameState, Position, Rules};
 
@@ -61,6 +63,75 @@ proptest! {
     fn the_count_is_the_listings_plies(seed in any::<u64>()) {
         for rules in rule_sets() {
             check_game(&rules, seed, 400)?;
+        }
+    }
+}
+
+/// Plays a random game of at most `plies` plies, comparing at every position after the
+/// opening the listed sowings with every sowing of an own pit (every lift, where a lift
+/// is written) that `apply` accepts, a bonus still to choose aside; returns the
+/// positions compared.
+fn check_listing(rules: &Rules, seed: u64, plies: u32) -> Result<u32, TestCaseError> {
+    let mut game = GameState::new(rules.clone(), Position::initial(rules));
+    let (mut rng, mut effect) = (Rng::new(seed), Effect::default());
+    let mut seen = 0;
+    let lifted = rules.game() == Game::Kiothi;
+    loop {
+        let pos = game.position();
+        if !pos.opening() {
+            let mut listed: Vec<(String, bool)> = (games::legal_moves(rules, pos).into_iter())
+                .map(|c| (c.mv.to_string(), c.captures))
+                .collect();
+            let mut applied = Vec::new();
+            for pit in pos
+                .board()
+                .pits()
+                .filter(|&p| pos.board().owner(p) == pos.side())
+            {
+                let lifts = match lifted {
+                    true => (1..=pos.stones(pit)).map(Some).collect(),
+                    false => vec![None],
+                };
+                for lift in lifts {
+                    let mv = Move::Sow(Sowing {
+                        lift,
+                        ..Sowing::from(pit)
+                    });
+                    let mut after = pos.clone();
+                    effect.clear();
+                    match games::apply(rules, &mut after, &mv, Mode::Legal, &mut effect) {
+                        Ok(()) => applied.push((mv.to_string(), effect.is_capture())),
+                        // A capture whose bonus is still to choose.
+                        Err(Illegal::BonusMissing) => applied.push((mv.to_string(), true)),
+                        Err(_) => {}
+                    }
+                }
+            }
+            listed.sort();
+            applied.sort();
+            prop_assert_eq!(
+                &listed,
+                &applied,
+                "{} after {} plies: {}",
+                rules.game(),
+                game.plies(),
+                pos
+            );
+            seen += 1;
+        }
+        if game.plies() >= plies || game.play_random(&mut rng, &mut effect).is_none() {
+            return Ok(seen);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    #[test]
+    fn the_listing_is_every_sowing_that_applies(seed in any::<u64>()) {
+        for rules in rule_sets().iter().filter(|r| matches!(r.game(), Game::Nsolo | Game::Kiothi)) {
+            check_listing(rules, seed, 300)?;
         }
     }
 }

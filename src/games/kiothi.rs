@@ -29,7 +29,7 @@ use crate::moves::{BonusChoice, Candidate, Effect, Illegal, Mode, Move, Redistri
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::rules::{Leftmost, Options, Rules};
-use crate::sowing::{relay_sow, Next};
+use crate::sowing::{first_lap_end, relay_sow, Next};
 
 /// Pits per row.
 const COLS: usize = 10;
@@ -332,11 +332,12 @@ fn capture(
 /// billion laps to prove) is left out of the list.
 pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut impl Candidates) {
     let board = pos.board();
-    let own: Vec<Pit> = own_row(pos.side())
-        .filter(|&i| pos.pits()[i] > 0)
-        .map(|i| board.pit(i))
-        .collect();
+    let side = pos.side();
     if pos.opening() {
+        let own: Vec<Pit> = own_row(side)
+            .filter(|&i| pos.pits()[i] > 0)
+            .map(|i| board.pit(i))
+            .collect();
         // Too many redistributions to list: one candidate describes them, with the one
         // that puts the stones back where they were as its move.
         if let [p, q, ..] = own[..] {
@@ -353,28 +354,38 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut impl Candidat
         }
         return;
     }
+    let circuit = rules.circuit(side);
     // A listing reads no lap: they are counted, not kept.
     let mut effect = Effect {
         lap_counts_only: true,
         ..Effect::default()
     };
-    for pit in own {
-        let origin = board.index(pit);
+    for origin in own_row(side).filter(|&i| pos.pits()[i] > 0) {
+        let Some(place) = rules.circuit_place(side, origin) else {
+            continue;
+        };
+        let pit = board.pit(origin);
         for lift in 1..=pos.pits()[origin] {
-            effect.clear();
-            let mut after = pos.clone();
-            if sow(
-                rules,
-                &mut after,
-                origin,
-                lift,
-                Mode::Legal,
-                LISTING_LAP_BUDGET.min(rules.max_laps()),
-                &mut effect,
-            )
-            .is_ok()
-            {
-                let captures = effect.is_capture();
+            // Whether the sowing of `lift` stones ends within the budget, and if so
+            // whether it captures.
+            let captures = |effect: &mut Effect| {
+                effect.clear();
+                let mut after = pos.clone();
+                let budget = LISTING_LAP_BUDGET.min(rules.max_laps());
+                let sown = sow(rules, &mut after, origin, lift, Mode::Legal, budget, effect);
+                sown.ok().map(|()| effect.is_capture())
+            };
+            let (end, before) = first_lap_end(pos.pits(), circuit, place, lift);
+            if before == 0 {
+                // The move ends after its one lap: legal, known before its sowing, which
+                // only the candidate needs.
+                out.take(1, || {
+                    let captures = captures(&mut effect) == Some(true);
+                    Candidate::single(sowing(pit, lift), captures, BonusChoice::None)
+                });
+            } else if is_own(side, end) {
+                continue; // the first-lap restriction
+            } else if let Some(captures) = captures(&mut effect) {
                 out.take(1, || {
                     Candidate::single(sowing(pit, lift), captures, BonusChoice::None)
                 });
@@ -406,10 +417,7 @@ pub(crate) fn has_legal_move(rules: &Rules, pos: &Position) -> bool {
                 continue;
             };
             for lift in 1..=holds {
-                // Where the first lap ends, and what that pit held before its last stone.
-                let end = circuit[(place + lift as usize) % PITS] as usize;
-                let lifted_here = if end == origin { lift } else { 0 };
-                let before = pos.pits()[end] - lifted_here + (lift - 1) / PITS as u16;
+                let (end, before) = first_lap_end(pos.pits(), circuit, place, lift);
                 if before == 0 {
                     return true; // the move ends after one lap
                 }

@@ -17,7 +17,7 @@ use crate::moves::{BonusChoice, BonusTake, Candidate, Effect, Illegal, Mode, Mov
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::rules::{NsoloBonus, Options, Rules};
-use crate::sowing::{relay_sow, Next, SowUndo};
+use crate::sowing::{first_lap_end, relay_sow, Next, SowUndo};
 
 /// A seat's circuit is its two rows: at most 2 × 36 pits.
 const MAX_CIRCUIT: usize = MAX_PITS / 2;
@@ -96,6 +96,7 @@ pub(crate) fn apply(
 pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut impl Candidates) {
     let board = rules.board();
     let side = pos.side();
+    let circuit = rules.circuit(side);
     let (starts, count) = legal_starts(rules, pos.pits(), side);
     // A listing reads no lap: they are counted, not kept.
     let mut effect = Effect {
@@ -103,33 +104,61 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut impl Candidat
         ..Effect::default()
     };
     for &place in &starts[..count] {
+        let place = place as usize;
+        let from = board.pit(circuit[place] as usize);
+        let lift = pos.pits()[circuit[place] as usize];
+        if first_lap_end(pos.pits(), circuit, place, lift).1 == 0 {
+            // The first lap ends in an empty pit, and the move with it (every single
+            // stone's): one ply, known before its sowing, which only the candidate needs.
+            out.take(1, || {
+                let mut pits = *pos.pits();
+                effect.clear();
+                let end = sow(rules, &mut pits, side, place, &mut effect, None);
+                candidate(rules, &mut pits, side, from, end.ok(), &mut effect)
+            });
+            continue;
+        }
         let mut pits = *pos.pits();
         effect.clear();
-        let Ok(end) = sow(rules, &mut pits, side, place as usize, &mut effect, None) else {
+        let Ok(end) = sow(rules, &mut pits, side, place, &mut effect, None) else {
             continue; // an endless or undecided sowing
         };
-        let captured = capture(rules, &mut pits, side, end, &mut effect);
-        let from = board.pit(rules.circuit(side)[place as usize] as usize);
         out.take(1, || {
-            let opponent_pits = || {
-                board
-                    .pits()
-                    .filter(|&p| board.owner(p) != side && pits[board.index(p)] > 0)
-            };
-            let bonus = match bonus_due(rules, &pits, side, captured) {
-                Due::Nothing => BonusChoice::None,
-                Due::Stones(stones) => BonusChoice::Stones {
-                    stones,
-                    eligible: opponent_pits().map(|p| (p, pits[board.index(p)])).collect(),
-                },
-                Due::Hole => BonusChoice::Pits {
-                    count: 1,
-                    eligible: opponent_pits().collect(),
-                },
-            };
-            Candidate::single(Move::Sow(Sowing::from(from)), captured > 0, bonus)
+            candidate(rules, &mut pits, side, from, Some(end), &mut effect)
         });
     }
+}
+
+/// The candidate of the move from `from` that ended at `end` (`None`: no sowing, no
+/// capture), with `pits` and `effect` as its sowing left them: its capture, and the bonus
+/// the capture earns.
+fn candidate(
+    rules: &Rules,
+    pits: &mut Pits,
+    side: Side,
+    from: Pit,
+    end: Option<Pit>,
+    effect: &mut Effect,
+) -> Candidate {
+    let board = rules.board();
+    let captured = end.map_or(0, |end| capture(rules, pits, side, end, effect));
+    let opponent_pits = || {
+        board
+            .pits()
+            .filter(|&p| board.owner(p) != side && pits[board.index(p)] > 0)
+    };
+    let bonus = match bonus_due(rules, pits, side, captured) {
+        Due::Nothing => BonusChoice::None,
+        Due::Stones(stones) => BonusChoice::Stones {
+            stones,
+            eligible: opponent_pits().map(|p| (p, pits[board.index(p)])).collect(),
+        },
+        Due::Hole => BonusChoice::Pits {
+            count: 1,
+            eligible: opponent_pits().collect(),
+        },
+    };
+    Candidate::single(Move::Sow(Sowing::from(from)), captured > 0, bonus)
 }
 
 pub(crate) fn has_legal_move(rules: &Rules, pos: &Position) -> bool {
@@ -196,12 +225,14 @@ fn legal_starts(rules: &Rules, pits: &Pits, side: Side) -> ([u8; MAX_CIRCUIT], u
     let circuit = rules.circuit(side);
     let mut starts = [0u8; MAX_CIRCUIT];
     let mut count = 0;
-    // Branch-free: every place is written, and kept by counting it.
-    for (place, &p) in circuit.iter().enumerate() {
-        starts[count] = place as u8;
-        count += (pits[p as usize] >= 2) as usize;
-    }
-    if count == 0 {
+    // Branch-free: every place is written, and kept by counting it. Which of the two
+    // kinds, the seat's rows in order tell, read without the circuit's indirection.
+    if has_multiple(rules, pits, side) {
+        for (place, &p) in circuit.iter().enumerate() {
+            starts[count] = place as u8;
+            count += (pits[p as usize] >= 2) as usize;
+        }
+    } else {
         let mut next = pits[circuit[0] as usize];
         for place in (0..circuit.len()).rev() {
             let stones = pits[circuit[place] as usize];

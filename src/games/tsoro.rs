@@ -651,9 +651,11 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut impl Candidat
             });
         }
         let Ok(end) = relayed else { continue };
-        effect.clear();
-        let due = capture::<true>(rules, &mut after, mover, end.pit, &mut effect);
+        // A sowing that ends is one ply, whatever it captures: only the candidate reads
+        // the capture.
         out.take(1, || {
+            effect.clear();
+            let due = capture::<true>(rules, &mut after, mover, end.pit, &mut effect);
             let bonus = match &due {
                 Some(due) if due.count > 0 => BonusChoice::Pits {
                     count: due.count,

@@ -850,14 +850,16 @@ impl PlySyntax {
             PlySyntax::Sowing(s) => {
                 pit(f, s.from)?;
                 if let Some(n) = s.lift {
-                    write!(f, ":{n}")?;
+                    f.write_str(":")?;
+                    number(f, n)?;
                 }
                 if let Some(end) = s.end {
                     f.write_str("-")?;
                     pit(f, end)?;
                 }
                 if let Some(k) = s.arrival {
-                    write!(f, "#{k}")?;
+                    f.write_str("#")?;
+                    number(f, k)?;
                 }
                 if let Some(pits) = &s.capture {
                     f.write_str("x")?;
@@ -867,7 +869,8 @@ impl PlySyntax {
                         }
                         pit(f, p.pit)?;
                         if let Some(n) = p.count {
-                            write!(f, ":{n}")?;
+                            f.write_str(":")?;
+                            number(f, n)?;
                         }
                     }
                 }
@@ -886,7 +889,8 @@ impl PlySyntax {
                         f.write_str(",")?;
                     }
                     pit(f, p.pit)?;
-                    write!(f, ":{}", p.stones)?;
+                    f.write_str(":")?;
+                    number(f, p.stones)?;
                 }
                 Ok(())
             }
@@ -894,9 +898,15 @@ impl PlySyntax {
     }
 }
 
+/// Writes a count or a number of a ply in decimal, as `Display` does, without a
+/// formatter's arguments.
+fn number<W: fmt::Write>(f: &mut W, n: impl itoa::Integer) -> fmt::Result {
+    f.write_str(itoa::Buffer::new().format(n))
+}
+
 impl fmt::Display for PlySyntax {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.write_pits(f, |f, p| write!(f, "{p}"))
+        self.write_pits(f, |f, p| fmt::Display::fmt(&p, f))
     }
 }
 
