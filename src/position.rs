@@ -19,9 +19,10 @@ use crate::rules::{Game, Heads, Options, Rules};
 /// core changes it, ply by ply; everyone else reads it through its accessors.
 ///
 /// Two positions are equal when their board, side to move, prisons, nki marks, opening
-/// phase and capture counts agree. The repetition rules compare [`Position::key`]s, which
-/// leave out the capture counts (they never differ between positions that can recur).
-#[derive(Clone, PartialEq, Eq, Hash)]
+/// phase and capture counts agree. The repetition rule compares positions by
+/// [`Position::same_for_repetition`], which leaves out the capture counts (they never
+/// differ between positions that can recur).
+#[derive(PartialEq, Eq, Hash)]
 pub struct Position {
     board: Board,
     /// Stones per pit, indexed by [`Board::index`]; entries past `board.len()` are zero.
@@ -35,6 +36,37 @@ pub struct Position {
     opening: bool,
     /// Captures made by each seat since the start (or set-up): Tsoro's graded bonus.
     captures: [u16; 2],
+}
+
+impl Clone for Position {
+    fn clone(&self) -> Position {
+        Position {
+            board: self.board,
+            pits: self.pits,
+            side: self.side,
+            prisons: self.prisons,
+            nki: self.nki,
+            opening: self.opening,
+            captures: self.captures,
+        }
+    }
+
+    /// Copies only the pits of the larger of the two boards: past its board a position's
+    /// pits are empty. A listing of moves copies its position once a candidate.
+    fn clone_from(&mut self, source: &Position) {
+        let n = self.board.len().max(source.board.len());
+        debug_assert!(
+            source.pits[n..].iter().all(|&s| s == 0),
+            "pits past the board"
+        );
+        self.pits[..n].copy_from_slice(&source.pits[..n]);
+        self.board = source.board;
+        self.side = source.side;
+        self.prisons = source.prisons;
+        self.nki = source.nki;
+        self.opening = source.opening;
+        self.captures = source.captures;
+    }
 }
 
 impl Position {
@@ -241,26 +273,6 @@ impl Position {
     /// Stones on the whole board.
     pub fn stones_on_board(&self) -> u32 {
         self.board_pits().iter().map(|&s| s as u32).sum()
-    }
-
-    /// A 64-bit key of the board, side to move, prisons, nki marks and opening phase,
-    /// for repetition tables. Equal positions have equal keys; the replay compares the
-    /// positions themselves when keys agree, so a collision cannot cause a false draw.
-    pub fn key(&self) -> u64 {
-        // FxHash-style mixing: fast, and good enough as a table key.
-        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-        let mut h: u64 = self.side as u64;
-        for chunk in self.board_pits().chunks(4) {
-            let mut word = 0u64;
-            for (i, &s) in chunk.iter().enumerate() {
-                word |= (s as u64) << (16 * i);
-            }
-            h = (h.rotate_left(5) ^ word).wrapping_mul(K);
-        }
-        h = (h.rotate_left(5) ^ self.nki).wrapping_mul(K);
-        h = (h.rotate_left(5) ^ (self.prisons[0] as u64) ^ ((self.prisons[1] as u64) << 16))
-            .wrapping_mul(K);
-        (h.rotate_left(5) ^ self.opening as u64).wrapping_mul(K)
     }
 
     /// Whether two positions are the same for the repetition rules: board, side to move,
@@ -630,6 +642,25 @@ impl Position {
 mod tests {
     use super::*;
     use crate::rules::Game;
+
+    /// `clone_from` copies only a board's pits: a copy into a position of a larger or a
+    /// smaller board is still the source, equal to it and hashed alike.
+    #[test]
+    fn clone_from_between_boards_gives_the_source() {
+        let wide = Rules::new(Game::Nsolo, Board::new(4, 36), "").unwrap();
+        let narrow = Rules::default_for(Game::Kiothi);
+        let (wide, narrow) = (Position::initial(&wide), Position::initial(&narrow));
+        for (source, into) in [(&wide, &narrow), (&narrow, &wide), (&wide, &wide)] {
+            let mut copy = into.clone();
+            copy.clone_from(source);
+            assert!(copy == *source, "{source}");
+            assert_eq!(copy.to_string(), source.to_string());
+            assert_eq!(
+                crate::repetition::hash(&copy),
+                crate::repetition::hash(source)
+            );
+        }
+    }
 
     #[test]
     fn initial_positions_print_as_pmn() {

@@ -101,7 +101,7 @@ impl Eq for Key {}
 
 impl Hash for Key {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_u64(self.0.key());
+        state.write_u64(crate::repetition::hash(&self.0));
     }
 }
 

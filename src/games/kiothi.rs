@@ -360,6 +360,8 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut impl Candidat
         lap_counts_only: true,
         ..Effect::default()
     };
+    // Each candidate is sown on a copy of the position, made once.
+    let mut after = pos.clone();
     for origin in own_row(side).filter(|&i| pos.pits()[i] > 0) {
         let Some(place) = rules.circuit_place(side, origin) else {
             continue;
@@ -368,9 +370,9 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut impl Candidat
         for lift in 1..=pos.pits()[origin] {
             // Whether the sowing of `lift` stones ends within the budget, and if so
             // whether it captures.
-            let captures = |effect: &mut Effect| {
+            let mut captures = |effect: &mut Effect| {
                 effect.clear();
-                let mut after = pos.clone();
+                after.clone_from(pos);
                 let budget = LISTING_LAP_BUDGET.min(rules.max_laps());
                 let sown = sow(rules, &mut after, origin, lift, Mode::Legal, budget, effect);
                 sown.ok().map(|()| effect.is_capture())
@@ -408,6 +410,7 @@ pub(crate) fn has_legal_move(rules: &Rules, pos: &Position) -> bool {
     }
     let circuit = rules.circuit(side);
     let mut effect = Effect::default();
+    let mut after = pos.clone();
     let mut cut_off = false;
     for budget in [LAP_BUDGET.min(rules.max_laps()), rules.max_laps()] {
         cut_off = false;
@@ -425,7 +428,7 @@ pub(crate) fn has_legal_move(rules: &Rules, pos: &Position) -> bool {
                     continue; // the first-lap restriction
                 }
                 effect.clear();
-                let mut after = pos.clone();
+                after.clone_from(pos);
                 match sow(
                     rules,
                     &mut after,

@@ -600,9 +600,11 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut impl Candidat
         lap_counts_only: true,
         ..Effect::default()
     };
+    // Each candidate is sown on a copy of the position, made once.
+    let mut after = pos.clone();
     for place in places(starts(rules, pos)) {
         let from = board.pit(circuit[place] as usize);
-        let mut after = pos.clone();
+        after.clone_from(pos);
         let lift = after.pits()[circuit[place] as usize];
         // Heads in the order of their first arrival, and the arrivals at each.
         let mut arrivals = [(0usize, 0u32); 2];
