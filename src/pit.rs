@@ -108,6 +108,14 @@ impl Pit {
         })
     }
 
+    /// Writes the pit's name to any writer: a `String` takes it without a formatter.
+    pub fn write_name<W: fmt::Write>(self, out: &mut W) -> fmt::Result {
+        self.name(|letter, col| {
+            out.write_char(letter)?;
+            out.write_str(col)
+        })
+    }
+
     /// Gives `write` the pit's name in its two parts: the row letter, and the column in
     /// decimal (without a formatter: every table row and ply text names pits).
     fn name<R>(self, write: impl FnOnce(char, &str) -> R) -> R {
@@ -117,11 +125,7 @@ impl Pit {
 
 impl fmt::Display for Pit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use fmt::Write as _;
-        self.name(|letter, col| {
-            f.write_char(letter)?;
-            f.write_str(col)
-        })
+        self.write_name(f)
     }
 }
 

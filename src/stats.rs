@@ -487,10 +487,8 @@ impl RowWriter {
         out.push(b',');
         // The trace's text of the ply ([`PlyTrace::text`]), into a buffer kept.
         self.text.clear();
-        {
-            use std::fmt::Write as _;
-            let _ = write!(self.text, "{}", p.syntax);
-        }
+        // The syntax's own writer, straight into the `String`, without a formatter.
+        let _ = (p.syntax).write_pits(&mut self.text, |text, pit| pit.write_name(text));
         push_field(out, &self.text);
         out.push(b',');
         push_decimal(out, e.lap_count);

@@ -103,6 +103,10 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut impl Candidat
         lap_counts_only: true,
         ..Effect::default()
     };
+    // Each candidate is sown on one copy of the pits, refreshed from the board alone
+    // (past it the pits stay empty).
+    let n = board.len();
+    let mut pits: Pits = [0; MAX_PITS];
     for &place in &starts[..count] {
         let place = place as usize;
         let from = board.pit(circuit[place] as usize);
@@ -111,14 +115,14 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut impl Candidat
             // The first lap ends in an empty pit, and the move with it (every single
             // stone's): one ply, known before its sowing, which only the candidate needs.
             out.take(1, || {
-                let mut pits = *pos.pits();
+                pits[..n].copy_from_slice(&pos.pits()[..n]);
                 effect.clear();
                 let end = sow(rules, &mut pits, side, place, &mut effect, None);
                 candidate(rules, &mut pits, side, from, end.ok(), &mut effect)
             });
             continue;
         }
-        let mut pits = *pos.pits();
+        pits[..n].copy_from_slice(&pos.pits()[..n]);
         effect.clear();
         let Ok(end) = sow(rules, &mut pits, side, place, &mut effect, None) else {
             continue; // an endless or undecided sowing
