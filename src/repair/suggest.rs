@@ -292,6 +292,13 @@ fn ply_text(game: &ParsedGame, number: usize) -> String {
         .unwrap_or_default()
 }
 
+/// The main-line plies of a game a search for its repairs reads, from its trace: a
+/// record parsed to this many (see [`crate::pmn::GameText::parse_cut`]) gets the
+/// suggestions of the whole record.
+pub fn plies_read_for(trace: &Trace) -> usize {
+    (trace.first_error_ply()).map_or(usize::MAX, |e| plies_read(e as usize) + HELD_PAST)
+}
+
 /// Adds the best repairs as suggestions to the first error of a trace.
 pub fn attach_suggestions(
     game: &ParsedGame,
@@ -393,11 +400,7 @@ pub fn repair_text(
         copied = end;
         // Replayed from its text, and parsed only as far as the search reads it.
         let (game, trace) = match replayer.replay_text(&game, options, &|_| true) {
-            Some((_, trace)) => {
-                let read = (trace.first_error_ply())
-                    .map_or(usize::MAX, |e| plies_read(e as usize) + HELD_PAST);
-                (game.parse_cut(read), trace)
-            }
+            Some((_, trace)) => (game.parse_cut(plies_read_for(&trace)), trace),
             None => {
                 let game = game.parse();
                 let trace = replay::replay(&game, options);
