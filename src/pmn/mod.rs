@@ -27,4 +27,4 @@ pub use parse::PitNumbers;
 pub use problem::{Code, Problem, Severity};
 pub use reader::{parse_bytes, parse_str, GameText, ParsedGame, Reader};
 pub use visit::{CutBuilder, RecordBuilder, Skip, Visitor};
-pub use writer::{write_game, write_game_into, write_games, write_numbered_game};
+pub use writer::{write_game, write_game_into, write_games, write_numbered_game, ExportWriter};
