@@ -161,8 +161,10 @@ pub(super) fn search_held(
         };
         let edited = ParsedGame {
             record: apply_edit(&from.record, &first.edit),
+            problems: from.problems.clone(),
             text: String::new(),
-            ..from.clone()
+            offset: from.offset,
+            line: from.line,
         };
         let rest = RepairOptions {
             plies: bounds.plies - result.replayed,
