@@ -78,7 +78,7 @@ pub mod numbering;
 
 use std::fmt::Write as _;
 
-use crate::pmn::{Element, ParsedGame, Record, Tag};
+use crate::pmn::{Element, GameText, ParsedGame, Record, Tag};
 use crate::replay::{replay, ReplayOptions, Trace};
 use crate::rules::Rules;
 
@@ -238,6 +238,140 @@ pub fn convert_broken_game(
         return None;
     }
     Some(conversion(file, game, parsed, options, true))
+}
+
+/// The export form of a game with errors kept failing where it fails (what
+/// [`to_pmn`] writes of [`convert_broken_game`]), written from its text as the reader
+/// reads it, so that its record is never held: for a game whose text the reader read
+/// whole, with no problem and nothing it skipped (no tag line it could not read, no
+/// text after the result). `None` for any other game, which is converted from its
+/// record. `trace` is the game's replay.
+pub fn broken_export_text(text: &GameText, trace: &Trace) -> Option<String> {
+    if !text.is_game() || !text.problems().is_empty() {
+        return None;
+    }
+    let game = text.text();
+    let offset = text.offset();
+    let blank = |start: usize, end: usize| {
+        start
+            .checked_sub(offset)
+            .zip(end.checked_sub(offset))
+            .and_then(|(a, b)| game.get(a..b))
+            .unwrap_or("")
+            .chars()
+            .all(verdict::is_space)
+    };
+    let mut read = Whole {
+        blank: &blank,
+        at: offset,
+        depth: 0,
+        whole: true,
+        result: None,
+    };
+    let tags = text.read(&mut read)?;
+    // Nothing but spaces before each tag.
+    let mut at = offset;
+    for tag in &tags {
+        if !blank(at, tag.span.start) {
+            return None;
+        }
+        at = at.max(tag.span.end);
+    }
+    let end = offset + game.len();
+    let moves_end = read.result.map_or(end, |r| r.span.start);
+    let after_result = read.result.is_some_and(|r| !blank(r.span.end, end));
+    if !read.whole || !blank(read.at, moves_end) || after_result {
+        return None;
+    }
+    let mut record = Record {
+        tags,
+        moves: Vec::new(),
+        result: read.result,
+    };
+    if let Some(rules) = &trace.rules {
+        normalise_tags(&mut record, rules);
+    }
+    let mut out = String::with_capacity(game.len() + 64);
+    let mut writer = crate::pmn::ExportWriter::new(&record.tags, record.first_side(), &mut out);
+    text.read(&mut writer);
+    writer.finish(record.result.map(|r| r.result));
+    Some(out)
+}
+
+/// Whether the reader read a game's move text whole, as [`gaps`] tells it from a
+/// record: nothing but spaces between the main line's elements, no problem.
+struct Whole<'b> {
+    blank: &'b dyn Fn(usize, usize) -> bool,
+    /// The end of the last tag or main-line element read.
+    at: usize,
+    /// Variations open.
+    depth: usize,
+    whole: bool,
+    result: Option<crate::pmn::ResultToken>,
+}
+
+impl Whole<'_> {
+    fn element(&mut self, span: crate::pmn::Span) -> std::ops::ControlFlow<()> {
+        if self.depth == 0 {
+            if !(self.blank)(self.at, span.start) {
+                self.whole = false;
+                return std::ops::ControlFlow::Break(());
+            }
+            self.at = self.at.max(span.end);
+        }
+        std::ops::ControlFlow::Continue(())
+    }
+}
+
+impl crate::pmn::Visitor for Whole<'_> {
+    fn tags(&mut self, record: &Record) -> std::ops::ControlFlow<()> {
+        // The move text starts after the last tag.
+        for tag in &record.tags {
+            self.at = self.at.max(tag.span.end);
+        }
+        std::ops::ControlFlow::Continue(())
+    }
+
+    fn move_number(&mut self, number: crate::pmn::MoveNumber) -> std::ops::ControlFlow<()> {
+        self.element(number.span)
+    }
+
+    fn ply(&mut self, ply: crate::pmn::Ply) -> std::ops::ControlFlow<()> {
+        self.element(ply.span)
+    }
+
+    fn comment(&mut self, comment: crate::pmn::Comment) -> std::ops::ControlFlow<()> {
+        self.element(comment.span)
+    }
+
+    fn nag(&mut self, nag: crate::pmn::Nag) -> std::ops::ControlFlow<()> {
+        self.element(nag.span)
+    }
+
+    fn begin_variation(&mut self, open: crate::pmn::Span) -> crate::pmn::Skip {
+        if self.depth == 0 && !(self.blank)(self.at, open.start) {
+            self.whole = false;
+        }
+        self.depth += 1;
+        crate::pmn::Skip::No
+    }
+
+    fn end_variation(&mut self, span: crate::pmn::Span) -> std::ops::ControlFlow<()> {
+        self.depth = self.depth.saturating_sub(1);
+        if self.depth == 0 {
+            self.at = self.at.max(span.end);
+        }
+        std::ops::ControlFlow::Continue(())
+    }
+
+    fn result(&mut self, result: crate::pmn::ResultToken) -> std::ops::ControlFlow<()> {
+        self.result = Some(result);
+        std::ops::ControlFlow::Continue(())
+    }
+
+    fn problem(&mut self, _problem: crate::pmn::Problem) {
+        self.whole = false;
+    }
 }
 
 fn conversion(

@@ -20,9 +20,9 @@ use rusqlite::{params, Connection, OpenFlags};
 use crate::convert::convert_game;
 use crate::corpus::{self, Batches, Filter, Input, Work};
 use crate::error::CommandError;
-use crate::pmn::{Record, Tag};
+use crate::pmn::{GameText, Record, Tag};
 use crate::position::Setup;
-use crate::replay::ReplayOptions;
+use crate::replay::{ReplayOptions, Replayer};
 use crate::search::{self, broken_export_form, GameFacts, PlyFacts};
 use crate::stats::{ply_rows, set_of, PlyRow};
 
@@ -83,9 +83,59 @@ fn game_rows(
     parsed: &crate::pmn::ParsedGame,
     options: &ReplayOptions,
 ) -> GameRows {
-    use crate::play::{EndReason, Outcome};
     let conversion = convert_game(file, game, parsed, options);
-    let trace = &conversion.trace;
+    let pmn = (conversion.trace.is_valid()).then(|| crate::convert::to_pmn(&conversion));
+    let mut rows = rows_of(file, game, &parsed.record.tags, &conversion.trace);
+    // One conversion of the game is held at a time: a broken game's export form
+    // replays it again.
+    drop(conversion);
+    rows.pmn = pmn.unwrap_or_else(|| broken_export_form(file, game, parsed, options));
+    rows
+}
+
+/// The rows of a game read from its input, when the filter keeps it and it is a game:
+/// replayed from its text, and parsed then only for the export form of a valid game,
+/// or of a broken game that cannot be written from its text
+/// ([`crate::convert::broken_export_text`]).
+fn text_rows(
+    file: &str,
+    game: usize,
+    text: GameText,
+    filter: &Filter,
+    options: &ReplayOptions,
+) -> Option<GameRows> {
+    let parsed_rows = |text: GameText| {
+        let parsed = text.parse();
+        (!parsed.is_no_game() && filter.accepts(&parsed.record))
+            .then(|| game_rows(file, game, &parsed, options))
+    };
+    if !text.is_game() {
+        return parsed_rows(text);
+    }
+    let (record, trace) = Replayer::new().replay_text(&text, options, &|r| filter.accepts(r))?;
+    // Text that may stand for no game (see `ParsedGame::is_no_game`) is parsed.
+    if record.tags.is_empty() && record.result.is_none() && trace.plies_written == 0 {
+        return parsed_rows(text);
+    }
+    let mut rows = rows_of(file, game, &record.tags, &trace);
+    rows.pmn = match trace.is_valid() {
+        true => {
+            let mut parsed = text.parse();
+            let whole = std::mem::take(&mut parsed.record);
+            let conversion = crate::convert::converted(file, game, &parsed, whole, trace, false);
+            crate::convert::to_pmn(&conversion)
+        }
+        false => match crate::convert::broken_export_text(&text, &trace) {
+            Some(pmn) => pmn,
+            None => broken_export_form(file, game, &text.parse(), options),
+        },
+    };
+    Some(rows)
+}
+
+/// The rows of a game from its tags and replay, its export form not written yet.
+fn rows_of(file: &str, game: usize, tags: &[Tag], trace: &crate::replay::Trace) -> GameRows {
+    use crate::play::{EndReason, Outcome};
     let (outcome, end_reason) = match &trace.outcome {
         None => (None, None),
         Some(o) => {
@@ -111,13 +161,10 @@ fn game_rows(
             .collect(),
         _ => Vec::new(),
     };
-    let pmn = trace
-        .is_valid()
-        .then(|| crate::convert::to_pmn(&conversion));
-    let mut rows = GameRows {
+    GameRows {
         file: file.to_string(),
         game,
-        tags: (parsed.record.tags.iter())
+        tags: (tags.iter())
             .map(|t| (t.name.to_string(), t.value.to_string()))
             .collect(),
         rule_set: trace.rules.as_ref().map(set_of),
@@ -130,12 +177,7 @@ fn game_rows(
         end_reason,
         positions,
         pmn: String::new(),
-    };
-    // One conversion of the game is held at a time: a broken game's export form
-    // replays it again.
-    drop(conversion);
-    rows.pmn = pmn.unwrap_or_else(|| broken_export_form(file, game, parsed, options));
-    rows
+    }
 }
 
 fn sql_error(e: rusqlite::Error) -> CommandError {
@@ -282,10 +324,15 @@ pub fn write(
 ) -> Result<usize, CommandError> {
     let names: Vec<String> = inputs.iter().map(Input::name).collect();
     let rows = |work: Work| -> Result<Option<GameRows>, String> {
-        let input = work.input();
-        Ok(work
-            .parse_game(&names, filter)?
-            .map(|(index, game)| game_rows(&names[input], index, &game, options)))
+        let name = &names[work.input()];
+        let (index, text) = match work {
+            Work::Unreadable { input, error } => return Err(format!("{}: {error}", names[input])),
+            Work::Game { index, game, .. } => (index, game),
+        };
+        if let Some(report) = text.read_failure(name) {
+            return Err(report);
+        }
+        Ok(text_rows(name, index, text, filter, options))
     };
     let mut fill = |tmp: &Path| -> Result<usize, CommandError> {
         let mut db = create(tmp, options).map_err(sql_error)?;

@@ -585,13 +585,27 @@ pub fn declared_result(record: &Record) -> Option<GameResult> {
         .or_else(|| record.tag("Result").and_then(GameResult::from_text))
 }
 
-/// Replays `inputs` from `state`, appending to `trace`, and checks the result when the
-/// whole main line replayed and was read whole (`cut_short`: see [`cut_short`]). The
-/// plies are owned (read from the record as the replay goes, see [`MainLine`]) or
-/// borrowed (a list of them, as the repairs give).
+/// The main-line plies of a game's text past those a record holds (see
+/// [`crate::pmn::GameText::parse_cut`]): its plies from the `skip`-th (counted from 0)
+/// on, read from the text as a replay comes to them, after the plies it was given.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TextTail<'t> {
+    /// The game's text, where it starts in its file, and its first line.
+    pub(crate) text: &'t str,
+    pub(crate) offset: usize,
+    pub(crate) line: u32,
+    /// The main-line plies of the text the record holds, not replayed from the text.
+    pub(crate) skip: usize,
+}
+
+/// Replays `inputs` from `state`, then the plies of `tail` (if given), appending to
+/// `trace`, and checks the result when the whole main line replayed and was read whole
+/// (`cut_short`: see [`cut_short`]). The plies are owned (read from the record as the
+/// replay goes, see [`MainLine`]) or borrowed (a list of them, as the repairs give).
 pub(crate) fn replay_from<'a, P: std::borrow::Borrow<PlyInput<'a>>>(
     state: &mut GameState,
     inputs: impl IntoIterator<Item = P>,
+    tail: Option<TextTail<'_>>,
     record: &Record,
     cut_short: bool,
     options: &ReplayOptions,
@@ -602,6 +616,7 @@ pub(crate) fn replay_from<'a, P: std::borrow::Borrow<PlyInput<'a>>>(
         &mut buffers,
         state,
         inputs,
+        tail,
         record,
         cut_short,
         options,
@@ -610,10 +625,12 @@ pub(crate) fn replay_from<'a, P: std::borrow::Borrow<PlyInput<'a>>>(
 }
 
 /// [`replay_from`] filling the move and effect of `buffers` ply by ply.
+#[allow(clippy::too_many_arguments)]
 fn replay_with<'a, P: std::borrow::Borrow<PlyInput<'a>>>(
     buffers: &mut PlyBuffers,
     state: &mut GameState,
     inputs: impl IntoIterator<Item = P>,
+    tail: Option<TextTail<'_>>,
     record: &Record,
     cut_short: bool,
     options: &ReplayOptions,
@@ -623,26 +640,48 @@ fn replay_with<'a, P: std::borrow::Borrow<PlyInput<'a>>>(
     let mv = buffers.mv.get_or_insert_with(Move::buffer);
     effect.lap_counts_only = !options.keep_laps;
     let mut failed = false;
-    for input in inputs {
-        let before = state.plies();
-        let ply = step_into(
-            state,
-            input.borrow(),
-            mv,
-            effect,
-            options,
-            &mut trace.diagnostics,
-            &mut failed,
-        );
-        if state.plies() > before {
-            trace.played += 1;
+    {
+        let mut play = |input: &PlyInput<'_>| -> bool {
+            let before = state.plies();
+            let ply = step_into(
+                state,
+                input,
+                mv,
+                effect,
+                options,
+                &mut trace.diagnostics,
+                &mut failed,
+            );
+            if state.plies() > before {
+                trace.played += 1;
+            }
+            if let Some(played) = ply {
+                let view = played.view(input, mv, effect, state.position(), options);
+                trace.plies.push(view.to_trace(options));
+            }
+            !failed
+        };
+        let (mut going, mut number) = (true, 0);
+        for input in inputs {
+            let input = input.borrow();
+            number = input.number;
+            going = play(input);
+            if !going {
+                break;
+            }
         }
-        if let Some(played) = ply {
-            let view = played.view(input.borrow(), mv, effect, state.position(), options);
-            trace.plies.push(view.to_trace(options));
-        }
-        if failed {
-            break;
+        if let Some(tail) = tail.filter(|_| going) {
+            let mut rest = TailPlies {
+                skip: tail.skip,
+                read: 0,
+                number,
+                pending: None,
+                commands: Vec::new(),
+                play: &mut play,
+                going: true,
+            };
+            crate::pmn::parse::read_game(tail.text, tail.offset, tail.line, &mut rest);
+            let _ = rest.step_pending();
         }
     }
     trace.last = Some(state.position().clone());
@@ -660,6 +699,65 @@ fn replay_with<'a, P: std::borrow::Borrow<PlyInput<'a>>>(
     let outcome = state.outcome();
     trace.outcome = outcome;
     check_result(record, trace, outcome);
+}
+
+/// The reader's events of a [`TextTail`] played by `play`: each main-line ply past
+/// `skip` is held until the next (or the end), so that the commands of the comments
+/// after it come with it, and numbered on from `number`. Variations are skipped.
+struct TailPlies<'p, F: FnMut(&PlyInput<'_>) -> bool> {
+    skip: usize,
+    /// The main-line plies read.
+    read: usize,
+    /// The number of the last ply played.
+    number: u32,
+    pending: Option<crate::pmn::Ply>,
+    commands: Vec<Command>,
+    play: &'p mut F,
+    /// No ply has failed.
+    going: bool,
+}
+
+impl<F: FnMut(&PlyInput<'_>) -> bool> TailPlies<'_, F> {
+    /// Plays the ply held, with the commands after it; stops the reading once a ply
+    /// fails.
+    fn step_pending(&mut self) -> std::ops::ControlFlow<()> {
+        if let Some(ply) = self.pending.take() {
+            self.number += 1;
+            let input = PlyInput {
+                number: self.number,
+                syntax: &ply.syntax,
+                span: ply.span,
+                commands: self.commands.iter().collect(),
+            };
+            self.going = (self.play)(&input);
+            self.commands.clear();
+        }
+        match self.going {
+            true => std::ops::ControlFlow::Continue(()),
+            false => std::ops::ControlFlow::Break(()),
+        }
+    }
+}
+
+impl<F: FnMut(&PlyInput<'_>) -> bool> crate::pmn::Visitor for TailPlies<'_, F> {
+    fn ply(&mut self, ply: crate::pmn::Ply) -> std::ops::ControlFlow<()> {
+        self.read += 1;
+        if self.read <= self.skip {
+            return std::ops::ControlFlow::Continue(());
+        }
+        self.step_pending()?;
+        self.pending = Some(ply);
+        std::ops::ControlFlow::Continue(())
+    }
+
+    fn comment(&mut self, comment: crate::pmn::Comment) -> std::ops::ControlFlow<()> {
+        if self.pending.is_some() {
+            self.commands.extend(comment.commands);
+        }
+        std::ops::ControlFlow::Continue(())
+    }
+
+    fn problem(&mut self, _problem: crate::pmn::Problem) {}
 }
 
 /// PMN.md, "Results": the declared result against the final position.

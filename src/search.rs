@@ -16,7 +16,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::convert::{convert_broken_game, convert_game, to_pmn};
+use crate::convert::{broken_export_text, convert_broken_game, convert_game, to_pmn};
 use crate::corpus::{self, Batches, Filter, Input, Work};
 use crate::error::CommandError;
 use crate::geometry::{Pit, Side};
@@ -743,8 +743,13 @@ pub fn search_pmn(
             return Ok(None);
         };
         let name = &names[input];
-        let pmn = (search.format == Format::Pmn)
-            .then(|| export_form(name, index, &text.parse(), search.replay));
+        // A game with errors read whole is written from its text, never parsed whole.
+        let pmn = (search.format == Format::Pmn).then(|| {
+            (!trace.is_valid())
+                .then(|| broken_export_text(&text, &trace))
+                .flatten()
+                .unwrap_or_else(|| export_form(name, index, &text.parse(), search.replay))
+        });
         let tags = tags_hit(search.filter, search.wheres);
         Ok(Some(Found {
             matched: matched(name, index, hits, tags),

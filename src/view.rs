@@ -28,6 +28,7 @@ use crate::error::CommandError;
 use crate::geometry::{Pit, Side};
 use crate::moves::Move;
 use crate::pmn::{Element, ParsedGame, Record};
+use crate::pmn::{GameText, Tag};
 use crate::position::Position;
 use crate::repair::RepairOptions;
 use crate::replay::{replay, ReplayOptions, Trace};
@@ -72,7 +73,7 @@ pub struct GameView {
     /// The plies written in the main line.
     pub plies_written: usize,
     /// The move text as written.
-    pub moves: Vec<Item>,
+    pub moves: MoveText,
     /// The variations that branch from the main line, replayed, in the order written.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub variations: Vec<VariationView>,
@@ -192,6 +193,173 @@ pub enum Item {
     /// The result token.
     #[serde(rename = "r")]
     Result { t: CompactString },
+}
+
+/// The move text as the page lists it: items made from a record, or, for a game with
+/// no variation, read again from its text as the page is written, so that a long
+/// game's items are never held.
+#[derive(Clone, Debug)]
+pub enum MoveText {
+    Items(Vec<Item>),
+    Text(GameText),
+}
+
+impl Serialize for MoveText {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let game = match self {
+            MoveText::Items(items) => return items.serialize(serializer),
+            MoveText::Text(game) => game,
+        };
+        let mut seq = serializer.serialize_seq(None)?;
+        let mut items = ItemsOfText {
+            seq: &mut seq,
+            main: 0,
+            result: None,
+            failed: None,
+        };
+        game.read(&mut items);
+        let (failed, result) = (items.failed.take(), items.result);
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        if let Some(r) = result {
+            seq.serialize_element(&Item::Result {
+                t: r.result.as_str().into(),
+            })?;
+        }
+        seq.end()
+    }
+}
+
+/// The reader's events of a game with no variation, each written as its [`Item`], as
+/// [`move_text`] lists a record's elements.
+struct ItemsOfText<'s, Q: serde::ser::SerializeSeq> {
+    seq: &'s mut Q,
+    /// Main-line plies read.
+    main: u32,
+    result: Option<crate::pmn::ResultToken>,
+    failed: Option<Q::Error>,
+}
+
+impl<Q: serde::ser::SerializeSeq> ItemsOfText<'_, Q> {
+    fn write(&mut self, item: Item) -> std::ops::ControlFlow<()> {
+        match self.seq.serialize_element(&item) {
+            Ok(()) => std::ops::ControlFlow::Continue(()),
+            Err(e) => {
+                self.failed = Some(e);
+                std::ops::ControlFlow::Break(())
+            }
+        }
+    }
+}
+
+impl<Q: serde::ser::SerializeSeq> crate::pmn::Visitor for ItemsOfText<'_, Q> {
+    fn move_number(&mut self, m: crate::pmn::MoveNumber) -> std::ops::ControlFlow<()> {
+        self.write(Item::Number { t: number_text(&m) })
+    }
+
+    fn ply(&mut self, ply: crate::pmn::Ply) -> std::ops::ControlFlow<()> {
+        self.main += 1;
+        self.write(Item::Ply {
+            t: ply_text(&ply),
+            p: Some(self.main),
+        })
+    }
+
+    fn comment(&mut self, c: crate::pmn::Comment) -> std::ops::ControlFlow<()> {
+        self.write(Item::Comment {
+            t: CompactString::from(c.text.trim()),
+        })
+    }
+
+    fn nag(&mut self, n: crate::pmn::Nag) -> std::ops::ControlFlow<()> {
+        self.write(Item::Nag {
+            t: format_compact!("${}", n.code),
+        })
+    }
+
+    fn result(&mut self, result: crate::pmn::ResultToken) -> std::ops::ControlFlow<()> {
+        self.result = Some(result);
+        std::ops::ControlFlow::Continue(())
+    }
+
+    fn problem(&mut self, _problem: crate::pmn::Problem) {}
+}
+
+/// A move number as the page lists it: `12.` or `12...`.
+fn number_text(m: &crate::pmn::MoveNumber) -> CompactString {
+    format_compact!(
+        "{}{}",
+        m.number,
+        match m.dots {
+            crate::pmn::Dots::One => ".",
+            crate::pmn::Dots::Three => "...",
+        }
+    )
+}
+
+/// A ply as the page lists it: as written, with its suffix.
+fn ply_text(ply: &crate::pmn::Ply) -> CompactString {
+    let mut t = ply.syntax.to_compact_string();
+    if let Some(s) = ply.suffix {
+        t.push_str(s.as_str());
+    }
+    t
+}
+
+/// What the page needs of a game's text before its replay: the `[%stones]` arguments
+/// written after main-line plies (see [`move_text`]), whether it has a variation,
+/// whether it holds anything, and whether the reader found an error.
+#[derive(Default)]
+struct Scan {
+    stones: Vec<(u32, String)>,
+    main: u32,
+    variation: bool,
+    anything: bool,
+    result: Option<crate::pmn::ResultToken>,
+    errors: bool,
+}
+
+impl crate::pmn::Visitor for Scan {
+    fn move_number(&mut self, _m: crate::pmn::MoveNumber) -> std::ops::ControlFlow<()> {
+        self.anything = true;
+        std::ops::ControlFlow::Continue(())
+    }
+
+    fn ply(&mut self, _ply: crate::pmn::Ply) -> std::ops::ControlFlow<()> {
+        self.anything = true;
+        self.main += 1;
+        std::ops::ControlFlow::Continue(())
+    }
+
+    fn comment(&mut self, c: crate::pmn::Comment) -> std::ops::ControlFlow<()> {
+        self.anything = true;
+        for cmd in c.commands.iter().filter(|c| c.name == "stones") {
+            self.stones.push((self.main, cmd.args.as_str().to_string()));
+        }
+        std::ops::ControlFlow::Continue(())
+    }
+
+    fn nag(&mut self, _n: crate::pmn::Nag) -> std::ops::ControlFlow<()> {
+        self.anything = true;
+        std::ops::ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self, _open: crate::pmn::Span) -> crate::pmn::Skip {
+        self.anything = true;
+        self.variation = true;
+        crate::pmn::Skip::Yes
+    }
+
+    fn result(&mut self, result: crate::pmn::ResultToken) -> std::ops::ControlFlow<()> {
+        self.result = Some(result);
+        std::ops::ControlFlow::Continue(())
+    }
+
+    fn problem(&mut self, problem: crate::pmn::Problem) {
+        self.errors |= problem.is_error();
+    }
 }
 
 /// A diagnostic as the page shows it.
@@ -348,21 +516,9 @@ fn move_text(record: &Record) -> (Vec<Item>, Vec<(u32, String)>, Vec<Branch<'_>>
             read += 1;
         }
         match element {
-            Element::MoveNumber(m) => items.push(Item::Number {
-                t: format_compact!(
-                    "{}{}",
-                    m.number,
-                    match m.dots {
-                        crate::pmn::Dots::One => ".",
-                        crate::pmn::Dots::Three => "...",
-                    }
-                ),
-            }),
+            Element::MoveNumber(m) => items.push(Item::Number { t: number_text(m) }),
             Element::Ply(ply) => {
-                let mut t = ply.syntax.to_compact_string();
-                if let Some(s) = ply.suffix {
-                    t.push_str(s.as_str());
-                }
+                let t = ply_text(ply);
                 let p = in_main.then(|| {
                     last_ply = Some(read - 1);
                     main += 1;
@@ -519,6 +675,46 @@ pub fn game_view(
 ) -> GameView {
     let record = &parsed.record;
     let (moves, written_stones, branches) = move_text(record);
+    let variations = (branches.iter())
+        .filter(|_| trace.start.is_some())
+        .map(|b| variation_view(parsed, b, options))
+        .collect();
+    let seen = Seen {
+        number,
+        input,
+        index,
+        tags: &record.tags,
+        moves: MoveText::Items(moves),
+        written_stones,
+        variations,
+    };
+    view_from(seen, trace)
+}
+
+/// What the page shows of a game beside its replay: where it is, its tags, its move
+/// text, the `[%stones]` arguments written after main-line plies (see [`move_text`]) and
+/// its variations, replayed.
+struct Seen<'a> {
+    number: usize,
+    input: &'a str,
+    index: usize,
+    tags: &'a [Tag],
+    moves: MoveText,
+    written_stones: Vec<(u32, String)>,
+    variations: Vec<VariationView>,
+}
+
+/// The page's view of one game from what it shows and its replay.
+fn view_from(seen: Seen<'_>, trace: &Trace) -> GameView {
+    let Seen {
+        number,
+        input,
+        index,
+        tags,
+        moves,
+        written_stones,
+        variations,
+    } = seen;
     let game = trace.rules.as_ref().map(|r| r.game());
     let stones_at = |n: usize, pos: Option<&Position>| -> Vec<Checkpoint> {
         let from = written_stones.partition_point(|(ply, _)| (*ply as usize) < n);
@@ -573,7 +769,7 @@ pub fn game_view(
         number,
         input: input.to_string(),
         index,
-        tags: (record.tags.iter())
+        tags: (tags.iter())
             .map(|t| (t.name.to_string(), t.value.to_string()))
             .collect(),
         rules,
@@ -582,10 +778,7 @@ pub fn game_view(
         plies,
         stop,
         plies_written: trace.plies_written,
-        variations: (branches.iter())
-            .filter(|_| trace.start.is_some())
-            .map(|b| variation_view(parsed, b, options))
-            .collect(),
+        variations,
         moves,
         start_stones: stones_at(0, trace.start.as_ref()),
         diagnostics: trace.diagnostics.iter().map(DiagnosticView::of).collect(),
@@ -615,6 +808,61 @@ pub fn view_of(
     game_view(number, input, index, parsed, &trace, options)
 }
 
+/// The page's view of a game read from its input (numbered 0, for the page to number),
+/// when the filter keeps it and it is a game. A game with no variation is replayed from
+/// its text and never parsed whole: its move text is read again as the page is written,
+/// and a search for repairs holds its record only as far as it reads it.
+fn text_view(
+    input: &str,
+    index: usize,
+    text: GameText,
+    filter: &Filter,
+    options: &ReplayOptions,
+    suggest: bool,
+) -> Option<GameView> {
+    let mut scan = Scan::default();
+    let tags = match text.read(&mut scan) {
+        Some(tags) if !scan.variation => tags,
+        _ => {
+            let game = text.parse();
+            if game.is_no_game() || !filter.accepts(&game.record) {
+                return None;
+            }
+            return Some(match suggest {
+                true => view_of(0, input, index, &game, options),
+                false => game_view(0, input, index, &game, &replay(&game, options), options),
+            });
+        }
+    };
+    // What stands for no game (see `ParsedGame::is_no_game`), and the filter.
+    let errors = scan.errors || text.problems().iter().any(|p| p.is_error());
+    let nothing = tags.is_empty() && !scan.anything && scan.result.is_none();
+    let record = Record {
+        tags,
+        moves: Vec::new(),
+        result: scan.result,
+    };
+    if (nothing && !errors) || !filter.accepts(&record) {
+        return None;
+    }
+    let (_, mut trace) = crate::replay::Replayer::new().replay_text(&text, options, &|_| true)?;
+    if suggest && !trace.is_valid() {
+        let read = crate::repair::plies_read_for(&trace);
+        let game = text.clone().parse_cut(read);
+        crate::repair::attach_suggestions(&game, &mut trace, options, &RepairOptions::default());
+    }
+    let seen = Seen {
+        number: 0,
+        input,
+        index,
+        tags: &record.tags,
+        moves: MoveText::Text(text),
+        written_stones: scan.stones,
+        variations: Vec::new(),
+    };
+    Some(view_from(seen, &trace))
+}
+
 /// `sow view`: the games of the inputs kept by the filter, replayed, as one page. The
 /// games are replayed a batch at a time by the corpus driver. An input that cannot be
 /// read is reported to `notes` (`NAME: why`), and the others are still read (to report
@@ -639,11 +887,14 @@ pub fn write_view(
     let mut unreadable = 0;
     let view = |work: Work| -> Result<Option<GameView>, String> {
         let name = &names[work.input()];
-        let game = work.parse_game(&names, filter)?;
-        Ok(game.map(|(index, game)| match suggest {
-            true => view_of(0, name, index, &game, options),
-            false => game_view(0, name, index, &game, &replay(&game, options), options),
-        }))
+        let (index, text) = match work {
+            Work::Unreadable { input, error } => return Err(format!("{}: {error}", names[input])),
+            Work::Game { index, game, .. } => (index, game),
+        };
+        if let Some(report) = text.read_failure(name) {
+            return Err(report);
+        }
+        Ok(text_view(name, index, text, filter, options, suggest))
     };
     let keep = |_, view: Result<Option<GameView>, String>| -> Result<(), CommandError> {
         match view {

@@ -228,12 +228,21 @@ fn one_long_game_takes_a_small_multiple_of_its_text() {
     let out = dir.path().join("out");
     std::fs::create_dir(&out).unwrap();
     // The commands that replay a game from its text as it is read: no syntax tree,
-    // no ply kept (beyond the few `tree` shows); and convert, which then holds the tree
-    // only as far as the game replays. `convert --to sqlite` holds the whole game's
-    // conversion, a Position string a ply: it is not bounded by this.
-    let bounded = ["validate", "stats", "plot", "show", "convert", "tree"];
-    for args in every_command(game, &out) {
-        if !bounded.contains(&args[0].as_str()) || args.iter().any(|a| a == "sqlite") {
+    // no ply kept (beyond the few `tree` shows); convert, which then holds the tree
+    // only as far as the game replays; `repair` and `view`, whose search for repairs
+    // holds the tree only as far as it reads it, and `view`, which reads the move text
+    // again as it writes the page; `search`, `convert --to sqlite` and `convert
+    // --keep-broken`, which write a game with errors that the reader read whole from
+    // its text.
+    let bounded = [
+        "validate", "stats", "plot", "show", "convert", "tree", "view", "repair", "search",
+    ];
+    let page = out.join("plain.html").display().to_string();
+    let no_suggest = ["view", "--no-suggest", game, "-o", &page].map(String::from);
+    let kept = ["convert", "--keep-broken", "--to", "pmn", game].map(String::from);
+    let more = [no_suggest.to_vec(), kept.to_vec()];
+    for args in every_command(game, &out).into_iter().chain(more) {
+        if !bounded.contains(&args[0].as_str()) {
             continue;
         }
         let args: Vec<&str> = args.iter().map(String::as_str).collect();

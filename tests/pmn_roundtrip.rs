@@ -412,3 +412,71 @@ fn a_game_parsed_cut_holds_its_main_line_to_the_cut_and_all_else_as_a_full_parse
         );
     }
 }
+
+/// The export form of each game of `text` written as the reader's events arrive.
+fn streamed(text: &str) -> Vec<String> {
+    let mut reader = Reader::new(text.as_bytes());
+    let mut out = Vec::new();
+    while let Some(game) = reader.next_text() {
+        let mut result = None;
+        let tags = game.read(&mut ResultOf(&mut result)).unwrap_or_default();
+        let record = Record {
+            tags,
+            moves: Vec::new(),
+            result: None,
+        };
+        let mut written = String::new();
+        let mut writer = ExportWriter::new(&record.tags, record.first_side(), &mut written);
+        game.read(&mut writer);
+        writer.finish(result);
+        out.push(written);
+    }
+    out
+}
+
+/// The result token of a game.
+struct ResultOf<'r>(&'r mut Option<GameResult>);
+
+impl Visitor for ResultOf<'_> {
+    fn ply(&mut self, _ply: Ply) -> std::ops::ControlFlow<()> {
+        std::ops::ControlFlow::Continue(())
+    }
+
+    fn result(&mut self, result: ResultToken) -> std::ops::ControlFlow<()> {
+        *self.0 = Some(result.result);
+        std::ops::ControlFlow::Continue(())
+    }
+
+    fn problem(&mut self, _problem: Problem) {}
+}
+
+proptest! {
+    #[test]
+    fn the_export_form_written_from_events_is_the_records(rs in proptest::collection::vec(record(), 1..4)) {
+        let text = write_games(&rs);
+        let records: Vec<String> = parse_str(&text).iter().map(|g| write_game(&g.record)).collect();
+        prop_assert_eq!(streamed(&text), records);
+    }
+}
+
+#[test]
+fn the_export_form_written_from_events_is_the_records_for_every_record_shipped() {
+    let mut files = 0;
+    for dir in ["records/examples", "records/flawed", "tests/data/pmn"] {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "pmn") {
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            let records: Vec<String> = (parse_str(&text).iter())
+                .map(|g| write_game(&g.record))
+                .collect();
+            assert_eq!(streamed(&text), records, "{}", path.display());
+            files += 1;
+        }
+    }
+    assert!(files > 20, "{files}");
+}

@@ -791,3 +791,39 @@ fn move_numbers_that_show_a_ply_missing_are_all_written_in_step() {
     );
     assert_eq!(plies_of(&parse_one(&fixed)), plies_of(&game));
 }
+
+#[test]
+fn a_record_held_in_part_gets_the_suggestions_of_the_whole_record() {
+    // The search reads the plies past those a record holds from the game's text: held
+    // to any ply from the error on, a record gets the suggestions, ranks and repaired
+    // text of the whole record.
+    let options = ReplayOptions::validate();
+    let bounds = RepairOptions::default();
+    let mut compared = 0;
+    for c in corrupt::corpus(120) {
+        let whole = parse_one(&c.text);
+        let trace = replay(&whole, &options);
+        let Some(error) = trace.first_error_ply() else {
+            continue;
+        };
+        let said = |game: &ParsedGame| {
+            let found = sow::repair::suggest(game, &trace, &options, &bounds);
+            let fixes: Vec<_> = (found.fixes.iter())
+                .map(|f| (f.suggestion.clone(), sow::repair::fixed_text(game, f)))
+                .collect();
+            (fixes, found.stopped, found.none)
+        };
+        let expected = said(&whole);
+        for held in [error as usize, error as usize + 1, error as usize + 5] {
+            if held >= trace.plies_written {
+                continue;
+            }
+            let mut games = pmn::Reader::new(c.text.as_bytes());
+            let part = games.next_text().unwrap().parse_cut(held);
+            assert!(part.record.main_line().count() < trace.plies_written);
+            assert_eq!(said(&part), expected, "held to {held}: {}", c.text);
+            compared += 1;
+        }
+    }
+    assert!(compared > 100, "{compared}");
+}

@@ -231,6 +231,25 @@ fn convert_text(
     else {
         return Converted::default();
     };
+    // A game with errors kept broken in PMN, read whole, is written from its text.
+    if forms.keep_broken && forms.to == ConvertTo::Pmn && !trace.is_valid() {
+        if let Some(pmn) = super::broken_export_text(&text, &trace) {
+            // The summary places a diagnostic with no place at the game's first line.
+            let at = ParsedGame {
+                record: Default::default(),
+                problems: Vec::new(),
+                text: String::new(),
+                offset: text.offset(),
+                line: text.line(),
+            };
+            let error = broken_summary(name, index, &at, &trace);
+            return Converted {
+                notes: vec![format!("{error}; kept (--keep-broken)")],
+                output: Some(Rendered::Text(pmn)),
+                left_out: 0,
+            };
+        }
+    }
     let parsed = match trace.played < trace.plies_written && !forms.keep_broken {
         true => text.parse_cut(trace.played + 1),
         false => text.parse(),

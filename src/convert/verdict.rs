@@ -25,7 +25,7 @@ pub(super) struct Gaps {
 }
 
 /// The characters the reader takes for spaces between tokens.
-pub(super) fn is_space(c: char) -> bool {
+pub(crate) fn is_space(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\r' | '\n' | '\0' | '\x0c')
 }
 

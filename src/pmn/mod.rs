@@ -29,5 +29,5 @@ pub use reader::{parse_bytes, parse_str, GameText, ParsedGame, Reader};
 pub use visit::{CutBuilder, RecordBuilder, Skip, Visitor};
 pub use writer::{
     write_game, write_game_into, write_game_with_move_text, write_games, write_move_text,
-    write_numbered_game,
+    write_numbered_game, ExportWriter,
 };

@@ -852,6 +852,11 @@ impl GameText {
         self.offset
     }
 
+    /// Line of the first line of the text, from 1.
+    pub fn line(&self) -> u32 {
+        self.line
+    }
+
     /// The problems found in reading the text (its decoding: encoding, NUL bytes, long
     /// lines), before it is parsed.
     pub fn problems(&self) -> &[Problem] {

@@ -15,7 +15,7 @@
 
 use std::fmt::{self, Write as _};
 
-use super::ast::{CommentKind, Dots, Element, Ply, Record, Side, Tag};
+use super::ast::{Comment, CommentKind, Dots, Element, Ply, Record, Side, Tag};
 use super::parse::{move_number_for, PitNumbers};
 
 /// Tags written first, in this order; the others follow sorted by name.
@@ -67,8 +67,8 @@ pub fn write_numbered_game(record: &Record, numbers: &dyn PitNumbers) -> String 
 /// this text, and a line break, are [`write_game`]'s text.
 pub fn write_move_text(record: &Record) -> String {
     let mut out = String::new();
-    if let Some(tokens) = move_tokens(record, None) {
-        tokens.wrap_into(&mut out);
+    write_moves(record, None, false, &mut out);
+    if out.ends_with('\n') {
         out.pop();
     }
     out
@@ -79,7 +79,7 @@ pub fn write_move_text(record: &Record) -> String {
 /// [`write_game`] writes it when `movetext` is [`write_move_text`]'s.
 pub fn write_game_with_move_text(tags: &[Tag], movetext: &str) -> String {
     let mut out = String::new();
-    write_tags_into(tags, &mut out);
+    write_tags(tags, &mut out);
     if !movetext.trim().is_empty() {
         if !tags.is_empty() {
             out.push('\n');
@@ -93,18 +93,32 @@ pub fn write_game_with_move_text(tags: &[Tag], movetext: &str) -> String {
 }
 
 fn write_numbered_game_into(record: &Record, numbers: Option<&dyn PitNumbers>, out: &mut String) {
-    write_tags_into(&record.tags, out);
-    let Some(tokens) = move_tokens(record, numbers) else {
-        return;
-    };
-    if !record.tags.is_empty() {
-        out.push('\n');
-    }
-    tokens.wrap_into(out);
+    write_tags(&record.tags, out);
+    write_moves(record, numbers, !record.tags.is_empty(), out);
 }
 
-/// Tag lines in the export order.
-fn write_tags_into(tags: &[Tag], out: &mut String) {
+/// The move text's tokens and a line break after them (none when there is no token), a
+/// blank line first when `blank_first`.
+fn write_moves(
+    record: &Record,
+    numbers: Option<&dyn PitNumbers>,
+    blank_first: bool,
+    out: &mut String,
+) {
+    let mut tokens = Tokens::new(numbers, blank_first, out);
+    let first = match record.first_side() {
+        Side::South => 0,
+        Side::North => 1,
+    };
+    tokens.line(&record.moves, first);
+    if let Some(result) = &record.result {
+        tokens.push(result.result.as_str().to_string(), false);
+    }
+    tokens.finish();
+}
+
+/// Writes the tags in the export form's order, a line each.
+fn write_tags(tags: &[Tag], out: &mut String) {
     let mut order: Vec<usize> = (0..tags.len()).collect();
     order.sort_by(|&a, &b| {
         let key = |i: usize| {
@@ -131,30 +145,107 @@ fn write_tags_into(tags: &[Tag], out: &mut String) {
     }
 }
 
-/// The tokens of a game's moves and result; `None` when it has neither.
-fn move_tokens<'n>(record: &Record, numbers: Option<&'n dyn PitNumbers>) -> Option<Tokens<'n>> {
-    let mut tokens = Tokens {
-        list: Vec::new(),
-        opens: 0,
-        numbers,
-    };
-    let first = match record.first_side() {
-        Side::South => 0,
-        Side::North => 1,
-    };
-    tokens.line(&record.moves, first);
-    if let Some(result) = &record.result {
-        tokens.push(result.result.as_str().to_string(), false);
-    }
-    (!tokens.list.is_empty()).then_some(tokens)
-}
-
+/// The move text's tokens, written as they come, lines broken as they fill: the last
+/// token is held until the next, as a `)` may be glued to it.
 struct Tokens<'n> {
-    list: Vec<Token>,
+    /// The last token, not written yet.
+    last: Option<Token>,
     /// `(` waiting to be glued to the next token.
     opens: usize,
     /// How the plies' pits are written: numbers, or PMN's names.
     numbers: Option<&'n dyn PitNumbers>,
+    out: &'n mut String,
+    /// A blank line is written before the first token (after tags).
+    blank_first: bool,
+    /// A token has been written.
+    written: bool,
+    /// Characters on the line written.
+    line_chars: usize,
+    /// A line break must come before the next token.
+    break_next: bool,
+}
+
+/// Where a line of play is: the index of its next ply, of its last, and whether a
+/// North ply there needs its move number.
+struct Line {
+    index: u64,
+    last: Option<u64>,
+    number_north: bool,
+}
+
+impl Line {
+    fn from(first: u64) -> Line {
+        Line {
+            index: first,
+            last: None,
+            number_north: true,
+        }
+    }
+}
+
+/// The export form of one game written as the reader's events arrive: the text
+/// [`write_game`] gives of the record the events build (with the tags given), without
+/// holding that record. Move numbers, problems and the result's event are passed over:
+/// the result is given to [`ExportWriter::finish`].
+pub struct ExportWriter<'o> {
+    tokens: Tokens<'o>,
+    /// The lines the line read is nested in, outermost first.
+    outer: Vec<Line>,
+    line: Line,
+}
+
+impl<'o> ExportWriter<'o> {
+    /// Writes `tags` to `out`, then the move text of the events, its first ply played
+    /// by `first`.
+    pub fn new(tags: &[Tag], first: Side, out: &'o mut String) -> ExportWriter<'o> {
+        write_tags(tags, out);
+        ExportWriter {
+            tokens: Tokens::new(None, !tags.is_empty(), out),
+            outer: Vec::new(),
+            line: Line::from(u64::from(first == Side::North)),
+        }
+    }
+
+    /// Writes the result token, if any, and the end of the move text.
+    pub fn finish(mut self, result: Option<super::ast::GameResult>) {
+        if let Some(result) = result {
+            self.tokens.push(result.as_str().to_string(), false);
+        }
+        self.tokens.finish();
+    }
+}
+
+impl super::visit::Visitor for ExportWriter<'_> {
+    fn ply(&mut self, ply: Ply) -> std::ops::ControlFlow<()> {
+        self.tokens.ply_in(&mut self.line, &ply);
+        std::ops::ControlFlow::Continue(())
+    }
+
+    fn comment(&mut self, comment: Comment) -> std::ops::ControlFlow<()> {
+        self.tokens.comment_in(&mut self.line, &comment);
+        std::ops::ControlFlow::Continue(())
+    }
+
+    fn nag(&mut self, nag: super::ast::Nag) -> std::ops::ControlFlow<()> {
+        self.tokens.push(format!("${}", nag.code), false);
+        std::ops::ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self, _open: super::ast::Span) -> super::visit::Skip {
+        let inner = self.tokens.open(&self.line);
+        self.outer.push(std::mem::replace(&mut self.line, inner));
+        super::visit::Skip::No
+    }
+
+    fn end_variation(&mut self, _span: super::ast::Span) -> std::ops::ControlFlow<()> {
+        if let Some(outer) = self.outer.pop() {
+            self.line = outer;
+            self.tokens.close_in(&mut self.line);
+        }
+        std::ops::ControlFlow::Continue(())
+    }
+
+    fn problem(&mut self, _problem: super::problem::Problem) {}
 }
 
 struct Token {
@@ -166,7 +257,24 @@ struct Token {
     ends_line: bool,
 }
 
-impl Tokens<'_> {
+impl<'n> Tokens<'n> {
+    fn new(
+        numbers: Option<&'n dyn PitNumbers>,
+        blank_first: bool,
+        out: &'n mut String,
+    ) -> Tokens<'n> {
+        Tokens {
+            last: None,
+            opens: 0,
+            numbers,
+            out,
+            blank_first,
+            written: false,
+            line_chars: 0,
+            break_next: false,
+        }
+    }
+
     fn push(&mut self, text: String, ends_line: bool) {
         let width = text.chars().count();
         self.push_as(text, width, ends_line);
@@ -182,15 +290,18 @@ impl Tokens<'_> {
         };
         let width = width + self.opens;
         self.opens = 0;
-        self.list.push(Token {
+        let token = Token {
             text,
             width,
             ends_line,
-        });
+        };
+        if let Some(last) = self.last.replace(token) {
+            self.write(last);
+        }
     }
 
     fn close(&mut self) {
-        match self.list.last_mut() {
+        match self.last.as_mut() {
             Some(token) if !token.ends_line && self.opens == 0 => {
                 token.text.push(')');
                 token.width += 1;
@@ -228,72 +339,98 @@ impl Tokens<'_> {
 
     /// The tokens of one line of play whose first ply has absolute index `first`.
     fn line(&mut self, elements: &[Element], first: u64) {
-        let mut index = first;
-        let mut last = None;
-        let mut number_north = true;
+        let mut line = Line::from(first);
         for element in elements {
             match element {
                 Element::MoveNumber(_) => {}
-                Element::Ply(ply) => {
-                    let (number, dots) = move_number_for(index);
-                    if dots == Dots::One {
-                        self.push(format!("{number}."), false);
-                    } else if number_north {
-                        self.push(format!("{number}..."), false);
-                    }
-                    self.ply(ply, index);
-                    number_north = false;
-                    last = Some(index);
-                    index += 1;
-                }
-                Element::Comment(c) => {
-                    match c.kind {
-                        CommentKind::Brace => self.push(format!("{{{}}}", c.text), false),
-                        CommentKind::Line => self.push(format!(";{}", c.text), true),
-                    }
-                    number_north = true;
-                }
+                Element::Ply(ply) => self.ply_in(&mut line, ply),
+                Element::Comment(c) => self.comment_in(&mut line, c),
                 Element::Nag(n) => self.push(format!("${}", n.code), false),
                 Element::Variation(v) => {
-                    self.opens += 1;
-                    // A variation replaces the ply before it: it starts on that ply's side.
-                    self.line(&v.elements, last.unwrap_or(index));
-                    self.close();
-                    number_north = true;
+                    let inner = self.open(&line);
+                    self.line(&v.elements, inner.index);
+                    self.close_in(&mut line);
                 }
             }
         }
     }
 
-    fn wrap_into(self, out: &mut String) {
-        let mut line_chars = 0;
-        let mut break_next = false;
-        for Token {
+    /// A ply of the line, with the move number before it when it needs one.
+    fn ply_in(&mut self, line: &mut Line, ply: &Ply) {
+        let (number, dots) = move_number_for(line.index);
+        if dots == Dots::One {
+            self.push(format!("{number}."), false);
+        } else if line.number_north {
+            self.push(format!("{number}..."), false);
+        }
+        self.ply(ply, line.index);
+        line.number_north = false;
+        line.last = Some(line.index);
+        line.index += 1;
+    }
+
+    fn comment_in(&mut self, line: &mut Line, c: &Comment) {
+        match c.kind {
+            CommentKind::Brace => self.push(format!("{{{}}}", c.text), false),
+            CommentKind::Line => self.push(format!(";{}", c.text), true),
+        }
+        line.number_north = true;
+    }
+
+    /// A variation opened in `line`: the line it starts. A variation replaces the ply
+    /// before it: it starts on that ply's side.
+    fn open(&mut self, line: &Line) -> Line {
+        self.opens += 1;
+        Line::from(line.last.unwrap_or(line.index))
+    }
+
+    /// The variation in `line` closed.
+    fn close_in(&mut self, line: &mut Line) {
+        self.close();
+        line.number_north = true;
+    }
+
+    /// Writes a token, after a space or a line break.
+    fn write(&mut self, token: Token) {
+        let Token {
             text,
             width: chars,
             ends_line,
-        } in self.list
-        {
-            if line_chars > 0 {
-                if break_next || line_chars + 1 + chars > MAX_LINE_CHARS {
-                    out.push('\n');
-                    line_chars = 0;
-                } else {
-                    out.push(' ');
-                    line_chars += 1;
-                }
-            }
-            out.push_str(&text);
-            match text.rfind('\n') {
-                Some(i) => line_chars = text[i + 1..].chars().count(),
-                None => line_chars += chars,
-            }
-            // A token that ends inside a fresh line still counts as text on it.
-            if line_chars == 0 && !text.is_empty() {
-                line_chars = 1;
-            }
-            break_next = ends_line;
+        } = token;
+        let out = &mut *self.out;
+        if !self.written && self.blank_first {
+            out.push('\n');
         }
-        out.push('\n');
+        self.written = true;
+        if self.line_chars > 0 {
+            if self.break_next || self.line_chars + 1 + chars > MAX_LINE_CHARS {
+                out.push('\n');
+                self.line_chars = 0;
+            } else {
+                out.push(' ');
+                self.line_chars += 1;
+            }
+        }
+        out.push_str(&text);
+        match text.rfind('\n') {
+            Some(i) => self.line_chars = text[i + 1..].chars().count(),
+            None => self.line_chars += chars,
+        }
+        // A token that ends inside a fresh line still counts as text on it.
+        if self.line_chars == 0 && !text.is_empty() {
+            self.line_chars = 1;
+        }
+        self.break_next = ends_line;
+    }
+
+    /// Writes the last token, and the line break that ends the move text (none when
+    /// there is no move text).
+    fn finish(mut self) {
+        if let Some(last) = self.last.take() {
+            self.write(last);
+        }
+        if self.written {
+            self.out.push('\n');
+        }
     }
 }

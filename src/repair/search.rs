@@ -7,7 +7,7 @@ use crate::diagnostic::{Code, SuggestedEdit, Suggestion};
 use crate::moves::Effect;
 use crate::play::GameState;
 use crate::pmn::{self, ParsedGame, PlySyntax};
-use crate::replay::{self, replay_from, PlyInput, ReplayOptions, Trace};
+use crate::replay::{self, replay_from, PlyInput, ReplayOptions, TextTail, Trace};
 use crate::rules::Game;
 
 use super::apply::apply_edit;
@@ -54,10 +54,85 @@ pub fn search_from(
     options: &ReplayOptions,
     bounds: &RepairOptions,
 ) -> RepairSearch {
+    let plies = parsed.record.main_line().count();
+    search_held(parsed, plies, first_error, options, bounds)
+}
+
+/// Main-line plies held past the furthest ply a search or its suggestions read, when a
+/// game's record is held only in part (see [`search_held`]).
+pub(super) const HELD_PAST: usize = 4096;
+
+/// The main-line plies a game's record holds.
+pub(super) fn held_plies(parsed: &ParsedGame) -> usize {
+    parsed.record.main_line().count()
+}
+
+/// Main-line plies a search from the error at ply `first_error` reads of the record:
+/// its window, the plies after the error that a swap or a suggestion's text shows.
+pub(super) fn plies_read(first_error: usize) -> usize {
+    first_error + 4
+}
+
+/// The game with its record's main line held up to `plies` plies (read again from its
+/// text), its problems those it was read with.
+pub(super) fn holding(parsed: &ParsedGame, plies: usize) -> ParsedGame {
+    let mut builder = pmn::CutBuilder::new(parsed.text.len(), plies);
+    let tags = pmn::parse::read_game(&parsed.text, parsed.offset, parsed.line, &mut builder);
+    ParsedGame {
+        record: builder.finish(tags).0,
+        problems: parsed.problems.clone(),
+        text: parsed.text.clone(),
+        offset: parsed.offset,
+        line: parsed.line,
+    }
+}
+
+/// [`search_from`] for a game whose text has `plies` main-line plies, of which its
+/// record may hold only the first (see [`crate::pmn::GameText::parse_cut`]): the plies
+/// past those held are read from the game's text when a replay comes to them, so a long
+/// game whose candidates fail soon costs no more than its text. The search and its
+/// ranking are those of the whole record.
+pub(super) fn search_held(
+    parsed: &ParsedGame,
+    plies: usize,
+    first_error: u32,
+    options: &ReplayOptions,
+    bounds: &RepairOptions,
+) -> RepairSearch {
     /// Single edits tried as the first of two: the furthest, likeliest ones.
     const FIRSTS: usize = 6;
     let started = Instant::now();
-    let mut result = search_single(parsed, first_error, options, bounds, started);
+    // The search reads the record from its window to the plies after the error.
+    let again;
+    let parsed =
+        match held_plies(parsed) < plies && plies_read(first_error as usize) > held_plies(parsed) {
+            true => {
+                again = holding(
+                    parsed,
+                    (plies_read(first_error as usize) + HELD_PAST).min(plies),
+                );
+                &again
+            }
+            false => parsed,
+        };
+    let held = held_plies(parsed);
+    let tail = |held: usize| {
+        (held < plies).then_some(TextTail {
+            text: &parsed.text,
+            offset: parsed.offset,
+            line: parsed.line,
+            skip: held,
+        })
+    };
+    let mut result = search_single(
+        parsed,
+        first_error,
+        tail(held),
+        plies,
+        options,
+        bounds,
+        started,
+    );
     if result.repairs.iter().any(|r| r.complete) || result.stopped_early {
         return result;
     }
@@ -67,16 +142,43 @@ pub fn search_from(
             result.stopped_early = true;
             break;
         }
+        // The second search reads the record from the error the first edit leaves: held
+        // further when it is past the plies held.
+        let further;
+        let (from, held) = match held < plies && plies_read(first.replays + 2) > held {
+            true => {
+                let more = (plies_read(first.replays + 2) + HELD_PAST).min(plies);
+                further = holding(parsed, more);
+                (&further, more)
+            }
+            false => (parsed, held),
+        };
+        // An insertion or a deletion moves the plies held by one.
+        let edited_plies = match first.edit {
+            Edit::Insert { .. } => plies + 1,
+            Edit::Delete { .. } if plies > 0 => plies - 1,
+            _ => plies,
+        };
         let edited = ParsedGame {
-            record: apply_edit(&parsed.record, &first.edit),
+            record: apply_edit(&from.record, &first.edit),
+            problems: from.problems.clone(),
             text: String::new(),
-            ..parsed.clone()
+            offset: from.offset,
+            line: from.line,
         };
         let rest = RepairOptions {
             plies: bounds.plies - result.replayed,
             ..bounds.clone()
         };
-        let next = search_single(&edited, first.replays as u32 + 1, options, &rest, started);
+        let next = search_single(
+            &edited,
+            first.replays as u32 + 1,
+            tail(held),
+            edited_plies,
+            options,
+            &rest,
+            started,
+        );
         result.tried += next.tried;
         result.replayed += next.replayed;
         result.stopped_early |= next.stopped_early;
@@ -112,10 +214,14 @@ fn stop_work(edit: &Edit) -> u64 {
 }
 
 /// One level of the search: single edits of plies up to `bounds.window` before the
-/// first error, of the checkpoint that fails, of the result that fails.
+/// first error, of the checkpoint that fails, of the result that fails. The record
+/// holds the game's main line up to where `text_tail` takes it on (if given), `plies`
+/// plies in all.
 fn search_single(
     parsed: &ParsedGame,
     first_error: u32,
+    text_tail: Option<TextTail<'_>>,
+    plies: usize,
     options: &ReplayOptions,
     bounds: &RepairOptions,
     started: Instant,
@@ -166,6 +272,7 @@ fn search_single(
         replay_from(
             &mut st,
             inputs[error_index..].iter(),
+            text_tail,
             record,
             replay::cut_short(parsed),
             &lean,
@@ -177,7 +284,7 @@ fn search_single(
     let (written_trace, written) = match replay_rest(declared) {
         Some(trace) => {
             result.replayed += trace.played as u64;
-            let written = (trace.first_error_ply()).map_or(inputs.len(), |p| p as usize - 1);
+            let written = (trace.first_error_ply()).map_or(plies, |p| p as usize - 1);
             (trace, written)
         }
         None => (
@@ -249,8 +356,8 @@ fn search_single(
                         edit: Edit::Result {
                             result: true_result,
                         },
-                        replays: inputs.len(),
-                        progress: inputs.len(),
+                        replays: plies,
+                        progress: plies,
                         complete: true,
                         cost: 1,
                         warnings: trace.warnings(),
@@ -294,10 +401,10 @@ fn search_single(
         for ply in legal {
             candidates.push((Edit::Insert { at, ply }, 2, 4));
         }
-        if at < inputs.len() {
+        if at < plies {
             candidates.push((Edit::Delete { at }, 2, 4));
         }
-        if at + 1 < inputs.len() {
+        if at + 1 < plies {
             candidates.push((Edit::Swap { at }, 2, 3));
         }
     }
@@ -385,7 +492,7 @@ fn search_single(
         for (k, input) in head.iter_mut().enumerate() {
             input.number = (from + k + 1) as u32;
         }
-        let (head_len, edited_len) = (head.len(), head.len() + inputs.len() - tail);
+        let (head_len, edited_len) = (head.len(), head.len() + plies - tail);
         let rest = (inputs[tail..].iter().enumerate()).map(|(k, input)| PlyInput {
             number: (from + head_len + k + 1) as u32,
             ..input.clone()
@@ -400,6 +507,7 @@ fn search_single(
         replay_from(
             &mut st,
             head.into_iter().chain(rest),
+            text_tail,
             record,
             replay::cut_short(parsed),
             &lean,

@@ -6,8 +6,10 @@ use crate::pmn::{self, Dots, Element, ParsedGame};
 use crate::replay::{self, ReplayOptions, Trace};
 
 use super::apply::{apply_edit, describe_in, edit_record};
-use super::search::{search_from, unreadable_ply_repairs};
-use super::{Repair, RepairOptions};
+use super::search::{
+    held_plies, holding, plies_read, search_held, unreadable_ply_repairs, HELD_PAST,
+};
+use super::{Edit, Repair, RepairOptions};
 
 /// A repair ready to be shown and applied: a search's [`Repair`], or mended tokens of
 /// the text (a ply the reader could not read, move numbers out of step).
@@ -20,7 +22,8 @@ pub struct Fix {
 
 #[derive(Clone, Debug)]
 pub(super) enum How {
-    Record(Repair),
+    /// A repair of the record, whose text has this many main-line plies.
+    Record(Repair, usize),
     /// Tokens of the game's text replaced, in the order of the text.
     Text(Vec<Mend>),
 }
@@ -75,7 +78,38 @@ pub fn suggest(
         }
         return out;
     }
-    let found = search_from(game, first_error, options, bounds);
+    // The record may hold its main line only in part (see `search_held`): the trace
+    // counts the plies of the text.
+    let in_text = trace.plies_written;
+    // A long record is held only as far as the search reads it.
+    let cut;
+    let game = match plies_read(first_error as usize) + HELD_PAST {
+        read if read < held_plies(game) => {
+            cut = holding(game, read);
+            &cut
+        }
+        _ => game,
+    };
+    let found = search_held(game, in_text, first_error, options, bounds);
+    // The suggestions' text reads the record to the plies after the furthest edit, a
+    // result's to the end of the game.
+    let kept = &found.repairs[..found.repairs.len().min(bounds.keep)];
+    let need = (kept.iter())
+        .flat_map(|r| std::iter::once(&r.edit).chain(&r.second))
+        .map(|e| match e {
+            Edit::Result { .. } => in_text,
+            e => plies_read(e.at() + 2),
+        })
+        .max()
+        .unwrap_or(0);
+    let whole;
+    let game = match held_plies(game) < in_text && need > held_plies(game) {
+        true => {
+            whole = holding(game, need.min(in_text));
+            &whole
+        }
+        false => game,
+    };
     let mut last_key = None;
     let mut rank = 0;
     for (i, r) in found.repairs.iter().take(bounds.keep).enumerate() {
@@ -111,7 +145,7 @@ pub fn suggest(
                 rank,
                 then: r.second.as_ref().map(|e| e.structured(&once)),
             },
-            how: How::Record(r.clone()),
+            how: How::Record(r.clone(), in_text),
         });
     }
     let window = RepairOptions::default().window.max(bounds.window);
@@ -140,8 +174,17 @@ pub fn suggest(
 /// in export form; a mended token changes the text there alone.
 pub fn fixed_text(game: &ParsedGame, fix: &Fix) -> String {
     match &fix.how {
-        How::Record(r) => {
-            let once = edit_record(&game.record, &r.edit, true);
+        How::Record(r, plies) => {
+            // The whole record is written: read whole when it is held in part.
+            let whole;
+            let record = match held_plies(game) < *plies {
+                true => {
+                    whole = holding(game, *plies).record;
+                    &whole
+                }
+                false => &game.record,
+            };
+            let once = edit_record(record, &r.edit, true);
             let twice = match &r.second {
                 // The second edit's plies are those of the record the first made; the
                 // comment the first added is no ply and shifts none.
@@ -249,6 +292,13 @@ fn ply_text(game: &ParsedGame, number: usize) -> String {
         .unwrap_or_default()
 }
 
+/// The main-line plies of a game a search for its repairs reads, from its trace: a
+/// record parsed to this many (see [`crate::pmn::GameText::parse_cut`]) gets the
+/// suggestions of the whole record.
+pub fn plies_read_for(trace: &Trace) -> usize {
+    (trace.first_error_ply()).map_or(usize::MAX, |e| plies_read(e as usize) + HELD_PAST)
+}
+
 /// Adds the best repairs as suggestions to the first error of a trace.
 pub fn attach_suggestions(
     game: &ParsedGame,
@@ -333,10 +383,13 @@ pub fn repair_text(
     let mut out = String::with_capacity(text.len());
     let mut done = Vec::new();
     let mut copied = 0;
-    for (i, game) in pmn::parse_str(text).into_iter().enumerate() {
-        let number = i + 1;
-        let (start, end) = (game.offset, game.offset + game.text.len());
-        if text.get(start..end) != Some(game.text.as_str()) || start < copied {
+    let mut games = pmn::Reader::new(text.as_bytes());
+    let mut replayer = replay::Replayer::new();
+    let mut number = 0;
+    while let Some(game) = games.next_text() {
+        number += 1;
+        let (start, end) = (game.offset(), game.offset() + game.text_len());
+        if text.get(start..end) != Some(game.text()) || start < copied {
             // Not where the reader said: nothing of this game is changed.
             done.push(GameRepaired::Kept(
                 "its text could not be located in the file".into(),
@@ -345,7 +398,15 @@ pub fn repair_text(
         }
         out.push_str(&text[copied..start]);
         copied = end;
-        let trace = replay::replay(&game, options);
+        // Replayed from its text, and parsed only as far as the search reads it.
+        let (game, trace) = match replayer.replay_text(&game, options, &|_| true) {
+            Some((_, trace)) => (game.parse_cut(plies_read_for(&trace)), trace),
+            None => {
+                let game = game.parse();
+                let trace = replay::replay(&game, options);
+                (game, trace)
+            }
+        };
         let found = suggest(&game, &trace, options, bounds);
         if trace.is_valid() && found.fixes.is_empty() {
             out.push_str(&game.text);
@@ -390,8 +451,15 @@ pub fn repair_text(
                 let fixed = fixed_text(&game, fix);
                 // The repaired game must read and replay without an error, or the game
                 // is kept as it was.
-                let again = pmn::parse_str(&fixed);
-                let sound = again.len() == 1 && replay::replay(&again[0], options).is_valid();
+                let mut again = pmn::Reader::new(fixed.as_bytes());
+                let sound = match (again.next_text(), again.next_text()) {
+                    (Some(one), None) => (replayer.replay_text(&one, options, &|_| true))
+                        .map_or_else(
+                            || replay::replay(&one.parse(), options).is_valid(),
+                            |(_, trace)| trace.is_valid(),
+                        ),
+                    _ => false,
+                };
                 if sound {
                     out.push_str(&fixed);
                     if !fixed.ends_with('\n') && game.text.ends_with('\n') {
