@@ -363,12 +363,15 @@ fn a_page_of_many_games_holds_one_batch_of_games_at_a_time() {
         more_page > 10 * more_text,
         "{more_page} bytes of page for {more_text}"
     );
+    // A page held whole would add all of `more_page`; the allocator's and the threads'
+    // own swings (several MB from run to run) stay well under half of it.
     assert!(
-        large < small + 2 * more_text + 8 * MB,
-        "{} MB for {} games, {} MB for {}",
+        large < small + more_page / 2,
+        "{} MB for {} games, {} MB for {}; {} MB more page",
         large / MB,
         2000,
         small / MB,
-        400
+        400,
+        more_page / MB
     );
 }
