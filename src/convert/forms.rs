@@ -139,17 +139,40 @@ impl ConvertFrom {
     }
 }
 
-/// Whether a text starts as JSON does: `{`, or `[` followed by what begins a JSON value
-/// (a PMN tag line starts `[` and a name).
+/// Whether a text starts as JSON does: `{` followed by a key's `"` or the `}` of an
+/// empty object (a PMN game may open with a brace comment, `{A note}`), or `[` followed
+/// by what begins a JSON value (a PMN tag line starts `[` and a name).
 fn looks_like_json(text: &str) -> bool {
     let text = text.trim_start_matches('\u{feff}').trim_start();
-    match text.strip_prefix('[') {
-        Some(rest) => rest
-            .trim_start()
-            .chars()
-            .next()
-            .is_none_or(|c| matches!(c, '{' | '[' | ']' | '"') || c.is_ascii_digit()),
-        None => text.starts_with('{'),
+    let next = |rest: &str| rest.trim_start().chars().next();
+    match (text.strip_prefix('['), text.strip_prefix('{')) {
+        (Some(rest), _) => {
+            next(rest).is_none_or(|c| matches!(c, '{' | '[' | ']' | '"') || c.is_ascii_digit())
+        }
+        (None, Some(rest)) => next(rest).is_none_or(|c| matches!(c, '"' | '}')),
+        (None, None) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A PMN file that opens with a brace comment is PMN, not JSON.
+    #[test]
+    fn a_brace_comment_before_the_first_game_is_not_json() {
+        let pmn = "{A note before the game}\n[Game \"Tsoro\"]\n\n1. a3 *\n";
+        assert!(!looks_like_json(pmn));
+        assert_eq!(ConvertFrom::of_text(pmn), Some(ConvertFrom::Pmn));
+        for json in [
+            "{\"tags\": []}",
+            " { }",
+            "[{\"tags\": []}]",
+            "[]",
+            "\u{feff}{\n \"a\": 1}",
+        ] {
+            assert!(looks_like_json(json), "{json}");
+        }
     }
 }
 
