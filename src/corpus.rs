@@ -536,6 +536,20 @@ impl Work {
         }
     }
 
+    /// The game's number in its input (from 1) and its text; `Err` with the report
+    /// (`NAME: ...`) when its input could not be opened or read. `names` are the inputs'
+    /// names.
+    pub fn game_text(self, names: &[String]) -> Result<(usize, GameText), String> {
+        let (input, index, text) = match self {
+            Work::Unreadable { input, error } => return Err(format!("{}: {error}", names[input])),
+            Work::Game { input, index, game } => (input, index, game),
+        };
+        match text.read_failure(&names[input]) {
+            Some(report) => Err(report),
+            None => Ok((index, text)),
+        }
+    }
+
     /// The game, parsed, if it is one the analysers use: `Ok(None)` for a file's
     /// stand-in (a file with no game) or a game the filter leaves out; `Err` with the
     /// report (`NAME: ...`) when its input could not be opened or read. `names` are the
@@ -545,13 +559,7 @@ impl Work {
         names: &[String],
         filter: &Filter,
     ) -> Result<Option<(usize, ParsedGame)>, String> {
-        let (input, index, text) = match self {
-            Work::Unreadable { input, error } => return Err(format!("{}: {error}", names[input])),
-            Work::Game { input, index, game } => (input, index, game),
-        };
-        if let Some(report) = text.read_failure(&names[input]) {
-            return Err(report);
-        }
+        let (index, text) = self.game_text(names)?;
         let game = text.parse();
         if game.is_no_game() || !filter.accepts(&game.record) {
             return Ok(None);

@@ -325,13 +325,7 @@ pub fn write(
     let names: Vec<String> = inputs.iter().map(Input::name).collect();
     let rows = |work: Work| -> Result<Option<GameRows>, String> {
         let name = &names[work.input()];
-        let (index, text) = match work {
-            Work::Unreadable { input, error } => return Err(format!("{}: {error}", names[input])),
-            Work::Game { index, game, .. } => (index, game),
-        };
-        if let Some(report) = text.read_failure(name) {
-            return Err(report);
-        }
+        let (index, text) = work.game_text(&names)?;
         Ok(text_rows(name, index, text, filter, options))
     };
     let mut fill = |tmp: &Path| -> Result<usize, CommandError> {

@@ -296,13 +296,7 @@ pub fn gather(
     // Each game is replayed from its text as it is read, its series gathered ply by
     // ply: no syntax tree and no ply is kept, however long the game.
     let data = |replayer: &mut Replayer, work: Work| -> Result<Option<Option<GameData>>, String> {
-        let (input, text) = match work {
-            Work::Unreadable { input, error } => return Err(format!("{}: {error}", names[input])),
-            Work::Game { input, game, .. } => (input, game),
-        };
-        if let Some(report) = text.read_failure(&names[input]) {
-            return Err(report);
-        }
+        let (_, text) = work.game_text(&names)?;
         let keep = |record: &Record| filter.accepts(record);
         let mut series: Option<GameSeries> = None;
         let mut each = |rules: &Rules, p: &PlyView<'_>| {

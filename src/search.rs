@@ -726,13 +726,8 @@ pub fn search_pmn(
     };
     let keep = |record: &Record| search.filter.accepts(record);
     let one = |replayer: &mut Replayer, work: Work| -> Result<Option<Found>, String> {
-        let (input, index, text) = match work {
-            Work::Unreadable { input, error } => return Err(format!("{}: {error}", names[input])),
-            Work::Game { input, index, game } => (input, index, game),
-        };
-        if let Some(report) = text.read_failure(&names[input]) {
-            return Err(report);
-        }
+        let input = work.input();
+        let (index, text) = work.game_text(&names)?;
         let Some((_, trace)) = replayer.replay_text(&text, &lean, &keep) else {
             return Ok(None);
         };

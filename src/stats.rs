@@ -637,13 +637,8 @@ pub fn write_stats(
         rows: RowWriter::new(),
     };
     let rows = |worker: &mut Worker, work: Work| -> Result<Result<Vec<u8>, CommandError>, String> {
-        let (input, index, text) = match work {
-            Work::Unreadable { input, error } => return Err(format!("{}: {error}", names[input])),
-            Work::Game { input, index, game } => (input, index, game),
-        };
-        if let Some(report) = text.read_failure(&names[input]) {
-            return Err(report);
-        }
+        let input = work.input();
+        let (index, text) = work.game_text(&names)?;
         if !text.is_game() {
             return Ok(Ok(Vec::new()));
         }

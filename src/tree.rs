@@ -330,13 +330,7 @@ pub fn build(
     let init = || -> Context { (Replayer::new(), HashMap::new()) };
     let keep = |record: &Record| filter.accepts(record);
     let work = |(replayer, roots): &mut Context, work: Work| -> Result<Read, String> {
-        let (input, text) = match work {
-            Work::Unreadable { input, error } => return Err(format!("{}: {error}", names[input])),
-            Work::Game { input, game, .. } => (input, game),
-        };
-        if let Some(report) = text.read_failure(&names[input]) {
-            return Err(report);
-        }
+        let (_, text) = work.game_text(&names)?;
         // The plies are kept as they are played, only those the tree shows: the first
         // `depth`, and the `depth` after the first position that is the root.
         let mut window = Window {

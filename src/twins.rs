@@ -209,15 +209,7 @@ pub fn find(
     let mut values: HashMap<String, u32> = HashMap::new();
     let want_valid = options.keep == Keep::Valid;
     let work = |replayer: &mut Replayer, work: Work| -> Result<Option<Read>, String> {
-        let (index, game) = match work {
-            Work::Unreadable { input, error } => return Err(format!("{}: {error}", names[input])),
-            Work::Game { input, index, game } => {
-                if let Some(report) = game.read_failure(&names[input]) {
-                    return Err(report);
-                }
-                (index, game)
-            }
-        };
+        let (index, game) = work.game_text(&names)?;
         let mut reader = PlyReader {
             filter,
             kept: false,

@@ -887,13 +887,7 @@ pub fn write_view(
     let mut unreadable = 0;
     let view = |work: Work| -> Result<Option<GameView>, String> {
         let name = &names[work.input()];
-        let (index, text) = match work {
-            Work::Unreadable { input, error } => return Err(format!("{}: {error}", names[input])),
-            Work::Game { index, game, .. } => (index, game),
-        };
-        if let Some(report) = text.read_failure(name) {
-            return Err(report);
-        }
+        let (index, text) = work.game_text(&names)?;
         Ok(text_view(name, index, text, filter, options, suggest))
     };
     let keep = |_, view: Result<Option<GameView>, String>| -> Result<(), CommandError> {
