@@ -141,39 +141,25 @@ impl ConvertFrom {
 
 /// Whether a text starts as JSON does: `{` followed by a key's `"` or the `}` of an
 /// empty object (a PMN game may open with a brace comment, `{A note}`), or `[` followed
-/// by what begins a JSON value (a PMN tag line starts `[` and a name).
+/// by what begins a JSON value (a PMN tag line starts `[` and a name); and its first
+/// value reads as JSON, or breaks off at the end of the text (a file cut short). A stray
+/// `[` before a tag line, or a brace comment that opens with a quotation, is PMN.
 fn looks_like_json(text: &str) -> bool {
     let text = text.trim_start_matches('\u{feff}').trim_start();
     let next = |rest: &str| rest.trim_start().chars().next();
-    match (text.strip_prefix('['), text.strip_prefix('{')) {
+    let starts = match (text.strip_prefix('['), text.strip_prefix('{')) {
         (Some(rest), _) => {
             next(rest).is_none_or(|c| matches!(c, '{' | '[' | ']' | '"') || c.is_ascii_digit())
         }
         (None, Some(rest)) => next(rest).is_none_or(|c| matches!(c, '"' | '}')),
         (None, None) => false,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A PMN file that opens with a brace comment is PMN, not JSON.
-    #[test]
-    fn a_brace_comment_before_the_first_game_is_not_json() {
-        let pmn = "{A note before the game}\n[Game \"Tsoro\"]\n\n1. a3 *\n";
-        assert!(!looks_like_json(pmn));
-        assert_eq!(ConvertFrom::of_text(pmn), Some(ConvertFrom::Pmn));
-        for json in [
-            "{\"tags\": []}",
-            " { }",
-            "[{\"tags\": []}]",
-            "[]",
-            "\u{feff}{\n \"a\": 1}",
-        ] {
-            assert!(looks_like_json(json), "{json}");
-        }
-    }
+    };
+    let first = || {
+        let mut values =
+            serde_json::Deserializer::from_str(text).into_iter::<serde::de::IgnoredAny>();
+        values.next()
+    };
+    starts && first().is_none_or(|value| value.is_ok() || value.is_err_and(|e| e.is_eof()))
 }
 
 /// The line (from 1) of the first PMN tag line, `[Name "`, outside a Ludii comment.
@@ -280,6 +266,43 @@ impl ConvertTo {
             ConvertTo::Long => "long",
             ConvertTo::Relative => "relative",
             ConvertTo::Ludii => "ludii",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A PMN file that opens with a brace comment is PMN, not JSON.
+    #[test]
+    fn a_brace_comment_before_the_first_game_is_not_json() {
+        let pmn = "{A note before the game}\n[Game \"Tsoro\"]\n\n1. a3 *\n";
+        assert!(!looks_like_json(pmn));
+        assert_eq!(ConvertFrom::of_text(pmn), Some(ConvertFrom::Pmn));
+        for json in [
+            "{\"tags\": []}",
+            " { }",
+            "[{\"tags\": []}]",
+            "[]",
+            "\u{feff}{\n \"a\": 1}",
+            // Cut short, still JSON.
+            "[{\"tags\": [{\"name\": \"Game\"",
+        ] {
+            assert!(looks_like_json(json), "{json}");
+        }
+    }
+
+    /// A stray `[` before the first tag line, or a brace comment that opens with a
+    /// quotation, leaves a PMN file PMN.
+    #[test]
+    fn a_stray_bracket_or_a_quoted_comment_before_the_tags_is_not_json() {
+        for pmn in [
+            "[\n\n[Game \"Tsoro\"]\n\n1. a3 *\n",
+            "{\"Quoted\" said the player}\n[Game \"Tsoro\"]\n\n1. a3 *\n",
+        ] {
+            assert!(!looks_like_json(pmn), "{pmn}");
+            assert_eq!(ConvertFrom::of_text(pmn), Some(ConvertFrom::Pmn), "{pmn}");
         }
     }
 }
