@@ -29,15 +29,30 @@ fn rule_sets() -> Vec<Rules> {
     ]
 }
 
+/// Plays a random game of at most `plies` plies from the start, handing `check` every
+/// position (the last, with no legal move, included) and the plies played before it.
+fn each_position(
+    rules: &Rules,
+    seed: u64,
+    plies: u32,
+    mut check: impl FnMut(&Position, u32) -> Result<(), TestCaseError>,
+) -> Result<(), TestCaseError> {
+    let mut game = GameState::new(rules.clone(), Position::initial(rules));
+    let (mut rng, mut effect) = (Rng::new(seed), Effect::default());
+    loop {
+        check(game.position(), game.plies())?;
+        if game.plies() >= plies || game.play_random(&mut rng, &mut effect).is_none() {
+            return Ok(());
+        }
+    }
+}
+
 /// Plays a random game of at most `plies` plies, comparing the count with the listing
 /// at every position, the last (no legal move) included; returns the positions seen and
 /// the candidates seen that stand for more than one ply (Tsoro's stops at a head).
 fn check_game(rules: &Rules, seed: u64, plies: u32) -> Result<(u32, u32), TestCaseError> {
-    let mut game = GameState::new(rules.clone(), Position::initial(rules));
-    let (mut rng, mut effect) = (Rng::new(seed), Effect::default());
     let (mut seen, mut several) = (0, 0);
-    loop {
-        let pos = game.position();
+    each_position(rules, seed, plies, |pos, played| {
         let candidates = games::legal_moves(rules, pos);
         several += candidates.iter().filter(|c| c.plies() > 1).count() as u32;
         let listed: u64 = candidates.iter().map(Candidate::plies).sum();
@@ -46,14 +61,13 @@ fn check_game(rules: &Rules, seed: u64, plies: u32) -> Result<(u32, u32), TestCa
             listed,
             "{} after {} plies: {}",
             rules.game(),
-            game.plies(),
+            played,
             pos
         );
         seen += 1;
-        if game.plies() >= plies || game.play_random(&mut rng, &mut effect).is_none() {
-            return Ok((seen, several));
-        }
-    }
+        Ok(())
+    })?;
+    Ok((seen, several))
 }
 
 proptest! {
@@ -72,57 +86,55 @@ proptest! {
 /// is written) that `apply` accepts, a bonus still to choose aside; returns the
 /// positions compared.
 fn check_listing(rules: &Rules, seed: u64, plies: u32) -> Result<u32, TestCaseError> {
-    let mut game = GameState::new(rules.clone(), Position::initial(rules));
-    let (mut rng, mut effect) = (Rng::new(seed), Effect::default());
+    let mut effect = Effect::default();
     let mut seen = 0;
     let lifted = rules.game() == Game::Kiothi;
-    loop {
-        let pos = game.position();
-        if !pos.opening() {
-            let mut listed: Vec<(String, bool)> = (games::legal_moves(rules, pos).into_iter())
-                .map(|c| (c.mv.to_string(), c.captures))
-                .collect();
-            let mut applied = Vec::new();
-            for pit in pos
-                .board()
-                .pits()
-                .filter(|&p| pos.board().owner(p) == pos.side())
-            {
-                let lifts = match lifted {
-                    true => (1..=pos.stones(pit)).map(Some).collect(),
-                    false => vec![None],
-                };
-                for lift in lifts {
-                    let mv = Move::Sow(Sowing {
-                        lift,
-                        ..Sowing::from(pit)
-                    });
-                    let mut after = pos.clone();
-                    effect.clear();
-                    match games::apply(rules, &mut after, &mv, Mode::Legal, &mut effect) {
-                        Ok(()) => applied.push((mv.to_string(), effect.is_capture())),
-                        // A capture whose bonus is still to choose.
-                        Err(Illegal::BonusMissing) => applied.push((mv.to_string(), true)),
-                        Err(_) => {}
-                    }
+    each_position(rules, seed, plies, |pos, played| {
+        if pos.opening() {
+            return Ok(());
+        }
+        let mut listed: Vec<(String, bool)> = (games::legal_moves(rules, pos).into_iter())
+            .map(|c| (c.mv.to_string(), c.captures))
+            .collect();
+        let mut applied = Vec::new();
+        for pit in pos
+            .board()
+            .pits()
+            .filter(|&p| pos.board().owner(p) == pos.side())
+        {
+            let lifts = match lifted {
+                true => (1..=pos.stones(pit)).map(Some).collect(),
+                false => vec![None],
+            };
+            for lift in lifts {
+                let mv = Move::Sow(Sowing {
+                    lift,
+                    ..Sowing::from(pit)
+                });
+                let mut after = pos.clone();
+                effect.clear();
+                match games::apply(rules, &mut after, &mv, Mode::Legal, &mut effect) {
+                    Ok(()) => applied.push((mv.to_string(), effect.is_capture())),
+                    // A capture whose bonus is still to choose.
+                    Err(Illegal::BonusMissing) => applied.push((mv.to_string(), true)),
+                    Err(_) => {}
                 }
             }
-            listed.sort();
-            applied.sort();
-            prop_assert_eq!(
-                &listed,
-                &applied,
-                "{} after {} plies: {}",
-                rules.game(),
-                game.plies(),
-                pos
-            );
-            seen += 1;
         }
-        if game.plies() >= plies || game.play_random(&mut rng, &mut effect).is_none() {
-            return Ok(seen);
-        }
-    }
+        listed.sort();
+        applied.sort();
+        prop_assert_eq!(
+            &listed,
+            &applied,
+            "{} after {} plies: {}",
+            rules.game(),
+            played,
+            pos
+        );
+        seen += 1;
+        Ok(())
+    })?;
+    Ok(seen)
 }
 
 proptest! {
