@@ -54,8 +54,7 @@ pub fn search_from(
     options: &ReplayOptions,
     bounds: &RepairOptions,
 ) -> RepairSearch {
-    let plies = parsed.record.main_line().count();
-    search_held(parsed, plies, first_error, options, bounds)
+    search_held(parsed, held_plies(parsed), first_error, options, bounds)
 }
 
 /// Main-line plies held past the furthest ply a search or its suggestions read, when a
@@ -87,6 +86,21 @@ pub(super) fn holding(parsed: &ParsedGame, plies: usize) -> ParsedGame {
     }
 }
 
+/// The game held again from its text far enough for a search that reads its first
+/// `read` main-line plies, and the plies it then holds; `None` when the `held` plies
+/// reach them, or are all of the text's `plies`.
+fn held_to(
+    parsed: &ParsedGame,
+    held: usize,
+    plies: usize,
+    read: usize,
+) -> Option<(ParsedGame, usize)> {
+    (held < plies && read > held).then(|| {
+        let more = (read + HELD_PAST).min(plies);
+        (holding(parsed, more), more)
+    })
+}
+
 /// [`search_from`] for a game whose text has `plies` main-line plies, of which its
 /// record may hold only the first (see [`crate::pmn::GameText::parse_cut`]): the plies
 /// past those held are read from the game's text when a replay comes to them, so a long
@@ -104,17 +118,14 @@ pub(super) fn search_held(
     let started = Instant::now();
     // The search reads the record from its window to the plies after the error.
     let again;
-    let parsed =
-        match held_plies(parsed) < plies && plies_read(first_error as usize) > held_plies(parsed) {
-            true => {
-                again = holding(
-                    parsed,
-                    (plies_read(first_error as usize) + HELD_PAST).min(plies),
-                );
-                &again
-            }
-            false => parsed,
-        };
+    let read = plies_read(first_error as usize);
+    let parsed = match held_to(parsed, held_plies(parsed), plies, read) {
+        Some((game, _)) => {
+            again = game;
+            &again
+        }
+        None => parsed,
+    };
     let held = held_plies(parsed);
     let tail = |held: usize| {
         (held < plies).then_some(TextTail {
@@ -145,13 +156,12 @@ pub(super) fn search_held(
         // The second search reads the record from the error the first edit leaves: held
         // further when it is past the plies held.
         let further;
-        let (from, held) = match held < plies && plies_read(first.replays + 2) > held {
-            true => {
-                let more = (plies_read(first.replays + 2) + HELD_PAST).min(plies);
-                further = holding(parsed, more);
+        let (from, held) = match held_to(parsed, held, plies, plies_read(first.replays + 2)) {
+            Some((game, more)) => {
+                further = game;
                 (&further, more)
             }
-            false => (parsed, held),
+            None => (parsed, held),
         };
         // An insertion or a deletion moves the plies held by one.
         let edited_plies = match first.edit {
