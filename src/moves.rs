@@ -12,14 +12,14 @@ use crate::geometry::{Board, Pit, Side};
 
 /// A move: a sowing (every game after Kiothi's opening) or Kiothi's opening
 /// redistribution.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub enum Move {
     Sow(Sowing),
     Redistribute(Redistribution),
 }
 
 /// A sowing move and the choices made during it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct Sowing {
     /// The pit the move starts from: every sowing has one.
     pub from: Pit,
@@ -31,6 +31,42 @@ pub struct Sowing {
     pub bonus: Vec<BonusTake>,
 }
 
+impl Clone for Move {
+    fn clone(&self) -> Move {
+        match self {
+            Move::Sow(sowing) => Move::Sow(sowing.clone()),
+            Move::Redistribute(r) => Move::Redistribute(r.clone()),
+        }
+    }
+
+    /// A sowing into a sowing is copied part by part, its bonus list reused: a log of
+    /// moves copies each ply's move into one it keeps.
+    fn clone_from(&mut self, source: &Move) {
+        match (self, source) {
+            (Move::Sow(to), Move::Sow(from)) => to.clone_from(from),
+            (to, from) => *to = from.clone(),
+        }
+    }
+}
+
+impl Clone for Sowing {
+    fn clone(&self) -> Sowing {
+        Sowing {
+            from: self.from,
+            lift: self.lift,
+            stop: self.stop,
+            bonus: self.bonus.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Sowing) {
+        self.from = source.from;
+        self.lift = source.lift;
+        self.stop = source.stop;
+        self.bonus.clone_from(&source.bonus);
+    }
+}
+
 impl Move {
     /// A move for a replay to read plies into ([`crate::notation::read_move`] writes
     /// every part of it): a sowing from `a1` until then.
@@ -40,6 +76,7 @@ impl Move {
 
     /// The move as a sowing from `from` to fill in, made a sowing first if it is not
     /// one: a replay reads every ply into one move, reusing its bonus list.
+    #[inline(always)]
     pub(crate) fn as_sowing_mut(&mut self, from: Pit) -> &mut Sowing {
         match self {
             Move::Sow(sowing) => sowing.from = from,
@@ -493,6 +530,42 @@ impl fmt::Display for Candidate {
                     self.mv,
                     names.join(",")
                 )
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `clone_from` gives the source, whatever the move it copies into.
+    #[test]
+    fn clone_from_gives_the_source() {
+        let pit = |row, col| Pit::new(row, col);
+        let sowing = Move::Sow(Sowing {
+            from: pit(1, 3),
+            lift: Some(2),
+            stop: Some(HeadStop {
+                head: pit(0, 1),
+                arrival: 2,
+            }),
+            bonus: vec![BonusTake {
+                pit: pit(2, 4),
+                stones: Some(1),
+            }],
+        });
+        let plain = Move::Sow(Sowing::from(pit(0, 5)));
+        let redistribution = Move::Redistribute(Redistribution {
+            emptied: [pit(0, 1), pit(0, 2)],
+            placed: vec![(pit(1, 1), 3)],
+        });
+        let moves = [sowing, plain, redistribution];
+        for source in &moves {
+            for into in &moves {
+                let mut copy = into.clone();
+                copy.clone_from(source);
+                assert_eq!(&copy, source);
             }
         }
     }

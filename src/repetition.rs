@@ -35,8 +35,10 @@ pub struct Repetitions {
     /// The position after the last ply that took stones (or the start).
     since: Position,
     /// The moves played from `since`, each with its mode: the positions counted are
-    /// `since` and the one after each.
+    /// `since` and the one after each. The first `held` are the log; those past it are
+    /// kept from before the last capture, to be copied into.
     moves: Vec<(Move, Mode)>,
+    held: usize,
     /// Open addressing: a slot is in use when its stamp is the table's, so a capture
     /// empties the table by taking the next stamp.
     slots: Vec<Slot>,
@@ -146,6 +148,7 @@ impl Repetitions {
             seats: [Side::South, Side::North].map(|seat| seat_term(start, seat)),
             since: start.clone(),
             moves: Vec::new(),
+            held: 0,
             slots: vec![Slot::default(); 64],
             stamp: 1,
             used: 0,
@@ -170,7 +173,7 @@ impl Repetitions {
         if took {
             self.clear(pos);
         } else {
-            self.moves.push((mv.clone(), mode));
+            self.log(mv, mode);
         }
         match mv {
             Move::Sow(sowing) if !took && mode == Mode::Legal => {
@@ -188,7 +191,7 @@ impl Repetitions {
     #[cold]
     fn clear(&mut self, pos: &Position) {
         self.since.clone_from(pos);
-        self.moves.clear();
+        self.held = 0;
         self.used = 0;
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
@@ -196,6 +199,20 @@ impl Repetitions {
             self.slots.fill(Slot::default());
             self.stamp = 1;
         }
+    }
+
+    /// Adds a move to the log, copied into a move kept from before the last capture
+    /// where there is one.
+    #[inline]
+    fn log(&mut self, mv: &Move, mode: Mode) {
+        match self.moves.get_mut(self.held) {
+            Some(kept) => {
+                kept.0.clone_from(mv);
+                kept.1 = mode;
+            }
+            None => self.moves.push((mv.clone(), mode)),
+        }
+        self.held += 1;
     }
 
     /// Counts a position of this hash, and returns the occurrences of the hash.
@@ -233,7 +250,7 @@ impl Repetitions {
         let mut at = self.since.clone();
         let mut count = at.same_for_repetition(pos) as u32;
         let mut effect = Effect::default();
-        for (mv, mode) in &self.moves {
+        for (mv, mode) in &self.moves[..self.held] {
             // Each move was played from this very position, so it plays again.
             if games::apply(rules, &mut at, mv, *mode, &mut effect).is_err() {
                 debug_assert!(false, "a move replays as it was played");
@@ -310,7 +327,7 @@ mod tests {
         let mv = Move::Sow(crate::moves::Sowing::from(Pit::new(0, 1)));
         assert!(!t.after_ply(&rules, &start, &mv, Mode::Legal, &effect));
         assert_eq!(t.count(hash(&start)), 2, "counted afresh after the capture");
-        assert!(t.moves.is_empty(), "no move since the capture");
+        assert_eq!(t.held, 0, "no move since the capture");
     }
 
     /// A hash that has come round `repeat` times draws only if the position itself has.

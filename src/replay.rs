@@ -367,7 +367,8 @@ pub struct PlyInput<'a> {
     /// 1-based ply number.
     pub number: u32,
     pub syntax: &'a PlySyntax,
-    pub span: Span,
+    /// Where the ply is written: borrowed, as it is read only for a message or a trace.
+    pub span: &'a Span,
     /// `[%...]` commands written after the ply.
     pub commands: Vec<&'a Command>,
 }
@@ -440,7 +441,7 @@ impl<'a> Iterator for MainLine<'a> {
         Some(PlyInput {
             number: self.number,
             syntax: &ply.syntax,
-            span: ply.span,
+            span: &ply.span,
             commands,
         })
     }
@@ -726,7 +727,7 @@ impl<F: FnMut(&PlyInput<'_>) -> bool> TailPlies<'_, F> {
             let input = PlyInput {
                 number: self.number,
                 syntax: &ply.syntax,
-                span: ply.span,
+                span: &ply.span,
                 commands: self.commands.iter().collect(),
             };
             self.going = (self.play)(&input);
@@ -931,7 +932,7 @@ mod tests {
             .collect();
         let got: Vec<(usize, Span, Vec<&Command>)> = inputs
             .iter()
-            .map(|i| (i.number as usize, i.span, i.commands.clone()))
+            .map(|i| (i.number as usize, *i.span, i.commands.clone()))
             .collect();
         assert_eq!(got, expected);
         let names: Vec<Vec<&str>> = inputs

@@ -13,6 +13,14 @@ use crate::rules::Game;
 use super::apply::apply_edit;
 use super::candidates::{legal_plies, near_variants};
 use super::rank::{distance, plausibility, ply_cost, rank};
+
+/// The place of a ply inserted at the end of a record, which has no ply to borrow it from.
+static NO_SPAN: pmn::Span = pmn::Span {
+    start: 0,
+    end: 0,
+    line: 0,
+    column: 0,
+};
 use super::suggest::{Fix, How, Mend};
 use super::{Edit, Repair, RepairOptions};
 
@@ -453,7 +461,7 @@ fn search_single(
                 head.push(PlyInput {
                     number: 0,
                     syntax: ply,
-                    span: inputs.get(*at).map(|i| i.span).unwrap_or_default(),
+                    span: inputs.get(*at).map_or(&NO_SPAN, |i| i.span),
                     commands: Vec::new(),
                 });
                 tail = *at;

@@ -282,7 +282,7 @@ impl EventReplay<'_> {
                 let input = PlyInput {
                     number: self.plies,
                     syntax: &ply.syntax,
-                    span: ply.span,
+                    span: &ply.span,
                     commands: self.commands.iter().collect(),
                 };
                 game.ply(&mut self.replayer.buffers, &input);
@@ -319,7 +319,7 @@ impl Visitor for EventReplay<'_> {
                     let input = PlyInput {
                         number: self.plies,
                         syntax: &ply.syntax,
-                        span: ply.span,
+                        span: &ply.span,
                         commands: Vec::new(),
                     };
                     game.ply(&mut self.replayer.buffers, &input);

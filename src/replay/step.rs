@@ -55,7 +55,7 @@ impl Played {
         PlyView {
             number: input.number,
             side: self.side,
-            span: input.span,
+            span: *input.span,
             syntax: input.syntax,
             mv,
             effect,
@@ -82,6 +82,7 @@ pub(super) fn step_into(
     let syntax = input.syntax;
     // The ply as written, quoted for a message: made only when one is written.
     let said = || said_ply(syntax);
+    // Borrowed, and read only where a message is made.
     let span = input.span;
     let side = state.position().side();
     let has_x = matches!(syntax, PlySyntax::Sowing(s) if s.capture.is_some());
@@ -92,21 +93,21 @@ pub(super) fn step_into(
             diagnostics.push(Diagnostic::error(
                 Code::PlyForm,
                 Some(number),
-                span,
+                *span,
                 format!("ply {number} `{said}`: {message}", said = said()),
             ));
             *failed = true;
             return None;
         }
         Err(PlyError::Illegal(e)) => {
-            diagnostics.push(illegal(state, number, span, syntax, &e, has_x, options));
+            diagnostics.push(illegal(state, number, *span, syntax, &e, has_x, options));
             *failed = true;
             return None;
         }
     }
     let mode = if foul { Mode::Foul } else { Mode::Legal };
     if let Err(e) = state.play_into(mv, mode, effect) {
-        diagnostics.push(illegal(state, number, span, syntax, &e, has_x, options));
+        diagnostics.push(illegal(state, number, *span, syntax, &e, has_x, options));
         *failed = true;
         return None;
     }
@@ -114,7 +115,7 @@ pub(super) fn step_into(
         diagnostics.push(Diagnostic::warning(
             Code::Foul,
             Some(number),
-            span,
+            *span,
             format!(
                 "ply {number} `{said}` broke a rule and was accepted ([%foul]): {broken}",
                 said = said()
@@ -125,7 +126,7 @@ pub(super) fn step_into(
         diagnostics.push(Diagnostic::warning(
             Code::Foul,
             Some(number),
-            span,
+            *span,
             format!(
                 "ply {number} `{said}` is marked [%foul] but breaks no rule",
                 said = said()
@@ -139,7 +140,7 @@ pub(super) fn step_into(
             diagnostics.push(Diagnostic::error(
                 Code::EndMismatch,
                 Some(number),
-                span,
+                *span,
                 format!(
                     "ply {number} `{said}` did not stop at a head: it never reached the head occupied a {k}{} time, and ended in the empty pit {end}",
                     ordinal_suffix(k), said = said()),
@@ -150,7 +151,7 @@ pub(super) fn step_into(
                 diagnostics.push(Diagnostic::error(
                     Code::EndMismatch,
                     Some(number),
-                    span,
+                    *span,
                     format!(
                         "ply {number} `{said}` ends in {actual}, not in {written} as written",
                         said = said()
@@ -166,7 +167,7 @@ pub(super) fn step_into(
         diagnostics.push(Diagnostic::error(
             Code::CaptureMark,
             Some(number),
-            span,
+            *span,
             format!(
                 "ply {number} `{said}` is marked x but captured nothing",
                 said = said()
@@ -182,7 +183,7 @@ pub(super) fn step_into(
         diagnostics.push(Diagnostic::warning(
             Code::CaptureMark,
             Some(number),
-            span,
+            *span,
             format!(
                 "ply {number} `{said}` captured {} but is not marked x",
                 taken.join(", "),
