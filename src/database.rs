@@ -94,9 +94,8 @@ fn game_rows(
 }
 
 /// The rows of a game read from its input, when the filter keeps it and it is a game:
-/// replayed from its text, and parsed then only for the export form of a valid game,
-/// or of a broken game that cannot be written from its text
-/// ([`crate::convert::broken_export_text`]).
+/// replayed from its text, and parsed then only for the export form of a game that
+/// cannot be written from its text ([`crate::convert::export_text`]).
 fn text_rows(
     file: &str,
     game: usize,
@@ -118,17 +117,15 @@ fn text_rows(
         return parsed_rows(text);
     }
     let mut rows = rows_of(file, game, &record.tags, &trace);
-    rows.pmn = match trace.is_valid() {
-        true => {
+    rows.pmn = match crate::convert::export_text(&text, &trace) {
+        Some(pmn) => pmn,
+        None if trace.is_valid() => {
             let mut parsed = text.parse();
             let whole = std::mem::take(&mut parsed.record);
             let conversion = crate::convert::converted(file, game, &parsed, whole, trace, false);
             crate::convert::to_pmn(&conversion)
         }
-        false => match crate::convert::broken_export_text(&text, &trace) {
-            Some(pmn) => pmn,
-            None => broken_export_form(file, game, &text.parse(), options),
-        },
+        None => broken_export_form(file, game, &text.parse(), options),
     };
     Some(rows)
 }

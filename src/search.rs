@@ -16,7 +16,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::convert::{broken_export_text, convert_broken_game, convert_game, to_pmn};
+use crate::convert::{convert_broken_game, convert_game, export_text, to_pmn};
 use crate::corpus::{self, Batches, Filter, Input, Work};
 use crate::error::CommandError;
 use crate::geometry::{Pit, Side};
@@ -738,11 +738,9 @@ pub fn search_pmn(
             return Ok(None);
         };
         let name = &names[input];
-        // A game with errors read whole is written from its text, never parsed whole.
+        // A game read whole is written from its text, never parsed whole.
         let pmn = (search.format == Format::Pmn).then(|| {
-            (!trace.is_valid())
-                .then(|| broken_export_text(&text, &trace))
-                .flatten()
+            export_text(&text, &trace)
                 .unwrap_or_else(|| export_form(name, index, &text.parse(), search.replay))
         });
         let tags = tags_hit(search.filter, search.wheres);
