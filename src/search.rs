@@ -654,6 +654,11 @@ pub fn export_form(
     parsed: &ParsedGame,
     options: &ReplayOptions,
 ) -> String {
+    // The export form reads the record and the replay's verdict, no ply's effect.
+    let options = &ReplayOptions {
+        diagnostics_only: true,
+        ..options.clone()
+    };
     let conversion = convert_game(file, game, parsed, options);
     if conversion.trace.is_valid() {
         return to_pmn(&conversion);
@@ -670,6 +675,10 @@ pub fn broken_export_form(
     parsed: &ParsedGame,
     options: &ReplayOptions,
 ) -> String {
+    let options = &ReplayOptions {
+        diagnostics_only: true,
+        ..options.clone()
+    };
     match convert_broken_game(file, game, parsed, options) {
         Some(c) => to_pmn(&c),
         None => {
