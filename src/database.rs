@@ -137,32 +137,61 @@ fn text_rows(
         return parsed_rows(text);
     }
     // A long game keeps no ply here: they are replayed again as they are inserted.
-    let long = text.text().len() > long.bytes;
     let lean = ReplayOptions {
         diagnostics_only: true,
         ..options.clone()
     };
+    let Long { bytes, part } = long;
+    let mut long = text.text().len() > bytes;
     let replay = if long { &lean } else { options };
-    let (record, trace) = Replayer::new().replay_text(&text, replay, &|r| filter.accepts(r))?;
+    let mut replayer = Replayer::new();
+    let (mut record, mut trace) = replayer.replay_text(&text, replay, &|r| filter.accepts(r))?;
+    // A long game that stops within a part is held as rows: they are few.
+    if long && trace.played <= part {
+        (record, trace) = replayer.replay_text(&text, options, &|_| true)?;
+        long = false;
+    }
     // Text that may stand for no game (see `ParsedGame::is_no_game`) is parsed.
     if record.tags.is_empty() && record.result.is_none() && trace.plies_written == 0 {
         return parsed_rows(text);
     }
     let mut rows = rows_of(file, game, &record.tags, &trace);
-    if long && trace.rules.is_some() {
-        rows.replay_again = Some(text.clone());
-    }
-    rows.pmn = match crate::convert::export_text(&text, &trace) {
-        Some(pmn) => pmn,
-        None if trace.is_valid() => {
-            let mut parsed = text.parse();
-            let whole = std::mem::take(&mut parsed.record);
-            let conversion = crate::convert::converted(file, game, &parsed, whole, trace, false);
-            crate::convert::to_pmn(&conversion)
+    let again = long && trace.rules.is_some();
+    let pmn = crate::convert::export_text(&text, &trace);
+    let (pmn, text) = match pmn {
+        Some(pmn) => (pmn, Some(text)),
+        // A long game's text is kept, to be replayed again.
+        None if again => {
+            let parsed = text.clone().parse();
+            (
+                record_export_form(file, game, parsed, trace, options),
+                Some(text),
+            )
         }
-        None => broken_export_form(file, game, &text.parse(), options),
+        None => (
+            record_export_form(file, game, text.parse(), trace, options),
+            None,
+        ),
     };
+    rows.pmn = pmn;
+    rows.replay_again = text.filter(|_| again);
     Some(rows)
+}
+
+/// The export form of a game written from its record, `trace` its replay.
+fn record_export_form(
+    file: &str,
+    game: usize,
+    mut parsed: crate::pmn::ParsedGame,
+    trace: crate::replay::Trace,
+    options: &ReplayOptions,
+) -> String {
+    if !trace.is_valid() {
+        return broken_export_form(file, game, &parsed, options);
+    }
+    let whole = std::mem::take(&mut parsed.record);
+    let conversion = crate::convert::converted(file, game, &parsed, whole, trace, false);
+    crate::convert::to_pmn(&conversion)
 }
 
 /// The rows of a game from its tags and replay, its export form not written yet.
