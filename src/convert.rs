@@ -240,14 +240,16 @@ pub fn convert_broken_game(
     Some(conversion(file, game, parsed, options, true))
 }
 
-/// The export form of a game with errors kept failing where it fails (what
-/// [`to_pmn`] writes of [`convert_broken_game`]), written from its text as the reader
-/// reads it, so that its record is never held: for a game whose text the reader read
-/// whole, with no problem and nothing it skipped (no tag line it could not read, no
-/// text after the result). `None` for any other game, which is converted from its
-/// record. `trace` is the game's replay.
-pub fn broken_export_text(text: &GameText, trace: &Trace) -> Option<String> {
-    if !text.is_game() || !text.problems().is_empty() {
+/// The export form of a game whose conversion holds every ply written: a valid game
+/// (what [`to_pmn`] writes of [`convert_game`]) or a game with errors kept failing where
+/// it fails (of [`convert_broken_game`]), written from its text as the reader reads it,
+/// so that its record is never held: for a game whose text the reader read whole, with
+/// no problem and nothing it skipped (no tag line it could not read, no text after the
+/// result). `None` for any other game, which is converted from its record, and for a
+/// valid game whose replay stopped before its last ply. `trace` is the game's replay.
+pub fn export_text(text: &GameText, trace: &Trace) -> Option<String> {
+    let cut = trace.is_valid() && trace.played < trace.plies_written;
+    if cut || !text.is_game() || !text.problems().is_empty() {
         return None;
     }
     let game = text.text();

@@ -5,7 +5,10 @@
 //! Every number in it is read from the one replay of each game ([`convert_game`], as
 //! `sow convert` replays): the ply rows are `sow stats --per ply`'s ([`ply_rows`]), the
 //! positions the replay's, the text the PMN export form [`search::export_form`]. A game
-//! with errors is kept, with its first error: the database holds every verdict. Search
+//! with errors is kept, with its first error: the database holds every verdict. A long
+//! game is not held as rows: it is replayed again as they are inserted, its ply rows
+//! then its positions, a part at a time, so that it costs no more than its text and the
+//! file is the one its rows held whole would give. Search
 //! over a database reads the facts the criteria read from its rows
 //! ([`search::GameFacts`]), so it answers as a search of the PMN files does.
 //!
@@ -59,6 +62,22 @@ pub const TAG_COLUMNS: [&str; 17] = [
     "Position",
 ];
 
+/// Which games are replayed again as their rows are inserted, rather than held as rows
+/// (many times their text): a private setting, so that a test can hold the two ways
+/// together.
+#[derive(Clone, Copy)]
+struct Long {
+    /// A game whose text is longer than this many bytes.
+    bytes: usize,
+    /// The plies whose rows are made and inserted at a time.
+    part: usize,
+}
+
+const LONG: Long = Long {
+    bytes: 1 << 16,
+    part: 4096,
+};
+
 /// A game's rows, made where the game is replayed.
 struct GameRows {
     file: String,
@@ -68,6 +87,11 @@ struct GameRows {
     plies: Vec<PlyRow>,
     fouls: Vec<bool>,
     plies_written: usize,
+    /// Plies replayed (those in `plies`, unless they are to be replayed again).
+    replayed: usize,
+    /// A long game's text, replayed again as its rows are inserted: its ply rows and
+    /// positions after ply 0 are then not in `plies`, `fouls` and `positions`.
+    replay_again: Option<GameText>,
     valid: bool,
     error: Option<(String, Option<u32>)>,
     outcome: Option<&'static str>,
@@ -94,15 +118,15 @@ fn game_rows(
 }
 
 /// The rows of a game read from its input, when the filter keeps it and it is a game:
-/// replayed from its text, and parsed then only for the export form of a valid game,
-/// or of a broken game that cannot be written from its text
-/// ([`crate::convert::broken_export_text`]).
+/// replayed from its text, and parsed then only for the export form of a game that
+/// cannot be written from its text ([`crate::convert::export_text`]).
 fn text_rows(
     file: &str,
     game: usize,
     text: GameText,
     filter: &Filter,
     options: &ReplayOptions,
+    long: Long,
 ) -> Option<GameRows> {
     let parsed_rows = |text: GameText| {
         let parsed = text.parse();
@@ -112,25 +136,62 @@ fn text_rows(
     if !text.is_game() {
         return parsed_rows(text);
     }
-    let (record, trace) = Replayer::new().replay_text(&text, options, &|r| filter.accepts(r))?;
+    // A long game keeps no ply here: they are replayed again as they are inserted.
+    let lean = ReplayOptions {
+        diagnostics_only: true,
+        ..options.clone()
+    };
+    let Long { bytes, part } = long;
+    let mut long = text.text().len() > bytes;
+    let replay = if long { &lean } else { options };
+    let mut replayer = Replayer::new();
+    let (mut record, mut trace) = replayer.replay_text(&text, replay, &|r| filter.accepts(r))?;
+    // A long game that stops within a part is held as rows: they are few.
+    if long && trace.played <= part {
+        (record, trace) = replayer.replay_text(&text, options, &|_| true)?;
+        long = false;
+    }
     // Text that may stand for no game (see `ParsedGame::is_no_game`) is parsed.
     if record.tags.is_empty() && record.result.is_none() && trace.plies_written == 0 {
         return parsed_rows(text);
     }
     let mut rows = rows_of(file, game, &record.tags, &trace);
-    rows.pmn = match trace.is_valid() {
-        true => {
-            let mut parsed = text.parse();
-            let whole = std::mem::take(&mut parsed.record);
-            let conversion = crate::convert::converted(file, game, &parsed, whole, trace, false);
-            crate::convert::to_pmn(&conversion)
+    let again = long && trace.rules.is_some();
+    let pmn = crate::convert::export_text(&text, &trace);
+    let (pmn, text) = match pmn {
+        Some(pmn) => (pmn, Some(text)),
+        // A long game's text is kept, to be replayed again.
+        None if again => {
+            let parsed = text.clone().parse();
+            (
+                record_export_form(file, game, parsed, trace, options),
+                Some(text),
+            )
         }
-        false => match crate::convert::broken_export_text(&text, &trace) {
-            Some(pmn) => pmn,
-            None => broken_export_form(file, game, &text.parse(), options),
-        },
+        None => (
+            record_export_form(file, game, text.parse(), trace, options),
+            None,
+        ),
     };
+    rows.pmn = pmn;
+    rows.replay_again = text.filter(|_| again);
     Some(rows)
+}
+
+/// The export form of a game written from its record, `trace` its replay.
+fn record_export_form(
+    file: &str,
+    game: usize,
+    mut parsed: crate::pmn::ParsedGame,
+    trace: crate::replay::Trace,
+    options: &ReplayOptions,
+) -> String {
+    if !trace.is_valid() {
+        return broken_export_form(file, game, &parsed, options);
+    }
+    let whole = std::mem::take(&mut parsed.record);
+    let conversion = crate::convert::converted(file, game, &parsed, whole, trace, false);
+    crate::convert::to_pmn(&conversion)
 }
 
 /// The rows of a game from its tags and replay, its export form not written yet.
@@ -171,6 +232,8 @@ fn rows_of(file: &str, game: usize, tags: &[Tag], trace: &crate::replay::Trace) 
         plies: ply_rows(file, game, trace),
         fouls: trace.plies.iter().map(|p| p.foul).collect(),
         plies_written: trace.plies_written,
+        replayed: trace.played,
+        replay_again: None,
         valid: trace.is_valid(),
         error: trace.first_error().map(|d| (d.code.to_string(), d.ply)),
         outcome,
@@ -221,10 +284,17 @@ struct Inserts<'c> {
     tag: rusqlite::Statement<'c>,
     ply: rusqlite::Statement<'c>,
     position: rusqlite::Statement<'c>,
+    /// How a long game is replayed again.
+    options: ReplayOptions,
+    long: Long,
 }
 
 impl<'c> Inserts<'c> {
-    fn new(db: &'c Connection) -> rusqlite::Result<Inserts<'c>> {
+    fn new(
+        db: &'c Connection,
+        options: &ReplayOptions,
+        long: Long,
+    ) -> rusqlite::Result<Inserts<'c>> {
         let columns = TAG_COLUMNS.map(|c| format!("\"{c}\"")).join(", ");
         let values: Vec<String> = (1..=TAG_COLUMNS.len() + 13)
             .map(|i| format!("?{i}"))
@@ -246,6 +316,8 @@ impl<'c> Inserts<'c> {
             )?,
             position: db
                 .prepare("INSERT INTO positions (game_id, ply, position) VALUES (?1, ?2, ?3)")?,
+            options: options.clone(),
+            long,
         })
     }
 
@@ -268,7 +340,7 @@ impl<'c> Inserts<'c> {
         values.extend(TAG_COLUMNS.iter().map(|c| text(tag_of(c))));
         values.extend([
             text(g.rule_set.as_deref()),
-            number(g.plies.len()),
+            number(g.replayed),
             number(g.plies_written),
             Value::Integer(i64::from(g.valid)),
             text(g.error.as_ref().map(|(c, _)| c.as_str())),
@@ -283,30 +355,112 @@ impl<'c> Inserts<'c> {
         for (i, (name, value)) in g.tags.iter().enumerate() {
             self.tag.execute(params![id, i as i64 + 1, name, value])?;
         }
-        for (row, foul) in g.plies.iter().zip(&g.fouls) {
-            self.ply.execute(params![
-                id,
-                row.ply,
-                row.player,
-                row.mv,
-                row.laps as i64,
-                row.stones_sown as i64,
-                row.end_pit,
-                row.captured,
-                row.bonus,
-                row.south,
-                row.north,
-                row.south_prison,
-                row.north_prison,
-                row.legal_moves as i64,
-                foul,
-            ])?;
+        match &g.replay_again {
+            None => {
+                insert_plies(&mut self.ply, id, &g.plies, &g.fouls)?;
+                insert_positions(&mut self.position, id, 0, &g.positions)
+            }
+            Some(text) => self.replayed(id, g, text),
         }
-        for (i, p) in g.positions.iter().enumerate() {
-            self.position.execute(params![id, i as i64, p])?;
-        }
-        Ok(())
     }
+
+    /// Inserts a long game's ply rows and then its positions as it is replayed from its
+    /// text (twice, so that the rows go in in the order of a game held whole), a part of
+    /// its plies at a time, each part's rows made by [`ply_rows`] from a trace that holds
+    /// the part: its last ply is held back until the next comes, as the row of a game's
+    /// last ply counts no legal move once the game is over.
+    fn replayed(&mut self, id: i64, g: &GameRows, text: &GameText) -> rusqlite::Result<()> {
+        let options = &self.options;
+        let part_plies = self.long.part;
+        let mut part = crate::replay::Trace::default();
+        let mut failed = None;
+        let mut each = |rules: &crate::rules::Rules, p: &crate::replay::PlyView<'_>| {
+            if failed.is_some() {
+                return;
+            }
+            part.rules.get_or_insert_with(|| rules.clone());
+            part.plies.push(p.to_trace(options));
+            if part.plies.len() > part_plies {
+                let last = part.plies.pop();
+                let rows = ply_rows(&g.file, g.game, &part);
+                if let Err(e) = insert_plies(&mut self.ply, id, &rows, &fouls(&part)) {
+                    failed = Some(e);
+                }
+                part.plies.clear();
+                part.plies.extend(last);
+            }
+        };
+        let replayed = Replayer::new().replay_text_each(text, options, &|_| true, Some(&mut each));
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        if let Some((_, trace)) = replayed {
+            part.outcome = trace.outcome;
+        }
+        let rows = ply_rows(&g.file, g.game, &part);
+        insert_plies(&mut self.ply, id, &rows, &fouls(&part))?;
+        drop(part);
+        insert_positions(&mut self.position, id, 0, &g.positions)?;
+        if g.positions.is_empty() {
+            return Ok(());
+        }
+        let mut failed = None;
+        let mut each = |_: &crate::rules::Rules, p: &crate::replay::PlyView<'_>| {
+            let Some(after) = p.after.filter(|_| failed.is_none()) else {
+                return;
+            };
+            let position = [after.to_string()];
+            if let Err(e) = insert_positions(&mut self.position, id, p.number, &position) {
+                failed = Some(e);
+            }
+        };
+        Replayer::new().replay_text_each(text, options, &|_| true, Some(&mut each));
+        failed.map_or(Ok(()), Err)
+    }
+}
+
+fn fouls(trace: &crate::replay::Trace) -> Vec<bool> {
+    trace.plies.iter().map(|p| p.foul).collect()
+}
+
+fn insert_plies(
+    statement: &mut rusqlite::Statement<'_>,
+    id: i64,
+    plies: &[PlyRow],
+    fouls: &[bool],
+) -> rusqlite::Result<()> {
+    for (row, foul) in plies.iter().zip(fouls) {
+        statement.execute(params![
+            id,
+            row.ply,
+            row.player,
+            row.mv,
+            row.laps as i64,
+            row.stones_sown as i64,
+            row.end_pit,
+            row.captured,
+            row.bonus,
+            row.south,
+            row.north,
+            row.south_prison,
+            row.north_prison,
+            row.legal_moves as i64,
+            foul,
+        ])?;
+    }
+    Ok(())
+}
+
+fn insert_positions(
+    statement: &mut rusqlite::Statement<'_>,
+    id: i64,
+    first: u32,
+    positions: &[String],
+) -> rusqlite::Result<()> {
+    for (i, p) in positions.iter().enumerate() {
+        statement.execute(params![id, i64::from(first) + i as i64, p])?;
+    }
+    Ok(())
 }
 
 /// Writes the database of the inputs' games that pass `filter` to `path` (through a
@@ -322,16 +476,29 @@ pub fn write(
     force: bool,
     notes: &mut dyn FnMut(String),
 ) -> Result<usize, CommandError> {
+    write_long(inputs, filter, options, path, force, notes, LONG)
+}
+
+/// [`write`], the games `long` names replayed again as their rows are inserted.
+fn write_long(
+    inputs: &[Input],
+    filter: &Filter,
+    options: &ReplayOptions,
+    path: &Path,
+    force: bool,
+    notes: &mut dyn FnMut(String),
+    long: Long,
+) -> Result<usize, CommandError> {
     let names: Vec<String> = inputs.iter().map(Input::name).collect();
     let rows = |work: Work| -> Result<Option<GameRows>, String> {
         let name = &names[work.input()];
         let (index, text) = work.game_text(&names)?;
-        Ok(text_rows(name, index, text, filter, options))
+        Ok(text_rows(name, index, text, filter, options, long))
     };
     let mut fill = |tmp: &Path| -> Result<usize, CommandError> {
         let mut db = create(tmp, options).map_err(sql_error)?;
         let transaction = db.transaction().map_err(sql_error)?;
-        let mut inserts = Inserts::new(&transaction).map_err(sql_error)?;
+        let mut inserts = Inserts::new(&transaction, options, long).map_err(sql_error)?;
         let mut written = 0;
         let mut unreadable = 0;
         let sink = |_, rows: Result<Option<GameRows>, String>| {
@@ -603,8 +770,30 @@ fn search_rows(
 
 #[cfg(test)]
 mod tests {
-    use super::TAG_COLUMNS;
+    use super::{write_long, Long, LONG, TAG_COLUMNS};
+    use crate::corpus::Filter;
     use crate::pmn::Tag;
+    use crate::replay::ReplayOptions;
+
+    #[test]
+    fn a_game_replayed_again_as_its_rows_go_in_gives_the_same_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let records = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("records");
+        let folders = ["generated", "examples", "flawed"].map(|d| records.join(d));
+        let (inputs, _) = crate::corpus::expand(&folders);
+        assert!(inputs.len() > 10);
+        let options = ReplayOptions::default();
+        let file = |name: &str, long: Long| {
+            let path = dir.path().join(name);
+            let mut notes = |_| {};
+            let filter = Filter::default();
+            write_long(&inputs, &filter, &options, &path, false, &mut notes, long).unwrap();
+            std::fs::read(path).unwrap()
+        };
+        // Every game replayed again, its plies three at a time.
+        let all = Long { bytes: 0, part: 3 };
+        assert_eq!(file("held.sqlite", LONG), file("again.sqlite", all));
+    }
 
     #[test]
     fn the_tag_columns_are_the_tags_pmn_names() {

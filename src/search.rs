@@ -4,10 +4,11 @@
 //!
 //! A game is read as [`GameFacts`]: its plies as written with what each did, the
 //! position before the first ply and after each one, its first error and whether it
-//! ended in a repetition draw. Facts come from a replay [`Trace`] (PMN inputs) or from
-//! the rows of a database written by `sow convert --to sqlite` ([`crate::database`]);
-//! the criteria read only the facts, so both give the same answers. Nothing here plays a
-//! move.
+//! ended in a repetition draw. The criteria read the plies one after another
+//! ([`Check`]): from each ply as it is replayed from a game's text (PMN inputs, no ply
+//! kept), or from the rows of a database written by `sow convert --to sqlite`
+//! ([`crate::database`]); they read only the facts, so both give the same answers.
+//! Nothing here plays a move.
 //!
 //! Games and plies are numbered from 1; ply 0 is the position before the first ply.
 
@@ -16,14 +17,15 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::convert::{broken_export_text, convert_broken_game, convert_game, to_pmn};
+use crate::convert::{convert_broken_game, convert_game, export_text, to_pmn};
 use crate::corpus::{self, Batches, Filter, Input, Work};
 use crate::error::CommandError;
 use crate::geometry::{Pit, Side};
 use crate::play::{EndReason, Outcome};
 use crate::pmn::{ParsedGame, Record};
 use crate::position::{Position, Setup};
-use crate::replay::{ReplayOptions, Replayer, Trace};
+use crate::replay::{PlyView, ReplayOptions, Replayer, Trace};
+use crate::rules::Rules;
 
 /// A stone count asked of a pit or a prison.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -434,35 +436,170 @@ pub struct GameFacts<'a> {
     pub repetition: Option<u32>,
 }
 
-impl<'a> GameFacts<'a> {
-    /// The facts of a replay that `query` reads (the positions are those the trace
-    /// keeps).
-    pub fn of_trace(trace: &'a Trace, query: &Query) -> GameFacts<'a> {
-        let plies = (trace.plies.iter())
-            .map(|p| PlyFacts {
-                number: p.number,
-                text: &p.text,
-                laps: p.effect.lap_count,
-                captured: p.effect.captured.iter().map(|&(_, n)| n as u32).sum(),
-                bonus: p.effect.bonus.iter().map(|&(_, n)| n as u32).sum(),
-                foul: p.foul,
-            })
-            .collect();
-        let positions: Vec<&Position> = match (&trace.start, trace.rules.is_some()) {
-            (Some(start), true) => std::iter::once(start)
-                .chain(trace.plies.iter().map_while(|p| p.after.as_ref()))
-                .collect(),
-            _ => Vec::new(),
-        };
-        let reached = (query.positions.iter())
-            .map(|q| positions.iter().position(|p| q.holds(p)).map(|i| i as u32))
-            .collect();
-        GameFacts {
-            plies,
-            reached,
-            error: trace.first_error().map(|d| (d.code.as_str(), d.ply)),
-            repetition: repetition_ply(trace),
+/// The criteria of a query read over a game's plies one after another, holding of the
+/// plies read only the opening's and the last few a run of plies asks for: what
+/// [`Query::check`] reads from [`GameFacts`], and a search of PMN text from each ply as
+/// it is replayed, so that a long game costs no more than its text.
+pub struct Check<'q> {
+    query: &'q Query,
+    /// The opening's plies read, while each holds (`None` once one does not).
+    opening: Option<Vec<String>>,
+    /// The last plies read, as many as the run of plies asks for, until a run holds.
+    run: std::collections::VecDeque<(u32, String)>,
+    /// The first ply at which each criterion of one ply holds, and what it found.
+    plies: Option<Hit>,
+    capture: Option<Hit>,
+    relay: Option<Hit>,
+    bonus: Option<Hit>,
+    foul: Option<Hit>,
+    /// As [`GameFacts::reached`], for the positions read so far.
+    reached: Vec<Option<u32>>,
+}
+
+impl<'q> Check<'q> {
+    pub fn new(query: &'q Query) -> Check<'q> {
+        Check {
+            query,
+            opening: Some(Vec::new()),
+            run: Default::default(),
+            plies: None,
+            capture: None,
+            relay: None,
+            bonus: None,
+            foul: None,
+            reached: vec![None; query.positions.len()],
         }
+    }
+
+    /// Reads the next ply.
+    pub fn ply(&mut self, p: &PlyFacts<'_>) {
+        let q = self.query;
+        if let Some(opening) = &mut self.opening {
+            if let Some(asked) = q.opening.get(opening.len()) {
+                match ply_holds(asked, p.text) {
+                    true => opening.push(p.text.to_string()),
+                    false => self.opening = None,
+                }
+            }
+        }
+        if !q.plies.is_empty() && self.plies.is_none() {
+            if self.run.len() == q.plies.len() {
+                self.run.pop_front();
+            }
+            self.run.push_back((p.number, p.text.to_string()));
+            let holds = self.run.len() == q.plies.len()
+                && (q.plies.iter().zip(&self.run)).all(|(a, (_, text))| ply_holds(a, text));
+            if holds {
+                let texts: Vec<&str> = self.run.iter().map(|(_, t)| t.as_str()).collect();
+                self.plies = Some(Hit {
+                    criterion: "plies",
+                    ply: Some(self.run[0].0),
+                    found: texts.join(" "),
+                });
+            }
+        }
+        let first = |hit: &mut Option<Hit>, criterion, holds: bool, found: &dyn Fn() -> String| {
+            if hit.is_none() && holds {
+                *hit = Some(Hit {
+                    criterion,
+                    ply: Some(p.number),
+                    found: found(),
+                });
+            }
+        };
+        if let Some(k) = q.capture {
+            let holds = p.captured >= k && p.captured > 0;
+            first(&mut self.capture, "capture", holds, &|| {
+                format!("{} captures {}", p.text, p.captured)
+            });
+        }
+        if let Some(k) = q.relay {
+            first(&mut self.relay, "relay", p.laps >= k, &|| {
+                format!("{} sows {} laps", p.text, p.laps)
+            });
+        }
+        if q.bonus {
+            first(&mut self.bonus, "bonus", p.bonus > 0, &|| {
+                format!("{} takes a bonus of {}", p.text, p.bonus)
+            });
+        }
+        if q.foul {
+            first(&mut self.foul, "foul", p.foul, &|| p.text.to_string());
+        }
+    }
+
+    /// Reads the position after ply `ply`, the plies' positions in the order of the game.
+    pub fn position(&mut self, ply: u32, position: &Position) {
+        for (q, reached) in self.query.positions.iter().zip(&mut self.reached) {
+            if reached.is_none() && q.holds(position) {
+                *reached = Some(ply);
+            }
+        }
+    }
+
+    /// Reads the position before the first ply, before or after the plies' positions.
+    pub fn start(&mut self, position: &Position) {
+        for (q, reached) in self.query.positions.iter().zip(&mut self.reached) {
+            if q.holds(position) {
+                *reached = Some(0);
+            }
+        }
+    }
+
+    /// What every criterion found in the game read, or `None` when one does not hold;
+    /// `error` is the game's first error (its code and ply) and `repetition` the ply
+    /// that ended it in a repetition draw.
+    pub fn finish(
+        self,
+        error: Option<(&str, Option<u32>)>,
+        repetition: Option<u32>,
+    ) -> Option<Vec<Hit>> {
+        let q = self.query;
+        let mut hits = Vec::new();
+        if let Some(code) = &q.error {
+            let (found, ply) = error.filter(|(c, _)| c == code)?;
+            hits.push(Hit {
+                criterion: "error",
+                ply,
+                found: found.to_string(),
+            });
+        }
+        if q.repetition {
+            hits.push(Hit {
+                criterion: "repetition",
+                ply: Some(repetition?),
+                found: "a repetition draw".into(),
+            });
+        }
+        if !q.opening.is_empty() {
+            let opening = self.opening.filter(|o| o.len() == q.opening.len())?;
+            hits.push(Hit {
+                criterion: "opening",
+                ply: Some(q.opening.len() as u32),
+                found: opening.join(" "),
+            });
+        }
+        if !q.plies.is_empty() {
+            hits.push(self.plies?);
+        }
+        for (asked, hit) in [
+            (q.capture.is_some(), self.capture),
+            (q.relay.is_some(), self.relay),
+            (q.bonus, self.bonus),
+            (q.foul, self.foul),
+        ] {
+            if asked {
+                hits.push(hit?);
+            }
+        }
+        for (query, reached) in q.positions.iter().zip(self.reached) {
+            hits.push(Hit {
+                criterion: "position",
+                ply: Some(reached?),
+                found: query.text.clone(),
+            });
+        }
+        Some(hits)
     }
 }
 
@@ -501,86 +638,11 @@ pub struct Match {
 impl Query {
     /// What every criterion found in the game, or `None` when one does not hold.
     pub fn check(&self, facts: &GameFacts<'_>) -> Option<Vec<Hit>> {
-        let mut hits = Vec::new();
-        let first_ply =
-            |criterion, holds: &dyn Fn(&PlyFacts) -> bool, found: &dyn Fn(&PlyFacts) -> String| {
-                (facts.plies.iter()).find(|p| holds(p)).map(|p| Hit {
-                    criterion,
-                    ply: Some(p.number),
-                    found: found(p),
-                })
-            };
-        if let Some(code) = &self.error {
-            let (found, ply) = facts.error.filter(|(c, _)| c == code)?;
-            hits.push(Hit {
-                criterion: "error",
-                ply,
-                found: found.to_string(),
-            });
-        }
-        if self.repetition {
-            hits.push(Hit {
-                criterion: "repetition",
-                ply: Some(facts.repetition?),
-                found: "a repetition draw".into(),
-            });
-        }
-        if !self.opening.is_empty() {
-            let holds = self.opening.len() <= facts.plies.len()
-                && (self.opening.iter().zip(&facts.plies)).all(|(a, p)| ply_holds(a, p.text));
-            if !holds {
-                return None;
-            }
-            hits.push(Hit {
-                criterion: "opening",
-                ply: Some(self.opening.len() as u32),
-                found: joined(&facts.plies[..self.opening.len()]),
-            });
-        }
-        if !self.plies.is_empty() {
-            let n = self.plies.len();
-            let at = (facts.plies.windows(n))
-                .find(|w| (self.plies.iter().zip(*w)).all(|(a, p)| ply_holds(a, p.text)))?;
-            hits.push(Hit {
-                criterion: "plies",
-                ply: Some(at[0].number),
-                found: joined(at),
-            });
-        }
-        if let Some(k) = self.capture {
-            hits.push(first_ply(
-                "capture",
-                &|p| p.captured >= k && p.captured > 0,
-                &|p| format!("{} captures {}", p.text, p.captured),
-            )?);
-        }
-        if let Some(k) = self.relay {
-            hits.push(first_ply("relay", &|p| p.laps >= k, &|p| {
-                format!("{} sows {} laps", p.text, p.laps)
-            })?);
-        }
-        if self.bonus {
-            hits.push(first_ply("bonus", &|p| p.bonus > 0, &|p| {
-                format!("{} takes a bonus of {}", p.text, p.bonus)
-            })?);
-        }
-        if self.foul {
-            hits.push(first_ply("foul", &|p| p.foul, &|p| p.text.to_string())?);
-        }
-        for (query, reached) in self.positions.iter().zip(&facts.reached) {
-            hits.push(Hit {
-                criterion: "position",
-                ply: Some((*reached)?),
-                found: query.text.clone(),
-            });
-        }
-        Some(hits)
+        let mut check = Check::new(self);
+        facts.plies.iter().for_each(|p| check.ply(p));
+        check.reached.clone_from(&facts.reached);
+        check.finish(facts.error, facts.repetition)
     }
-}
-
-fn joined(plies: &[PlyFacts]) -> String {
-    let texts: Vec<&str> = plies.iter().map(|p| p.text).collect();
-    texts.join(" ")
 }
 
 /// A matched game's text in the output: the PMN export form as `sow convert --to pmn`
@@ -592,6 +654,11 @@ pub fn export_form(
     parsed: &ParsedGame,
     options: &ReplayOptions,
 ) -> String {
+    // The export form reads the record and the replay's verdict, no ply's effect.
+    let options = &ReplayOptions {
+        diagnostics_only: true,
+        ..options.clone()
+    };
     let conversion = convert_game(file, game, parsed, options);
     if conversion.trace.is_valid() {
         return to_pmn(&conversion);
@@ -608,6 +675,10 @@ pub fn broken_export_form(
     parsed: &ParsedGame,
     options: &ReplayOptions,
 ) -> String {
+    let options = &ReplayOptions {
+        diagnostics_only: true,
+        ..options.clone()
+    };
     match convert_broken_game(file, game, parsed, options) {
         Some(c) => to_pmn(&c),
         None => {
@@ -728,21 +799,39 @@ pub fn search_pmn(
     let one = |replayer: &mut Replayer, work: Work| -> Result<Option<Found>, String> {
         let input = work.input();
         let (index, text) = work.game_text(&names)?;
-        let Some((_, trace)) = replayer.replay_text(&text, &lean, &keep) else {
+        // The criteria read each ply as it is replayed: no ply is kept.
+        let mut check = Check::new(search.query);
+        let mut written = String::new();
+        let mut each = |_: &Rules, p: &PlyView<'_>| {
+            written.clear();
+            let _ = write!(written, "{}", p.syntax);
+            check.ply(&PlyFacts {
+                number: p.number,
+                text: &written,
+                laps: p.effect.lap_count,
+                captured: p.effect.captured.iter().map(|&(_, n)| n as u32).sum(),
+                bonus: p.effect.bonus.iter().map(|&(_, n)| n as u32).sum(),
+                foul: p.foul,
+            });
+            if let Some(after) = p.after {
+                check.position(p.number, after);
+            }
+        };
+        let replayed = replayer.replay_text_each(&text, &lean, &keep, Some(&mut each));
+        let Some((_, trace)) = replayed else {
             return Ok(None);
         };
-        let Some(hits) = search
-            .query
-            .check(&GameFacts::of_trace(&trace, search.query))
-        else {
+        if let (Some(start), Some(_)) = (&trace.start, &trace.rules) {
+            check.start(start);
+        }
+        let error = trace.first_error().map(|d| (d.code.as_str(), d.ply));
+        let Some(hits) = check.finish(error, repetition_ply(&trace)) else {
             return Ok(None);
         };
         let name = &names[input];
-        // A game with errors read whole is written from its text, never parsed whole.
+        // A game read whole is written from its text, never parsed whole.
         let pmn = (search.format == Format::Pmn).then(|| {
-            (!trace.is_valid())
-                .then(|| broken_export_text(&text, &trace))
-                .flatten()
+            export_text(&text, &trace)
                 .unwrap_or_else(|| export_form(name, index, &text.parse(), search.replay))
         });
         let tags = tags_hit(search.filter, search.wheres);

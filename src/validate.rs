@@ -297,10 +297,10 @@ fn json_string(text: &str) -> String {
 }
 
 /// A game validated straight from its text, as the reader reads it, without a syntax
-/// tree ([`Replayer::replay_text`]): a game with nothing to report, whose report is
-/// its game line alone, or one the filter leaves out. `None` when there is more to
-/// say (diagnostics, with their lines of text; suggestions; rules inferred): the game
-/// is then parsed and validated whole.
+/// tree ([`Replayer::replay_text`]), its diagnostics' snippets cut from its text, and
+/// parsed only as far as a search for its repairs reads it (`--suggest`). `None` for
+/// rules inferred and text that may stand for no game: the game is then parsed and
+/// validated whole.
 fn validate_text(
     replayer: &mut Replayer,
     name: FileName<'_>,
@@ -314,7 +314,7 @@ fn validate_text(
         return None;
     }
     let keep = |record: &crate::pmn::Record| settings.filter.accepts(record);
-    let Some((record, trace)) = replayer.replay_text(game, &settings.replay, &keep) else {
+    let Some((record, mut trace)) = replayer.replay_text(game, &settings.replay, &keep) else {
         // Turned down by the filter, or no game: the full path tells which.
         return (game.is_game()).then(|| (Vec::new(), Summary::default()));
     };
@@ -323,11 +323,18 @@ fn validate_text(
         let _ = write_game(&mut out, format, name, index, &trace, None);
         return Some((out, Summary::of_game(&trace)));
     }
-    // Suggestions read the parsed record; text of no tag, result or ply may stand for
-    // no game, which a parse tells (it holds no ply, so its tree is small).
+    // Text of no tag, result or ply may stand for no game, which a parse tells (it
+    // holds no ply, so its tree is small).
     let no_game = record.tags.is_empty() && record.result.is_none() && trace.plies_written == 0;
-    if settings.suggest || no_game {
+    if no_game {
         return None;
+    }
+    // Suggestions read the record parsed only as far as their search reads it.
+    if settings.suggest && !trace.is_valid() {
+        let cut = game
+            .clone()
+            .parse_cut(crate::repair::plies_read_for(&trace));
+        crate::repair::attach_suggestions(&cut, &mut trace, &settings.replay, &settings.repair);
     }
     // The diagnostics are the parsed game's, and their snippets need only its text: no
     // syntax tree is built, however long the game.

@@ -262,6 +262,101 @@ fn one_long_game_takes_a_small_multiple_of_its_text() {
     }
 }
 
+/// A capture-free cycle of 120 plies on Tsoro 4x6 without heads, from the set-up
+/// [`CYCLE_START`], North to move: a game that never ends, and has no repetition draw.
+const CYCLE: &str = "c5 a3 c6 a6 d6 a5 d5 b3 d4 b2 d3 b1 d2 b6 d1 b5 c1 b4 c2 a1 \
+    c5 a2 c6 a4 d6 a6 d5 b3 d4 b2 d3 b1 d2 b6 d1 b5 c1 b4 c2 a1 c5 a3 c6 a5 d6 a6 d5 b3 \
+    d4 b2 d3 b1 d2 b6 d1 b5 c1 b4 c2 a2 c5 a1 c6 a4 d6 a3 d5 a2 d4 a5 d3 a6 d2 b6 d1 b5 \
+    c1 a4 c2 a3 c5 a5 c6 a4 d6 b3 d5 b2 d4 b1 d3 a1 d2 a2 d1 a3 c1 b4 c2 b3 c5 b2 c6 a6 \
+    d6 a5 d5 a4 d4 b6 d3 b1 d2 a1 d1 b5 c1 b4 c2 a2";
+
+const CYCLE_START: &str = "0,0,0,0,0,0/0,0,1,0,2,1/0,0,1,0,0,0/0,0,1,0,1,1 N";
+
+/// A file of one valid Tsoro game of `bytes` of move text or more: [`CYCLE`] again and
+/// again, every ply replayed.
+fn long_valid_game(dir: &Path, bytes: usize) -> PathBuf {
+    let path = dir.join("valid.pmn");
+    let mut text = format!(
+        "[Game \"Tsoro\"]\n[Board \"4x6\"]\n[Rules \"heads=0\"]\n[SetUp \"1\"]\n\
+         [Position \"{CYCLE_START}\"]\n[Result \"*\"]\n\n"
+    );
+    let mut ply = 0u64;
+    while text.len() < bytes {
+        for p in CYCLE.split_whitespace() {
+            // North plays the even plies (from 0): a move number before each South ply.
+            match ply % 2 {
+                0 if ply == 0 => text += "1... ",
+                0 => {}
+                _ => text += &format!("{}. ", ply / 2 + 2),
+            }
+            text += p;
+            text.push(if ply % 16 == 15 { '\n' } else { ' ' });
+            ply += 1;
+        }
+    }
+    text += "*\n";
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn one_long_valid_game_takes_a_small_multiple_of_its_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = 8 << 20;
+    let game = long_valid_game(dir.path(), text);
+    let game = game.to_str().unwrap();
+    let valid = run(&["validate", game], None);
+    assert_eq!(valid.status, Some(0), "{}", valid.said);
+    assert!(valid.said.contains("1 valid"), "{}", valid.said);
+    let db = dir.path().join("games.sqlite").display().to_string();
+    // The export form written from the game's text; the search's criteria read each ply
+    // as it is replayed; the database's rows inserted as the game is replayed again.
+    let commands: [&[&str]; 4] = [
+        &["convert", "--to", "pmn", game],
+        &["search", "--relay", "1", game],
+        &["search", "--plies", "c5 a3", "--format", "json", game],
+        &["convert", "--to", "sqlite", game, "-o", &db],
+    ];
+    for args in commands {
+        let r = run(args, None);
+        assert_eq!(r.status, Some(0), "{args:?}: {}", r.said);
+        // SQLite's page cache (64 MiB) and the sort of its indexes, whatever the game.
+        let sqlite = if args.contains(&"sqlite") {
+            120 * MB
+        } else {
+            0
+        };
+        assert!(
+            r.peak < 4 * text as u64 + 40 * MB + sqlite,
+            "{args:?}: {} MB for {} MB of text",
+            r.peak / MB,
+            text as u64 / MB
+        );
+    }
+    // The search found the game, and wrote it whole.
+    let found = run(&["search", "--opening", "c5 a3 c6", game], None);
+    assert_eq!(found.status, Some(0), "{}", found.said);
+    assert!(found.said.len() > text / 2, "{} bytes", found.said.len());
+}
+
+#[test]
+fn validate_suggest_of_a_long_game_with_an_early_error_takes_a_small_multiple_of_its_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = 8 << 20;
+    // The replay stops at ply 3: the search for repairs reads the plies near it.
+    let game = long_game(dir.path(), text);
+    let game = game.to_str().unwrap();
+    let r = run(&["validate", "--suggest", game], None);
+    assert_eq!(r.status, Some(1), "{}", r.said);
+    assert!(r.said.contains("suggestion"), "{}", r.said);
+    assert!(
+        r.peak < 4 * text as u64 + 40 * MB,
+        "{} MB for {} MB of text",
+        r.peak / MB,
+        text as u64 / MB
+    );
+}
+
 #[test]
 fn diff_of_two_long_games_takes_a_small_multiple_of_their_text() {
     let dir = tempfile::tempdir().unwrap();

@@ -231,20 +231,29 @@ fn convert_text(
     else {
         return Converted::default();
     };
-    // A game with errors kept broken in PMN, read whole, is written from its text.
-    if forms.keep_broken && forms.to == ConvertTo::Pmn && !trace.is_valid() {
-        if let Some(pmn) = super::broken_export_text(&text, &trace) {
-            // The summary places a diagnostic with no place at the game's first line.
-            let at = ParsedGame {
-                record: Default::default(),
-                problems: Vec::new(),
-                text: String::new(),
-                offset: text.offset(),
-                line: text.line(),
+    // A game in PMN, valid or with errors kept broken, read whole, is written from its
+    // text.
+    let valid = trace.is_valid();
+    if forms.to == ConvertTo::Pmn && (valid || forms.keep_broken) {
+        if let Some(pmn) = super::export_text(&text, &trace) {
+            let notes = match valid {
+                true => Vec::new(),
+                false => {
+                    // The summary places a diagnostic with no place at the game's first
+                    // line.
+                    let at = ParsedGame {
+                        record: Default::default(),
+                        problems: Vec::new(),
+                        text: String::new(),
+                        offset: text.offset(),
+                        line: text.line(),
+                    };
+                    let error = broken_summary(name, index, &at, &trace);
+                    vec![format!("{error}; kept (--keep-broken)")]
+                }
             };
-            let error = broken_summary(name, index, &at, &trace);
             return Converted {
-                notes: vec![format!("{error}; kept (--keep-broken)")],
+                notes,
                 output: Some(Rendered::Text(pmn)),
                 left_out: 0,
             };
