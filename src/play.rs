@@ -91,7 +91,13 @@ pub struct GameState {
 
 impl GameState {
     pub fn new(rules: Rules, pos: Position) -> GameState {
-        let repetitions = Repetitions::new(&rules, &pos);
+        GameState::reusing(rules, pos, &mut None)
+    }
+
+    /// [`GameState::new`], its repetition table made in the room of `spare` (see
+    /// [`Repetitions::reusing`]).
+    pub fn reusing(rules: Rules, pos: Position, spare: &mut Option<Repetitions>) -> GameState {
+        let repetitions = Repetitions::reusing(&rules, &pos, spare);
         GameState {
             rules,
             pos,
@@ -119,6 +125,12 @@ impl GameState {
     /// moved rather than copied.
     pub fn into_parts(self) -> (Rules, Position) {
         (self.rules, self.pos)
+    }
+
+    /// Gives up the repetition table, for a later game to reuse: the game's counts are
+    /// not needed once it is replayed (whether a repetition ended it is kept).
+    pub fn take_table(&mut self) -> Option<Repetitions> {
+        self.repetitions.take()
     }
 
     /// Plies played so far.

@@ -142,7 +142,24 @@ impl Repetitions {
     /// The table of a game of `rules` from `start`, which is its first occurrence;
     /// `None` when the game has no repetition rule.
     pub fn new(rules: &Rules, start: &Position) -> Option<Repetitions> {
+        Repetitions::reusing(rules, start, &mut None)
+    }
+
+    /// [`Repetitions::new`] in the room of `spare`, a table of an earlier game, taken
+    /// when the game has the rule: its slots and log are kept, their contents forgotten.
+    pub fn reusing(
+        rules: &Rules,
+        start: &Position,
+        spare: &mut Option<Repetitions>,
+    ) -> Option<Repetitions> {
         let repeat = rules.repeat()?;
+        if let Some(mut table) = spare.take() {
+            table.repeat = repeat;
+            table.seats = [Side::South, Side::North].map(|seat| seat_term(start, seat));
+            table.clear(start);
+            table.count(hash(start));
+            return Some(table);
+        }
         let mut table = Repetitions {
             repeat,
             seats: [Side::South, Side::North].map(|seat| seat_term(start, seat)),

@@ -16,6 +16,7 @@ use crate::play::{GameState, Outcome};
 
 use crate::pmn::{Command, Element, GameResult, GameText, ParsedGame, PlySyntax, Record, Span};
 use crate::position::Position;
+use crate::repetition::Repetitions;
 use crate::rules::Rules;
 
 mod events;
@@ -278,6 +279,8 @@ pub struct Replayer {
 pub(crate) struct PlyBuffers {
     effect: Effect,
     mv: Option<Move>,
+    /// The repetition table of the last game that had one, for the next to reuse.
+    table: Option<Repetitions>,
 }
 
 impl Replayer {
@@ -494,6 +497,7 @@ impl Replayer {
             text: &parsed.text,
             offset: parsed.offset,
         };
+        game.give_back_table(&mut self.buffers);
         game.finish(record, &parsed.problems, &starts, text)
     }
 
@@ -544,6 +548,9 @@ impl Replayer {
         };
         let tags = game.read(&mut events)?;
         events.step_pending();
+        if let Some(replaying) = &mut events.game {
+            replaying.give_back_table(&mut events.replayer.buffers);
+        }
         let EventReplay {
             game: replaying,
             plies,

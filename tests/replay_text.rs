@@ -269,3 +269,52 @@ fn a_set_up_game_with_north_to_move_replays_alike_from_its_text() {
 fn texts_of(text: &str) -> Vec<GameText> {
     texts(text.as_bytes())
 }
+
+/// One replayer reuses its buffers and the last game's repetition table from game to
+/// game: every example game, replayed twice over by one replayer (so each follows
+/// games of every kind, a repetition draw among them), gives what a fresh one gives.
+#[test]
+fn a_reused_replayer_gives_what_a_fresh_one_gives() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("records/examples");
+    let mut all = Vec::new();
+    let mut names: Vec<_> = (std::fs::read_dir(&dir).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pmn"))
+        .collect();
+    names.sort();
+    for name in &names {
+        all.extend(texts(&std::fs::read(name).unwrap()));
+    }
+    let draws = |t: &Trace| matches!(t.outcome, Some(sow::Outcome::Draw { .. }));
+    let shown = |t: &Trace| {
+        format!(
+            "{:?} {} {:?} {:?}",
+            t.outcome,
+            t.played,
+            t.last.as_ref().map(ToString::to_string),
+            t.diagnostics
+        )
+    };
+    let mut one = Replayer::new();
+    let mut drawn = 0;
+    for _round in 0..2 {
+        for text in &all {
+            for options in [ReplayOptions::validate(), ReplayOptions::full()] {
+                let Some((_, reused)) = one.replay_text(text, &options, &|_| true) else {
+                    continue;
+                };
+                let (_, fresh) = Replayer::new()
+                    .replay_text(text, &options, &|_| true)
+                    .unwrap();
+                assert_eq!(
+                    shown(&reused),
+                    shown(&fresh),
+                    "game at line {}",
+                    text.line()
+                );
+                drawn += draws(&reused) as usize;
+            }
+        }
+    }
+    assert!(drawn > 0, "a repetition draw among the examples");
+}

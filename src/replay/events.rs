@@ -103,7 +103,11 @@ impl<'o> Replaying<'o> {
         }
         // The rules go into the trace from the state, at the end.
         game.trace.start = Some(start.clone());
-        game.state = Some(GameState::new(rules, start));
+        game.state = Some(GameState::reusing(
+            rules,
+            start,
+            &mut replayer.buffers.table,
+        ));
         game
     }
 
@@ -167,6 +171,14 @@ impl<'o> Replaying<'o> {
             }
         }
         !self.failed
+    }
+
+    /// Hands the game's repetition table to `buffers`, for the next game: the plies are
+    /// played.
+    pub(super) fn give_back_table(&mut self, buffers: &mut PlyBuffers) {
+        if let Some(table) = self.state.as_mut().and_then(GameState::take_table) {
+            buffers.table = Some(table);
+        }
     }
 
     /// The trace, once the record is read: `record`'s tags and result, the reader's
