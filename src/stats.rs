@@ -580,7 +580,9 @@ fn text_csv(
     match per {
         Per::Ply => {
             rows.finish(&trace);
-            Ok(std::mem::take(&mut rows.out))
+            // Copied out once, at its length, and the buffer kept for the next game: a
+            // new buffer for every game would copy its rows again at every doubling.
+            Ok(rows.out.clone())
         }
         Per::Game => {
             let mut w = csv::WriterBuilder::new()
