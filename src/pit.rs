@@ -104,7 +104,10 @@ impl Pit {
         self.name(|letter, col| {
             // A row letter is ASCII.
             out.push(letter as u8);
-            out.extend_from_slice(col.as_bytes());
+            // A digit or two, pushed: a copy of unknown length would be a call.
+            for &digit in col.as_bytes() {
+                out.push(digit);
+            }
         })
     }
 
