@@ -121,7 +121,8 @@ fn each_legal_move(rules: &Rules, pos: &Position, out: &mut impl Candidates) {
     let mut pits: Pits = [0; MAX_PITS];
     for &place in &starts[..count] {
         let place = place as usize;
-        let from = board.pit(circuit[place] as usize);
+        // Named only in a candidate: a count reads no pit's name.
+        let from = || board.pit(circuit[place] as usize);
         let lift = pos.pits()[circuit[place] as usize];
         if first_lap_end(pos.pits(), circuit, place, lift).1 == 0 {
             // The first lap ends in an empty pit, and the move with it (every single
@@ -130,7 +131,7 @@ fn each_legal_move(rules: &Rules, pos: &Position, out: &mut impl Candidates) {
                 pits = *pos.pits();
                 effect.clear();
                 let end = sow(rules, &mut pits, side, place, &mut effect, None);
-                candidate(rules, &mut pits, side, from, end.ok(), &mut effect)
+                candidate(rules, &mut pits, side, from(), end.ok(), &mut effect)
             });
             continue;
         }
@@ -140,7 +141,7 @@ fn each_legal_move(rules: &Rules, pos: &Position, out: &mut impl Candidates) {
             continue; // an endless or undecided sowing
         };
         out.take(1, || {
-            candidate(rules, &mut pits, side, from, Some(end), &mut effect)
+            candidate(rules, &mut pits, side, from(), Some(end), &mut effect)
         });
     }
 }
