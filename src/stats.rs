@@ -429,8 +429,8 @@ fn push_quoted(out: &mut Vec<u8>, bytes: &[u8]) {
     out.push(b'"');
 }
 
-/// Writes a game's ply rows as its plies are replayed, into a buffer kept from game to
-/// game: the fast path of [`ply_rows`] and the csv crate, byte for byte the same (a
+/// Writes a game's ply rows as its plies are replayed, into a buffer handed on with the
+/// rows and followed by one of its size: the fast path of [`ply_rows`] and the csv crate, byte for byte the same (a
 /// test holds them together). A row is written but for its last two fields until the
 /// next ply comes: the last ply's legal moves are 0 when the game is over, which is
 /// known only at the end.
