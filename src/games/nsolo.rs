@@ -116,8 +116,9 @@ fn each_legal_move(rules: &Rules, pos: &Position, out: &mut impl Candidates) {
         lap_counts_only: true,
         ..Effect::default()
     };
-    // Each candidate is sown on one copy of the pits, refreshed whole: a copy of known
-    // length, without a call.
+    // Each candidate is sown on one copy of the pits, refreshed from the board alone
+    // (past it the pits stay empty).
+    let n = board.len();
     let mut pits: Pits = [0; MAX_PITS];
     for &place in &starts[..count] {
         let place = place as usize;
@@ -128,14 +129,14 @@ fn each_legal_move(rules: &Rules, pos: &Position, out: &mut impl Candidates) {
             // The first lap ends in an empty pit, and the move with it (every single
             // stone's): one ply, known before its sowing, which only the candidate needs.
             out.take(1, || {
-                pits = *pos.pits();
+                pits[..n].copy_from_slice(&pos.pits()[..n]);
                 effect.clear();
                 let end = sow(rules, &mut pits, side, place, &mut effect, None);
                 candidate(rules, &mut pits, side, from(), end.ok(), &mut effect)
             });
             continue;
         }
-        pits = *pos.pits();
+        pits[..n].copy_from_slice(&pos.pits()[..n]);
         effect.clear();
         let Ok(end) = sow(rules, &mut pits, side, place, &mut effect, None) else {
             continue; // an endless or undecided sowing
