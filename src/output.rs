@@ -526,7 +526,10 @@ impl Spool {
                 spool.file.flush().map_err(|e| spool.failure(e))?;
                 let file = spool.file.get_mut();
                 file.seek(io::SeekFrom::Start(0))?;
-                io::copy(file, out)?;
+                io::copy(
+                    &mut io::BufReader::with_capacity(SpoolFile::CHUNK, file),
+                    out,
+                )?;
                 Ok(())
             }
         }
@@ -583,9 +586,13 @@ struct SpoolFile {
 }
 
 impl SpoolFile {
+    /// Bytes written to the file, and read back, at a time: an output of hundreds of
+    /// megabytes then takes few calls to the system.
+    const CHUNK: usize = 1 << 20;
+
     fn new() -> io::Result<SpoolFile> {
         Ok(SpoolFile {
-            file: io::BufWriter::new(tempfile::tempfile()?),
+            file: io::BufWriter::with_capacity(SpoolFile::CHUNK, tempfile::tempfile()?),
         })
     }
 

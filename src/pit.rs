@@ -104,7 +104,10 @@ impl Pit {
         self.name(|letter, col| {
             // A row letter is ASCII.
             out.push(letter as u8);
-            out.extend_from_slice(col.as_bytes());
+            // A digit or two, pushed: a copy of unknown length would be a call.
+            for &digit in col.as_bytes() {
+                out.push(digit);
+            }
         })
     }
 
@@ -119,9 +122,32 @@ impl Pit {
     /// Gives `write` the pit's name in its two parts: the row letter, and the column in
     /// decimal (without a formatter: every table row and ply text names pits).
     fn name<R>(self, write: impl FnOnce(char, &str) -> R) -> R {
+        let col = self.col as usize;
+        if col < 100 {
+            // One digit or two, cut from the table of `00` to `99`.
+            let first = if col < 10 { 2 * col + 1 } else { 2 * col };
+            return write(self.row_letter(), &TWO_DIGITS[first..2 * col + 2]);
+        }
         write(self.row_letter(), itoa::Buffer::new().format(self.col))
     }
 }
+
+/// `00` to `99`, two digits each.
+const TWO_DIGITS: &str = match std::str::from_utf8(&TWO_DIGIT_BYTES) {
+    Ok(digits) => digits,
+    Err(_) => panic!("digits are ASCII"),
+};
+
+const TWO_DIGIT_BYTES: [u8; 200] = {
+    let mut digits = [0u8; 200];
+    let mut n = 0;
+    while n < 100 {
+        digits[2 * n] = b'0' + (n / 10) as u8;
+        digits[2 * n + 1] = b'0' + (n % 10) as u8;
+        n += 1;
+    }
+    digits
+};
 
 impl fmt::Display for Pit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -273,9 +273,12 @@ pub(crate) fn relay_sow(
             undo.record(lap, stones);
         }
         let start_pit = circuit[place] as usize;
-        // Drop the stones: whole rounds first, then the rest one by one.
-        let rounds = (stones as usize / len) as u16;
-        let rest = stones as usize % len;
+        // Drop the stones: whole rounds first, then the rest one by one. Most laps make
+        // no round, and skip the division.
+        let (rounds, rest) = match stones as usize {
+            stones if stones < len => (0, stones),
+            stones => ((stones / len) as u16, stones % len),
+        };
         if rounds > 0 {
             for &p in circuit {
                 pits[p as usize] += rounds;

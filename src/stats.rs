@@ -400,17 +400,25 @@ fn game_csv(
         .and_then(|()| w.into_inner().map_err(|e| csv_error(e.into_error().into())))
 }
 
+/// Whether a CSV field must be quoted, as the csv crate decides: when it holds a comma,
+/// a quote or a line break.
+fn needs_quotes(field: &[u8]) -> bool {
+    (field.iter()).any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
+}
+
 /// Appends `field` to a CSV row as the csv crate writes it: quoted, its quotes doubled,
-/// when it holds a comma, a quote or a line break; as it is otherwise.
+/// when it [`needs_quotes`]; as it is otherwise.
 fn push_field(out: &mut Vec<u8>, field: &str) {
     let bytes = field.as_bytes();
-    if !bytes
-        .iter()
-        .any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
-    {
+    if !needs_quotes(bytes) {
         out.extend_from_slice(bytes);
         return;
     }
+    push_quoted(out, bytes);
+}
+
+/// Appends `bytes` quoted, its quotes doubled.
+fn push_quoted(out: &mut Vec<u8>, bytes: &[u8]) {
     out.push(b'"');
     for &b in bytes {
         if b == b'"' {
@@ -421,8 +429,8 @@ fn push_field(out: &mut Vec<u8>, field: &str) {
     out.push(b'"');
 }
 
-/// Writes a game's ply rows as its plies are replayed, into a buffer kept from game to
-/// game: the fast path of [`ply_rows`] and the csv crate, byte for byte the same (a
+/// Writes a game's ply rows as its plies are replayed, into a buffer handed on with the
+/// rows and followed by one of its size: the fast path of [`ply_rows`] and the csv crate, byte for byte the same (a
 /// test holds them together). A row is written but for its last two fields until the
 /// next ply comes: the last ply's legal moves are 0 when the game is over, which is
 /// known only at the end.
@@ -434,8 +442,6 @@ struct RowWriter {
     suffix: Vec<u8>,
     /// The legal moves after the last ply written.
     legal: Option<u64>,
-    /// The text of the ply being written.
-    text: String,
 }
 
 impl RowWriter {
@@ -445,7 +451,6 @@ impl RowWriter {
             prefix: Vec::new(),
             suffix: Vec::new(),
             legal: None,
-            text: String::new(),
         }
     }
 
@@ -485,11 +490,17 @@ impl RowWriter {
         out.push(b',');
         out.extend_from_slice(p.side.name().as_bytes());
         out.push(b',');
-        // The trace's text of the ply ([`PlyTrace::text`]), into a buffer kept.
-        self.text.clear();
-        // The syntax's own writer, straight into the `String`, without a formatter.
-        let _ = (p.syntax).write_pits(&mut self.text, |text, pit| pit.write_name(text));
-        push_field(out, &self.text);
+        // The trace's text of the ply ([`PlyTrace::text`]) by the syntax's own writer,
+        // straight into the row, and quoted there in the rare case it must be.
+        let start = out.len();
+        let _ = (p.syntax).write_pits(&mut RowText(out), |text, pit| {
+            pit.push_name(text.0);
+            Ok(())
+        });
+        if needs_quotes(&out[start..]) {
+            let text = out.split_off(start);
+            push_quoted(out, &text);
+        }
         out.push(b',');
         push_decimal(out, e.lap_count);
         out.push(b',');
@@ -528,6 +539,16 @@ impl RowWriter {
         if let Some(legal) = self.legal.take() {
             self.end_row(if trace.outcome.is_some() { 0 } else { legal });
         }
+    }
+}
+
+/// A row being written, as the writer of a ply's text.
+struct RowText<'a>(&'a mut Vec<u8>);
+
+impl std::fmt::Write for RowText<'_> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0.extend_from_slice(s.as_bytes());
+        Ok(())
     }
 }
 
@@ -580,7 +601,11 @@ fn text_csv(
     match per {
         Per::Ply => {
             rows.finish(&trace);
-            Ok(std::mem::take(&mut rows.out))
+            // The next game's rows go to a buffer as large as this game's: games of a
+            // corpus are much alike, and a buffer grown from nothing copies its rows
+            // again at every doubling.
+            let next = Vec::with_capacity(rows.out.len());
+            Ok(std::mem::replace(&mut rows.out, next))
         }
         Per::Game => {
             let mut w = csv::WriterBuilder::new()

@@ -472,11 +472,14 @@ fn write_game_line(out: &mut Vec<u8>, file_json: &str, index: usize, trace: &Tra
 }
 
 /// `n` in decimal, as serde_json and the csv crate write an integer (through `itoa`, as
-/// they do). Most numbers of a table are one digit, pushed as one byte.
+/// they do). Most numbers of a table are one digit or two, pushed as bytes of known
+/// length.
 #[inline]
 pub(crate) fn push_decimal(out: &mut Vec<u8>, n: u64) {
     if n < 10 {
         out.push(b'0' + n as u8);
+    } else if n < 100 {
+        out.extend_from_slice(&[b'0' + (n / 10) as u8, b'0' + (n % 10) as u8]);
     } else {
         out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
     }
@@ -847,7 +850,7 @@ mod tests {
 
     #[test]
     fn decimals_as_serde_json_writes_them() {
-        for n in [0, 1, 9, 10, 99, 100, 12345, u32::MAX as u64, u64::MAX] {
+        for n in [0, 1, 9, 10, 42, 99, 100, 12345, u32::MAX as u64, u64::MAX] {
             let mut ours = Vec::new();
             push_decimal(&mut ours, n);
             assert_eq!(ours, serde_json::to_vec(&n).unwrap());

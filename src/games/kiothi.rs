@@ -387,13 +387,46 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut impl Candidat
                 });
             } else if is_own(side, end) {
                 continue; // the first-lap restriction
-            } else if let Some(captures) = captures(&mut effect) {
+            } else if sowing_ends(rules, pos, place, lift, &mut effect) {
                 out.take(1, || {
+                    let captures = captures(&mut effect) == Some(true);
                     Candidate::single(sowing(pit, lift), captures, BonusChoice::None)
                 });
             }
         }
     }
+}
+
+/// Whether the sowing of `lift` stones from the mover's circuit `place` ends within the
+/// listing's lap budget: [`sow`]'s sowing, on a copy of the pits alone, for a move whose
+/// first lap [`legal_moves`] has checked. The marks it clears and the capture after it
+/// do not change where it goes, so it ends exactly when the move is legal.
+fn sowing_ends(
+    rules: &Rules,
+    pos: &Position,
+    place: usize,
+    lift: u16,
+    effect: &mut Effect,
+) -> bool {
+    let mut pits = [0u16; PITS];
+    pits.copy_from_slice(&pos.pits()[..PITS]);
+    effect.clear();
+    let budget = LISTING_LAP_BUDGET.min(rules.max_laps());
+    let circuit = rules.circuit(pos.side());
+    let relay = |_: &_, _: &_| Ok(Next::Relay);
+    relay_sow(
+        &mut pits,
+        pos.board(),
+        circuit,
+        place,
+        lift,
+        effect,
+        true,
+        budget,
+        None,
+        relay,
+    )
+    .is_ok()
 }
 
 fn sowing(pit: Pit, lift: u16) -> Move {

@@ -95,12 +95,21 @@ pub(crate) trait Candidates {
     /// Takes a candidate standing for `plies` plies ([`Candidate::plies`]), which `make`
     /// builds.
     fn take(&mut self, plies: u64, make: impl FnOnce() -> Candidate);
+
+    /// Takes `count` candidates of one ply each, which `each` hands over one by one
+    /// ([`Candidates::take`]): a count takes the number without the candidates.
+    fn take_singles(&mut self, count: u64, each: impl FnOnce(&mut Self));
 }
 
 impl Candidates for Vec<Candidate> {
     #[inline]
     fn take(&mut self, _: u64, make: impl FnOnce() -> Candidate) {
         self.push(make());
+    }
+
+    #[inline]
+    fn take_singles(&mut self, _: u64, each: impl FnOnce(&mut Self)) {
+        each(self);
     }
 }
 
@@ -111,6 +120,11 @@ impl Candidates for PlyCount {
     #[inline]
     fn take(&mut self, plies: u64, _: impl FnOnce() -> Candidate) {
         self.0 += plies;
+    }
+
+    #[inline]
+    fn take_singles(&mut self, count: u64, _: impl FnOnce(&mut Self)) {
+        self.0 += count;
     }
 }
 

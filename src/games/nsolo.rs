@@ -94,6 +94,19 @@ pub(crate) fn apply(
 }
 
 pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut impl Candidates) {
+    let side = pos.side();
+    if !has_multiple(rules, pos.pits(), side) {
+        // Single stones only: each moves into an empty next pit and ends there, one ply,
+        // so a count needs only their number.
+        let count = single_starts(rules, pos.pits(), side);
+        return out.take_singles(count, |out| each_legal_move(rules, pos, out));
+    }
+    each_legal_move(rules, pos, out);
+}
+
+/// Every legal move, each sown (a single stone's, or any whose first lap ends in an
+/// empty pit, only when its candidate is made).
+fn each_legal_move(rules: &Rules, pos: &Position, out: &mut impl Candidates) {
     let board = rules.board();
     let side = pos.side();
     let circuit = rules.circuit(side);
@@ -109,7 +122,8 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut impl Candidat
     let mut pits: Pits = [0; MAX_PITS];
     for &place in &starts[..count] {
         let place = place as usize;
-        let from = board.pit(circuit[place] as usize);
+        // Named only in a candidate: a count reads no pit's name.
+        let from = || board.pit(circuit[place] as usize);
         let lift = pos.pits()[circuit[place] as usize];
         if first_lap_end(pos.pits(), circuit, place, lift).1 == 0 {
             // The first lap ends in an empty pit, and the move with it (every single
@@ -118,7 +132,7 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut impl Candidat
                 pits[..n].copy_from_slice(&pos.pits()[..n]);
                 effect.clear();
                 let end = sow(rules, &mut pits, side, place, &mut effect, None);
-                candidate(rules, &mut pits, side, from, end.ok(), &mut effect)
+                candidate(rules, &mut pits, side, from(), end.ok(), &mut effect)
             });
             continue;
         }
@@ -128,7 +142,7 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut impl Candidat
             continue; // an endless or undecided sowing
         };
         out.take(1, || {
-            candidate(rules, &mut pits, side, from, Some(end), &mut effect)
+            candidate(rules, &mut pits, side, from(), Some(end), &mut effect)
         });
     }
 }
@@ -246,6 +260,25 @@ fn legal_starts(rules: &Rules, pits: &Pits, side: Side) -> ([u8; MAX_CIRCUIT], u
         }
     }
     (starts, count)
+}
+
+/// How many single stones may move when no own pit holds two or more: the second kind
+/// of [`legal_starts`], counted without listing them. A stone may move at the end of
+/// each run of occupied pits around the circuit, where the next pit is empty; none
+/// when every pit is occupied. A seat's circuit is its two rows joined at both ends,
+/// whichever way it runs, so each run's two ends are where an occupied pit meets an
+/// empty one along a row or across the rows' ends, read from the rows in order.
+fn single_starts(rules: &Rules, pits: &Pits, side: Side) -> u64 {
+    let seat = &pits[rules.board().indices_of(side)];
+    let (first, second) = seat.split_at(seat.len() / 2);
+    // Summed as numbers, which vectorises.
+    let meetings = |row: &[u16]| -> u64 {
+        let pairs = row.iter().zip(&row[1..]);
+        pairs.map(|(a, b)| (a != b) as u16).sum::<u16>().into()
+    };
+    let last = first.len() - 1;
+    let across = (first[0] != second[0]) as u64 + (first[last] != second[last]) as u64;
+    (meetings(first) + meetings(second) + across) / 2
 }
 
 /// Checks the start pit of a move and returns its place on the mover's circuit.
@@ -522,4 +555,46 @@ fn finish(pos: &mut Position, captured: u16) {
         pos.count_capture(pos.side());
     }
     pos.pass_turn();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Board;
+    use crate::rules::Game;
+
+    /// The count of the single stones that may move, against their listing by
+    /// [`legal_starts`]: every filling of a 4×8 seat with 0 and 1 stones, and random
+    /// fillings of wider ones, for both seats and both ways round.
+    #[test]
+    fn single_starts_count_the_listed_single_stones() {
+        let mut rng = Rng::new(27);
+        let mut with_starts = 0;
+        for cols in [8, 9, 36] {
+            for options in ["sow=cw", "sow=ccw"] {
+                let rules = Rules::new(Game::Nsolo, Board::new(4, cols), options).unwrap();
+                let every = cols == 8;
+                let fillings = if every { 1 << 16 } else { 20_000 };
+                for side in Side::BOTH {
+                    for filling in 0..fillings {
+                        let mut pits: Pits = [0; MAX_PITS];
+                        for (n, i) in rules.board().indices_of(side).enumerate() {
+                            pits[i] = match every {
+                                true => (filling >> n & 1) as u16,
+                                false => rng.below(2) as u16,
+                            };
+                        }
+                        let (_, listed) = legal_starts(&rules, &pits, side);
+                        assert_eq!(
+                            single_starts(&rules, &pits, side),
+                            listed as u64,
+                            "{cols} {options} {side:?} {pits:?}"
+                        );
+                        with_starts += (listed > 0) as u32;
+                    }
+                }
+            }
+        }
+        assert!(with_starts > 200_000, "{with_starts}");
+    }
 }
