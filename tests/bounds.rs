@@ -309,10 +309,12 @@ fn one_long_valid_game_takes_a_small_multiple_of_its_text() {
     assert_eq!(valid.status, Some(0), "{}", valid.said);
     assert!(valid.said.contains("1 valid"), "{}", valid.said);
     let db = dir.path().join("games.sqlite").display().to_string();
-    // The export form written from the game's text; the search's criteria read each ply
-    // as it is replayed; the database's rows inserted as the game is replayed again.
-    let commands: [&[&str]; 4] = [
+    // The export form written from the game's text, and so the move text of its JSON
+    // line; the search's criteria read each ply as it is replayed; the database's rows
+    // inserted as the game is replayed again.
+    let commands: [&[&str]; 5] = [
         &["convert", "--to", "pmn", game],
+        &["convert", "--to", "jsonl", game],
         &["search", "--relay", "1", game],
         &["search", "--plies", "c5 a3", "--format", "json", game],
         &["convert", "--to", "sqlite", game, "-o", &db],
