@@ -1,6 +1,6 @@
 //! An edit applied to a record, with a comment that says what was repaired.
 
-use crate::pmn::{self, Element, PlySyntax, Record};
+use crate::pmn::{self, Element, Record};
 use crate::replay::{self};
 
 use super::Edit;
@@ -147,10 +147,4 @@ pub(super) fn edit_record(record: &Record, edit: &Edit, mark: bool) -> Record {
         }
     }
     out
-}
-
-/// The edit in words, with the plies of the record it edits.
-pub(super) fn describe_in(edit: &Edit, record: &Record) -> String {
-    let written: Vec<&PlySyntax> = record.main_line().map(|e| &e.ply.syntax).collect();
-    edit.describe(&written)
 }
