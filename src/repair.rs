@@ -412,4 +412,56 @@ mod tests {
             assert_eq!(shown, whole, "{edit:?}");
         }
     }
+
+    #[test]
+    fn a_repaired_text_written_from_the_reader_is_the_record_repaired() {
+        let games = [
+            "[Game \"Tsoro\"]\n[Result \"1-0\"]\n\n1. a3 $1 $2 {c} d10 (d11 {v} (a2)) 2. a4 {[%stones 3 4]} d9 $4 3. b5 1-0\n",
+            "[Game \"Tsoro\"]\n[SetUp \"1\"]\n[Position \"2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 N\"]\n\n1... d10 ; line\n2. a3 d9\n",
+        ];
+        let ply = |t: &str| {
+            let again = crate::pmn::parse_str(&format!("[Game \"Tsoro\"]\n\n1. {t} *\n"));
+            again[0]
+                .record
+                .main_line()
+                .next()
+                .unwrap()
+                .ply
+                .syntax
+                .clone()
+        };
+        for text in games {
+            let game = &crate::pmn::parse_str(text)[0];
+            let plies = game.record.main_line().count();
+            let mut edits = vec![
+                Edit::Result {
+                    result: GameResult::Draw,
+                },
+                Edit::Result {
+                    result: GameResult::SouthWins,
+                },
+            ];
+            for at in 0..=plies + 1 {
+                edits.push(Edit::Replace {
+                    at,
+                    with: ply("c7"),
+                });
+                edits.push(Edit::Insert { at, ply: ply("c7") });
+                edits.push(Edit::Delete { at });
+            }
+            let pairs = (edits.iter()).flat_map(|a| {
+                std::iter::once(vec![a]).chain(edits.iter().map(move |b| vec![a, b]))
+            });
+            for pair in pairs {
+                let mut record = game.record.clone();
+                for edit in &pair {
+                    record = apply::edit_record(&record, edit, true);
+                }
+                let whole = pmn::write_game(&record);
+                let read =
+                    apply::edited_text(&game.text, game.offset, game.line, &game.record, &pair);
+                assert_eq!(read.as_deref(), Some(whole.as_str()), "{pair:?}");
+            }
+        }
+    }
 }

@@ -5,7 +5,7 @@ use crate::pmn::parse::move_number_for;
 use crate::pmn::{self, Dots, Element, ParsedGame};
 use crate::replay::{self, ReplayOptions, Trace};
 
-use super::apply::{apply_edit, edit_record};
+use super::apply::{apply_edit, edit_record, edited_text};
 use super::search::{
     held_plies, holding, plies_read, search_held, unreadable_ply_repairs, HELD_PAST,
 };
@@ -188,6 +188,13 @@ pub fn suggest(
 pub fn fixed_text(game: &ParsedGame, fix: &Fix) -> String {
     match &fix.how {
         How::Record(r, plies) => {
+            // Written from the text as it is read, when the edits can be.
+            let edits: Vec<&Edit> = std::iter::once(&r.edit).chain(&r.second).collect();
+            if let Some(text) =
+                edited_text(&game.text, game.offset, game.line, &game.record, &edits)
+            {
+                return text;
+            }
             // The whole record is written: read whole when it is held in part.
             let whole;
             let record = match held_plies(game) < *plies {
