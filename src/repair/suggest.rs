@@ -188,11 +188,12 @@ pub fn suggest(
 pub fn fixed_text(game: &ParsedGame, fix: &Fix) -> String {
     match &fix.how {
         How::Record(r, plies) => {
-            // Written from the text as it is read, when the edits can be.
+            // Written from the text as it is read, when the edits can be (and the game
+            // has its text: a record built otherwise has none).
             let edits: Vec<&Edit> = std::iter::once(&r.edit).chain(&r.second).collect();
-            if let Some(text) =
-                edited_text(&game.text, game.offset, game.line, &game.record, &edits)
-            {
+            let has_text = !game.text.is_empty() || game.record.moves.is_empty();
+            let read = || edited_text(&game.text, game.offset, game.line, &game.record, &edits);
+            if let Some(text) = has_text.then(read).flatten() {
                 return text;
             }
             // The whole record is written: read whole when it is held in part.
