@@ -95,7 +95,8 @@ pub use ludii::read_ludii;
 pub use run::run;
 use verdict::{gaps, reader_cause, replay_cause, rest_comments, rest_text, verbatim_comments};
 pub use writers::{
-    to_compact_json, to_json, to_lean_json, to_long, to_ludii, to_pmn, to_relative, CSV_HEADER,
+    to_compact_json, to_compact_json_with, to_json, to_lean_json, to_long, to_ludii, to_pmn,
+    to_relative, CSV_HEADER,
 };
 
 /// The start of the comment that says where a game's conversion stopped; the rest of
@@ -248,6 +249,34 @@ pub fn convert_broken_game(
 /// result). `None` for any other game, which is converted from its record, and for a
 /// valid game whose replay stopped before its last ply. `trace` is the game's replay.
 pub fn export_text(text: &GameText, trace: &Trace) -> Option<String> {
+    let record = exported(text, trace)?;
+    let mut out = String::with_capacity(text.text().len() + 64);
+    let mut writer = crate::pmn::ExportWriter::new(&record.tags, record.first_side(), &mut out);
+    text.read(&mut writer);
+    writer.finish(record.result.map(|r| r.result));
+    Some(out)
+}
+
+/// The move text of a game [`export_text`] writes, as the export form writes it
+/// ([`crate::pmn::write_move_text`]), and its record without moves (its tags as the
+/// conversion writes them, and its result): so the JSON forms that hold the move text
+/// as text ([`to_compact_json_with`]) are written without the record. `None` where
+/// [`export_text`] gives none.
+pub fn export_move_text(text: &GameText, trace: &Trace) -> Option<(Record, String)> {
+    let record = exported(text, trace)?;
+    let mut movetext = String::with_capacity(text.text().len());
+    let mut writer = crate::pmn::ExportWriter::new(&[], record.first_side(), &mut movetext);
+    text.read(&mut writer);
+    writer.finish(record.result.map(|r| r.result));
+    if movetext.ends_with('\n') {
+        movetext.pop();
+    }
+    Some((record, movetext))
+}
+
+/// The record of a game [`export_text`] writes, without its moves: its tags as the
+/// conversion writes them, and its result.
+fn exported(text: &GameText, trace: &Trace) -> Option<Record> {
     let cut = trace.is_valid() && trace.played < trace.plies_written;
     if cut || !text.is_game() || !text.problems().is_empty() {
         return None;
@@ -293,11 +322,7 @@ pub fn export_text(text: &GameText, trace: &Trace) -> Option<String> {
     if let Some(rules) = &trace.rules {
         normalise_tags(&mut record, rules);
     }
-    let mut out = String::with_capacity(game.len() + 64);
-    let mut writer = crate::pmn::ExportWriter::new(&record.tags, record.first_side(), &mut out);
-    text.read(&mut writer);
-    writer.finish(record.result.map(|r| r.result));
-    Some(out)
+    Some(record)
 }
 
 /// Whether the reader read a game's move text whole, as [`gaps`] tells it from a

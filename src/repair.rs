@@ -71,14 +71,15 @@ impl Edit {
         }
     }
 
-    /// The edit structured, for the JSON form: `written` are the plies of the record it
-    /// edits.
+    /// The edit structured, for the JSON form, of the record it edits.
     pub fn structured(&self, record: &Record) -> SuggestedEdit {
-        let written: Vec<String> = record
-            .main_line()
-            .map(|e| e.ply.syntax.to_string())
-            .collect();
-        let text = |i: usize| written.get(i).cloned().unwrap_or_default();
+        let written: Vec<&PlySyntax> = record.main_line().map(|e| &e.ply.syntax).collect();
+        self.structured_in(&written, record)
+    }
+
+    /// [`Edit::structured`] with the record's main-line plies given: `written`.
+    pub(crate) fn structured_in(&self, written: &[&PlySyntax], record: &Record) -> SuggestedEdit {
+        let text = |i: usize| written.get(i).map(ToString::to_string).unwrap_or_default();
         let (action, ply, old, new) = match self {
             Edit::Replace { at, with } => ("replace", at + 1, text(*at), with.to_string()),
             Edit::Insert { at, ply } => ("insert", at + 1, String::new(), ply.to_string()),
@@ -120,6 +121,32 @@ impl Edit {
             old,
             new,
         }
+    }
+
+    /// The main-line plies `written` with the edit applied, as [`apply_edit`] applies it
+    /// to a record's: so an edit is shown without a copy of its record.
+    pub(crate) fn edited_plies<'a>(&'a self, written: &[&'a PlySyntax]) -> Vec<&'a PlySyntax> {
+        let mut out = written.to_vec();
+        match self {
+            Edit::Replace { at, with } => {
+                if let Some(p) = out.get_mut(*at) {
+                    *p = with;
+                }
+            }
+            Edit::Insert { at, ply } => out.insert((*at).min(out.len()), ply),
+            Edit::Delete { at } => {
+                if *at < out.len() {
+                    out.remove(*at);
+                }
+            }
+            Edit::Swap { at } => {
+                if at + 1 < out.len() {
+                    out.swap(*at, at + 1);
+                }
+            }
+            Edit::Checkpoint { .. } | Edit::Result { .. } => {}
+        }
+        out
     }
 
     /// In words, with 1-based ply numbers.
@@ -334,5 +361,107 @@ mod tests {
             describe_verdicts(&v),
             "consistent with: heads=2 bonus=1 head-bonus=no (declared heads=2 bonus=2 head-bonus=no fails at ply 31)"
         );
+    }
+
+    #[test]
+    fn edited_plies_are_the_main_line_of_the_record_edited() {
+        let game = &crate::pmn::parse_str(
+            "[Game \"Tsoro\"]\n\n1. a3 $1 {c} d10 (d11) 2. a4 {[%stones 3 4]} d9 3. b5 *\n",
+        )[0];
+        let record = &game.record;
+        let ply = |t: &str| {
+            let again = crate::pmn::parse_str(&format!("[Game \"Tsoro\"]\n\n1. {t} *\n"));
+            again[0]
+                .record
+                .main_line()
+                .next()
+                .unwrap()
+                .ply
+                .syntax
+                .clone()
+        };
+        let written: Vec<&PlySyntax> = record.main_line().map(|e| &e.ply.syntax).collect();
+        let mut edits = vec![
+            Edit::Checkpoint {
+                after: 2,
+                south: 3,
+                north: 3,
+            },
+            Edit::Result {
+                result: GameResult::Draw,
+            },
+        ];
+        for at in 0..=written.len() + 1 {
+            edits.push(Edit::Replace {
+                at,
+                with: ply("c7"),
+            });
+            edits.push(Edit::Insert { at, ply: ply("c7") });
+            edits.push(Edit::Delete { at });
+            edits.push(Edit::Swap { at });
+        }
+        for edit in &edits {
+            let applied = apply_edit(record, edit);
+            let whole: Vec<String> = applied
+                .main_line()
+                .map(|e| e.ply.syntax.to_string())
+                .collect();
+            let shown: Vec<String> = (edit.edited_plies(&written).iter())
+                .map(ToString::to_string)
+                .collect();
+            assert_eq!(shown, whole, "{edit:?}");
+        }
+    }
+
+    #[test]
+    fn a_repaired_text_written_from_the_reader_is_the_record_repaired() {
+        let games = [
+            "[Game \"Tsoro\"]\n[Result \"1-0\"]\n\n1. a3 $1 $2 {c} d10 (d11 {v} (a2)) 2. a4 {[%stones 3 4]} d9 $4 3. b5 1-0\n",
+            "[Game \"Tsoro\"]\n[SetUp \"1\"]\n[Position \"2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 N\"]\n\n1... d10 ; line\n2. a3 d9\n",
+        ];
+        let ply = |t: &str| {
+            let again = crate::pmn::parse_str(&format!("[Game \"Tsoro\"]\n\n1. {t} *\n"));
+            again[0]
+                .record
+                .main_line()
+                .next()
+                .unwrap()
+                .ply
+                .syntax
+                .clone()
+        };
+        for text in games {
+            let game = &crate::pmn::parse_str(text)[0];
+            let plies = game.record.main_line().count();
+            let mut edits = vec![
+                Edit::Result {
+                    result: GameResult::Draw,
+                },
+                Edit::Result {
+                    result: GameResult::SouthWins,
+                },
+            ];
+            for at in 0..=plies + 1 {
+                edits.push(Edit::Replace {
+                    at,
+                    with: ply("c7"),
+                });
+                edits.push(Edit::Insert { at, ply: ply("c7") });
+                edits.push(Edit::Delete { at });
+            }
+            let pairs = (edits.iter()).flat_map(|a| {
+                std::iter::once(vec![a]).chain(edits.iter().map(move |b| vec![a, b]))
+            });
+            for pair in pairs {
+                let mut record = game.record.clone();
+                for edit in &pair {
+                    record = apply::edit_record(&record, edit, true);
+                }
+                let whole = pmn::write_game(&record);
+                let read =
+                    apply::edited_text(&game.text, game.offset, game.line, &game.record, &pair);
+                assert_eq!(read.as_deref(), Some(whole.as_str()), "{pair:?}");
+            }
+        }
     }
 }

@@ -309,10 +309,12 @@ fn one_long_valid_game_takes_a_small_multiple_of_its_text() {
     assert_eq!(valid.status, Some(0), "{}", valid.said);
     assert!(valid.said.contains("1 valid"), "{}", valid.said);
     let db = dir.path().join("games.sqlite").display().to_string();
-    // The export form written from the game's text; the search's criteria read each ply
-    // as it is replayed; the database's rows inserted as the game is replayed again.
-    let commands: [&[&str]; 4] = [
+    // The export form written from the game's text, and so the move text of its JSON
+    // line; the search's criteria read each ply as it is replayed; the database's rows
+    // inserted as the game is replayed again.
+    let commands: [&[&str]; 5] = [
         &["convert", "--to", "pmn", game],
+        &["convert", "--to", "jsonl", game],
         &["search", "--relay", "1", game],
         &["search", "--plies", "c5 a3", "--format", "json", game],
         &["convert", "--to", "sqlite", game, "-o", &db],
@@ -355,6 +357,51 @@ fn validate_suggest_of_a_long_game_with_an_early_error_takes_a_small_multiple_of
         r.peak / MB,
         text as u64 / MB
     );
+}
+
+#[test]
+fn a_long_game_with_a_late_error_is_repaired_holding_one_record_to_the_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = 8 << 20;
+    let valid = long_valid_game(dir.path(), text);
+    // Half way, South's ply of a move written as an empty pit: `a1`, where `a2` was.
+    let whole = std::fs::read_to_string(&valid).unwrap();
+    let half = whole.len() / 2;
+    let number = whole[half..].find(". ").unwrap() + half;
+    let at = whole[..number].rfind(' ').unwrap() + 1;
+    let ply = number + 2;
+    let end = ply + whole[ply..].find(' ').unwrap();
+    let mut broken = whole[..ply].to_string();
+    broken += if &whole[ply..end] == "a1" { "a4" } else { "a1" };
+    broken += &whole[end..];
+    assert!(whole[at..number].parse::<u64>().unwrap() > 100_000);
+    let game = dir.path().join("late.pmn");
+    std::fs::write(&game, broken).unwrap();
+    let game = game.to_str().unwrap();
+    let out = dir.path().join("repaired.pmn");
+    let out = out.to_str().unwrap();
+    let commands: [&[&str]; 2] = [
+        &["validate", "--suggest", game],
+        &["repair", game, "-o", out],
+    ];
+    for args in commands {
+        let r = run(args, None);
+        assert!(matches!(r.status, Some(0 | 1)), "{args:?}: {}", r.said);
+        let said = if args[0] == "repair" {
+            "repaired: replace"
+        } else {
+            "suggestion"
+        };
+        assert!(r.said.contains(said), "{args:?}: {}", r.said);
+        // The record parsed to the error and the plies the search reads past it, held
+        // once: its suggestions and the repaired game are written without a copy of it.
+        assert!(
+            r.peak < 30 * text as u64 + 40 * MB,
+            "{args:?}: {} MB for {} MB of text",
+            r.peak / MB,
+            text as u64 / MB
+        );
+    }
 }
 
 #[test]

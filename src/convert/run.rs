@@ -14,8 +14,8 @@ use super::forms::{ConvertFrom, ConvertTo, Forms};
 use super::input::{from_relative, read_input, InputError};
 use super::verdict::{is_space, replay_cause};
 use super::writers::{
-    csv_rows, to_compact_json, to_json, to_lean_json, to_long, to_ludii, to_pmn, to_relative,
-    CSV_HEADER,
+    csv_rows, to_compact_json, to_compact_json_with, to_json, to_lean_json, to_long, to_ludii,
+    to_pmn, to_relative, CSV_HEADER,
 };
 use super::{convert_broken_game, convert_game, converted, Conversion};
 
@@ -231,29 +231,48 @@ fn convert_text(
     else {
         return Converted::default();
     };
-    // A game in PMN, valid or with errors kept broken, read whole, is written from its
-    // text.
+    // A game in PMN, or in JSON lines of move text, valid or with errors kept broken,
+    // read whole, is written from its text.
     let valid = trace.is_valid();
-    if forms.to == ConvertTo::Pmn && (valid || forms.keep_broken) {
-        if let Some(pmn) = super::export_text(&text, &trace) {
-            let notes = match valid {
-                true => Vec::new(),
-                false => {
-                    // The summary places a diagnostic with no place at the game's first
-                    // line.
-                    let at = ParsedGame {
-                        record: Default::default(),
-                        problems: Vec::new(),
-                        text: String::new(),
-                        offset: text.offset(),
-                        line: text.line(),
-                    };
-                    let error = broken_summary(name, index, &at, &trace);
-                    vec![format!("{error}; kept (--keep-broken)")]
-                }
+    let compact = forms.to == ConvertTo::Jsonl && !forms.writes_plies();
+    let from_text = (forms.to == ConvertTo::Pmn || compact) && (valid || forms.keep_broken);
+    let kept = |trace: &Trace| match valid {
+        true => Vec::new(),
+        false => {
+            // The summary places a diagnostic with no place at the game's first line.
+            let at = ParsedGame {
+                record: Default::default(),
+                problems: Vec::new(),
+                text: String::new(),
+                offset: text.offset(),
+                line: text.line(),
+            };
+            let error = broken_summary(name, index, &at, trace);
+            vec![format!("{error}; kept (--keep-broken)")]
+        }
+    };
+    if from_text && compact {
+        if let Some((record, movetext)) = super::export_move_text(&text, &trace) {
+            let notes = kept(&trace);
+            let conversion = Conversion {
+                file: name.to_string(),
+                game: index,
+                trace,
+                record,
+                rest: None,
+                unread_tags: Vec::new(),
+                after_result: None,
             };
             return Converted {
                 notes,
+                output: Some(Rendered::Text(to_compact_json_with(&conversion, movetext))),
+                left_out: 0,
+            };
+        }
+    } else if from_text {
+        if let Some(pmn) = super::export_text(&text, &trace) {
+            return Converted {
+                notes: kept(&trace),
                 output: Some(Rendered::Text(pmn)),
                 left_out: 0,
             };

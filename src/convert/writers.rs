@@ -273,7 +273,7 @@ fn rules_caption(rules: &Rules) -> String {
 /// The game as JSON: the record's JSON form plus `source` and `replay`, with the
 /// position after every ply and every ply's laps.
 pub fn to_json(c: &Conversion, pretty: bool) -> String {
-    json_of(c, pretty, Detail::Positions)
+    json_of(c, pretty, Detail::Positions, None)
 }
 
 /// The game as one line of JSON, as [`to_json`] without the position after each ply
@@ -281,7 +281,7 @@ pub fn to_json(c: &Conversion, pretty: bool) -> String {
 /// the position after the last ply instead. A ply's position is as long as the board,
 /// and its laps as many as it relayed.
 pub fn to_lean_json(c: &Conversion) -> String {
-    json_of(c, false, Detail::Plies)
+    json_of(c, false, Detail::Plies, None)
 }
 
 /// The game as one line of JSON, as [`to_lean_json`] with the move text as PMN text
@@ -290,7 +290,13 @@ pub fn to_lean_json(c: &Conversion) -> String {
 /// the effects are each about ten times the move text; without them a line is a small
 /// multiple of its game's text.
 pub fn to_compact_json(c: &Conversion) -> String {
-    json_of(c, false, Detail::MoveText)
+    json_of(c, false, Detail::MoveText, None)
+}
+
+/// [`to_compact_json`] of a conversion whose move text is given as the export form
+/// writes it ([`crate::convert::export_conversion`]), its record holding no move.
+pub fn to_compact_json_with(c: &Conversion, movetext: String) -> String {
+    json_of(c, false, Detail::MoveText, Some(movetext))
 }
 
 /// What a game's JSON holds of its plies.
@@ -304,7 +310,8 @@ enum Detail {
     Positions,
 }
 
-fn json_of(c: &Conversion, pretty: bool, detail: Detail) -> String {
+/// `movetext`, when given, is the record's move text as the export form writes it.
+fn json_of(c: &Conversion, pretty: bool, detail: Detail, movetext: Option<String>) -> String {
     let positions = detail == Detail::Positions;
     let plies = (detail != Detail::MoveText).then(|| {
         c.trace
@@ -338,7 +345,7 @@ fn json_of(c: &Conversion, pretty: bool, detail: Detail) -> String {
     let record = match detail {
         Detail::MoveText => RecordOut::Text(RecordText {
             tags: &c.record.tags,
-            movetext: pmn::write_move_text(&c.record),
+            movetext: movetext.unwrap_or_else(|| pmn::write_move_text(&c.record)),
             result: &c.record.result,
         }),
         Detail::Plies | Detail::Positions => RecordOut::Tree(&c.record),

@@ -1,6 +1,6 @@
 //! An edit applied to a record, with a comment that says what was repaired.
 
-use crate::pmn::{self, Element, PlySyntax, Record};
+use crate::pmn::{self, Element, Record, Visitor as _};
 use crate::replay::{self};
 
 use super::Edit;
@@ -149,8 +149,227 @@ pub(super) fn edit_record(record: &Record, edit: &Edit, mark: bool) -> Record {
     out
 }
 
-/// The edit in words, with the plies of the record it edits.
-pub(super) fn describe_in(edit: &Edit, record: &Record) -> String {
-    let written: Vec<&PlySyntax> = record.main_line().map(|e| &e.ply.syntax).collect();
-    edit.describe(&written)
+/// A game's text written in the export form with edits applied, each recorded in a
+/// comment, as [`edit_record`] applies them (`mark`) to the record the text reads as
+/// and [`pmn::write_game`] writes it: from the reader's events, so that the record is
+/// never held. `record` holds the game's tags, result and first side (its moves may be
+/// held in part). `None` when an edit is not one of those written so (a swap or a
+/// checkpoint: the caller edits the record).
+pub(super) fn edited_text(
+    text: &str,
+    offset: usize,
+    line: u32,
+    record: &Record,
+    edits: &[&Edit],
+) -> Option<String> {
+    let streamed = |e: &&&Edit| {
+        matches!(
+            e,
+            Edit::Replace { .. } | Edit::Insert { .. } | Edit::Delete { .. } | Edit::Result { .. }
+        )
+    };
+    if !edits.iter().all(|e| streamed(&e)) {
+        return None;
+    }
+    // The tags and the result token as the edits leave them, and what each result edit
+    // says was declared before it.
+    let mut head = Record {
+        tags: record.tags.clone(),
+        moves: Vec::new(),
+        result: record.result,
+    };
+    let mut was = Vec::new();
+    for edit in edits {
+        if let Edit::Result { .. } = edit {
+            was.push(replay::declared_result(&head));
+            head = edit_record(&head, edit, false);
+        }
+    }
+    let mut out = String::with_capacity(text.len() + 64);
+    let writer = pmn::ExportWriter::new(&head.tags, record.first_side(), &mut out);
+    let mut was = was.into_iter();
+    let mut next = Next::Writer(writer);
+    for edit in edits.iter().rev() {
+        let was = match edit {
+            Edit::Result { .. } => was.next_back().flatten(),
+            _ => None,
+        };
+        next = Next::Edited(Box::new(Edited {
+            edit,
+            was,
+            next,
+            depth: 0,
+            plies: 0,
+            pending: None,
+            dropping: false,
+        }));
+    }
+    pmn::parse::read_game(text, offset, line, &mut next);
+    next.finish(head.result.map(|r| r.result));
+    Some(out)
+}
+
+/// Where an edit's events go: the writer, or the next edit.
+enum Next<'e, 'o> {
+    Writer(pmn::ExportWriter<'o>),
+    Edited(Box<Edited<'e, 'o>>),
+}
+
+/// The events of a text with one edit applied, handed on to `next`.
+struct Edited<'e, 'o> {
+    edit: &'e Edit,
+    /// The result declared before a result edit.
+    was: Option<pmn::GameResult>,
+    next: Next<'e, 'o>,
+    /// Variations open.
+    depth: usize,
+    /// Main-line plies read.
+    plies: usize,
+    /// A comment that goes after the ply read and its NAGs.
+    pending: Option<pmn::Comment>,
+    /// The NAGs of a deleted ply go with it.
+    dropping: bool,
+}
+
+fn repaired(what: String) -> pmn::Comment {
+    match repaired_comment(what) {
+        Element::Comment(c) => c,
+        _ => unreachable!("a repaired comment is a comment"),
+    }
+}
+
+impl Next<'_, '_> {
+    fn finish(self, result: Option<pmn::GameResult>) {
+        match self {
+            Next::Writer(w) => w.finish(result),
+            Next::Edited(mut e) => {
+                e.flush();
+                match e.edit {
+                    Edit::Insert { at, ply } if *at >= e.plies => {
+                        let _ = e.next.ply(pmn::Ply {
+                            syntax: ply.clone(),
+                            suffix: None,
+                            span: Default::default(),
+                        });
+                        let _ = e.next.comment(repaired("inserted".into()));
+                    }
+                    Edit::Result { .. } => {
+                        let was = e.was.map_or("no result", |r| r.as_str());
+                        let _ = e.next.comment(repaired(format!("was {was}")));
+                    }
+                    _ => {}
+                }
+                e.next.finish(result)
+            }
+        }
+    }
+}
+
+impl Edited<'_, '_> {
+    /// Hands on the comment waiting for the ply's NAGs: the next event is none.
+    fn flush(&mut self) {
+        self.dropping = false;
+        if let Some(c) = self.pending.take() {
+            let _ = self.next.comment(c);
+        }
+    }
+}
+
+impl pmn::Visitor for Next<'_, '_> {
+    fn ply(&mut self, ply: pmn::Ply) -> std::ops::ControlFlow<()> {
+        match self {
+            Next::Writer(w) => w.ply(ply),
+            Next::Edited(e) => e.ply(ply),
+        }
+    }
+
+    fn comment(&mut self, comment: pmn::Comment) -> std::ops::ControlFlow<()> {
+        match self {
+            Next::Writer(w) => w.comment(comment),
+            Next::Edited(e) => {
+                if e.depth == 0 {
+                    e.flush();
+                }
+                e.next.comment(comment)
+            }
+        }
+    }
+
+    fn nag(&mut self, nag: pmn::Nag) -> std::ops::ControlFlow<()> {
+        match self {
+            Next::Writer(w) => w.nag(nag),
+            Next::Edited(e) if e.depth == 0 && e.dropping => std::ops::ControlFlow::Continue(()),
+            Next::Edited(e) => e.next.nag(nag),
+        }
+    }
+
+    fn move_number(&mut self, number: pmn::MoveNumber) -> std::ops::ControlFlow<()> {
+        match self {
+            Next::Writer(w) => w.move_number(number),
+            Next::Edited(e) => {
+                if e.depth == 0 {
+                    e.flush();
+                }
+                e.next.move_number(number)
+            }
+        }
+    }
+
+    fn begin_variation(&mut self, open: pmn::Span) -> pmn::Skip {
+        match self {
+            Next::Writer(w) => w.begin_variation(open),
+            Next::Edited(e) => {
+                if e.depth == 0 {
+                    e.flush();
+                }
+                e.depth += 1;
+                e.next.begin_variation(open)
+            }
+        }
+    }
+
+    fn end_variation(&mut self, span: pmn::Span) -> std::ops::ControlFlow<()> {
+        match self {
+            Next::Writer(w) => w.end_variation(span),
+            Next::Edited(e) => {
+                e.depth = e.depth.saturating_sub(1);
+                e.next.end_variation(span)
+            }
+        }
+    }
+
+    fn problem(&mut self, _problem: pmn::Problem) {}
+}
+
+impl Edited<'_, '_> {
+    fn ply(&mut self, mut ply: pmn::Ply) -> std::ops::ControlFlow<()> {
+        if self.depth > 0 {
+            return self.next.ply(ply);
+        }
+        self.flush();
+        let k = self.plies;
+        self.plies += 1;
+        match self.edit {
+            Edit::Replace { at, with } if *at == k => {
+                let was = std::mem::replace(&mut ply.syntax, with.clone());
+                self.pending = Some(repaired(format!("was {was}")));
+                self.next.ply(ply)
+            }
+            Edit::Insert { at, ply: new } if *at == k => {
+                self.next.ply(pmn::Ply {
+                    syntax: new.clone(),
+                    suffix: None,
+                    span: Default::default(),
+                })?;
+                self.next.comment(repaired("inserted".into()))?;
+                self.next.ply(ply)
+            }
+            Edit::Delete { at } if *at == k => {
+                self.dropping = true;
+                self.next
+                    .comment(repaired(format!("deleted {}", ply.syntax)))
+            }
+            _ => self.next.ply(ply),
+        }
+    }
 }

@@ -684,12 +684,17 @@ pub(super) fn unreadable_ply_repairs(
     candidates.sort();
     candidates.dedup_by(|a, b| a.2 == b.2);
     let mut found: Vec<(bool, usize, usize, usize, usize, String)> = Vec::new();
+    let mut replayer = replay::Replayer::new();
     for (near, cost, ply) in candidates.into_iter().take(TRIED) {
         let mended = format!("{}{ply}{}", &text[..start], &text[end..]);
-        let Some(again) = pmn::parse_str(&mended).into_iter().next() else {
+        let Some(again) = pmn::Reader::new(mended.as_bytes()).next_text() else {
             continue;
         };
-        let trace = replay::replay(&again, &lean);
+        // Replayed from its text: a long game's mended text builds no syntax tree.
+        let trace = match replayer.replay_text(&again, &lean, &|_| true) {
+            Some((_, trace)) => trace,
+            None => replay::replay(&again.parse(), &lean),
+        };
         let complete = trace.complete && trace.is_valid();
         let replays = (trace.first_error_ply()).map_or(trace.plies_written, |p| p as usize - 1);
         if complete || replays >= number {

@@ -5,7 +5,7 @@ use crate::pmn::parse::move_number_for;
 use crate::pmn::{self, Dots, Element, ParsedGame};
 use crate::replay::{self, ReplayOptions, Trace};
 
-use super::apply::{apply_edit, describe_in, edit_record};
+use super::apply::{apply_edit, edit_record, edited_text};
 use super::search::{
     held_plies, holding, plies_read, search_held, unreadable_ply_repairs, HELD_PAST,
 };
@@ -112,38 +112,51 @@ pub fn suggest(
     };
     let mut last_key = None;
     let mut rank = 0;
+    // The edits are shown from the record's plies, not from copies of the record.
+    let written: Vec<&pmn::PlySyntax> = game.record.main_line().map(|e| &e.ply.syntax).collect();
     for (i, r) in found.repairs.iter().take(bounds.keep).enumerate() {
         let key = r.key();
         if last_key != Some(key) {
             rank = i + 1;
             last_key = Some(key);
         }
-        let edited = r.apply(&game.record);
-        let plies: Vec<String> = edited
-            .main_line()
-            .map(|e| e.ply.syntax.to_string())
-            .collect();
+        let once = r.edit.edited_plies(&written);
+        let twice;
+        let plies = match &r.second {
+            Some(second) => {
+                twice = second.edited_plies(&once);
+                &twice
+            }
+            None => &once,
+        };
         let shown = r.second.as_ref().unwrap_or(&r.edit).at().min(plies.len());
         let from = r.edit.at().min(shown).saturating_sub(1);
         let to = (shown + 3).min(plies.len());
         let context: Vec<String> = (from..to)
             .map(|i| format!("{}:{}", i + 1, plies[i]))
             .collect();
-        let once = apply_edit(&game.record, &r.edit);
-        let mut edit = describe_in(&r.edit, &game.record);
+        let mut edit = r.edit.describe(&written);
         if let Some(second) = &r.second {
-            edit = format!("{edit}, then {}", describe_in(second, &once));
+            edit = format!("{edit}, then {}", second.describe(&once));
         }
+        // A second edit of a checkpoint or the result reads the comments or the result
+        // of the record the first made.
+        let then = r.second.as_ref().map(|second| match second {
+            Edit::Checkpoint { .. } | Edit::Result { .. } => {
+                second.structured(&apply_edit(&game.record, &r.edit))
+            }
+            _ => second.structured_in(&once, &game.record),
+        });
         out.fixes.push(Fix {
             suggestion: Suggestion {
                 edit,
                 text: context.join(" "),
                 replays: r.replays,
                 complete: r.complete,
-                change: r.edit.structured(&game.record),
+                change: r.edit.structured_in(&written, &game.record),
                 replays_to: r.replays,
                 rank,
-                then: r.second.as_ref().map(|e| e.structured(&once)),
+                then,
             },
             how: How::Record(r.clone(), in_text),
         });
@@ -175,6 +188,14 @@ pub fn suggest(
 pub fn fixed_text(game: &ParsedGame, fix: &Fix) -> String {
     match &fix.how {
         How::Record(r, plies) => {
+            // Written from the text as it is read, when the edits can be (and the game
+            // has its text: a record built otherwise has none).
+            let edits: Vec<&Edit> = std::iter::once(&r.edit).chain(&r.second).collect();
+            let has_text = !game.text.is_empty() || game.record.moves.is_empty();
+            let read = || edited_text(&game.text, game.offset, game.line, &game.record, &edits);
+            if let Some(text) = has_text.then(read).flatten() {
+                return text;
+            }
             // The whole record is written: read whole when it is held in part.
             let whole;
             let record = match held_plies(game) < *plies {
