@@ -363,23 +363,25 @@ mod tests {
         );
     }
 
+    /// A ply's syntax as the reader reads it.
+    fn ply(text: &str) -> PlySyntax {
+        let again = crate::pmn::parse_str(&format!("[Game \"Tsoro\"]\n\n1. {text} *\n"));
+        again[0]
+            .record
+            .main_line()
+            .next()
+            .unwrap()
+            .ply
+            .syntax
+            .clone()
+    }
+
     #[test]
     fn edited_plies_are_the_main_line_of_the_record_edited() {
         let game = &crate::pmn::parse_str(
             "[Game \"Tsoro\"]\n\n1. a3 $1 {c} d10 (d11) 2. a4 {[%stones 3 4]} d9 3. b5 *\n",
         )[0];
         let record = &game.record;
-        let ply = |t: &str| {
-            let again = crate::pmn::parse_str(&format!("[Game \"Tsoro\"]\n\n1. {t} *\n"));
-            again[0]
-                .record
-                .main_line()
-                .next()
-                .unwrap()
-                .ply
-                .syntax
-                .clone()
-        };
         let written: Vec<&PlySyntax> = record.main_line().map(|e| &e.ply.syntax).collect();
         let mut edits = vec![
             Edit::Checkpoint {
@@ -419,17 +421,6 @@ mod tests {
             "[Game \"Tsoro\"]\n[Result \"1-0\"]\n\n1. a3 $1 $2 {c} d10 (d11 {v} (a2)) 2. a4 {[%stones 3 4]} d9 $4 3. b5 1-0\n",
             "[Game \"Tsoro\"]\n[SetUp \"1\"]\n[Position \"2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 N\"]\n\n1... d10 ; line\n2. a3 d9\n",
         ];
-        let ply = |t: &str| {
-            let again = crate::pmn::parse_str(&format!("[Game \"Tsoro\"]\n\n1. {t} *\n"));
-            again[0]
-                .record
-                .main_line()
-                .next()
-                .unwrap()
-                .ply
-                .syntax
-                .clone()
-        };
         for text in games {
             let game = &crate::pmn::parse_str(text)[0];
             let plies = game.record.main_line().count();
