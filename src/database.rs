@@ -2,8 +2,8 @@
 //! (schema: `schemas/sqlite.sql`, described in `schemas/sqlite.md`), and `sow search`
 //! reads it back.
 //!
-//! Every number in it is read from the one replay of each game ([`convert_game`], as
-//! `sow convert` replays): the ply rows are `sow stats --per ply`'s ([`ply_rows`]), the
+//! Every number in it is read from the replay of each game ([`convert_game`], as `sow
+//! convert` replays): the ply rows are `sow stats --per ply`'s ([`ply_rows`]), the
 //! positions the replay's, the text the PMN export form [`search::export_form`]. A game
 //! with errors is kept, with its first error: the database holds every verdict. A long
 //! game is not held as rows: it is replayed again as they are inserted, its ply rows

@@ -60,10 +60,17 @@ impl Clone for Sowing {
     }
 
     fn clone_from(&mut self, source: &Sowing) {
-        self.from = source.from;
-        self.lift = source.lift;
-        self.stop = source.stop;
-        self.bonus.clone_from(&source.bonus);
+        // Every field named: one added must be copied here too.
+        let Sowing {
+            from,
+            lift,
+            stop,
+            bonus,
+        } = source;
+        self.from = *from;
+        self.lift = *lift;
+        self.stop = *stop;
+        self.bonus.clone_from(bonus);
     }
 }
 

@@ -33,8 +33,8 @@ pub use infer::{describe_inference, describe_verdicts, infer_rules, Inference, R
 pub use rank::plausibility;
 pub use search::{search, search_from, RepairSearch};
 pub use suggest::{
-    attach_suggestions, fixed_text, plies_read_for, repair_text, suggest, Fix, GameRepaired,
-    Suggestions, Take,
+    attach_suggestions, attach_suggestions_from_text, fixed_text, plies_read_for, repair_text,
+    suggest, Fix, GameRepaired, Suggestions, Take,
 };
 
 /// One edit of a record's main line (ply indices are 0-based here; messages say 1-based).

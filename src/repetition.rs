@@ -174,6 +174,12 @@ impl Repetitions {
         Some(table)
     }
 
+    /// Whether the table's room is that of a usual game (a few thousand positions), worth
+    /// keeping for the next.
+    pub fn is_small(&self) -> bool {
+        self.slots.len() <= 1 << 12 && self.moves.capacity() <= 1 << 11
+    }
+
     /// Counts the position `pos` that a ply of `mv` under `mode` left, which did
     /// `effect`; true when the position has now occurred `repeat` times since the last
     /// ply that took stones: a draw.

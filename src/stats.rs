@@ -429,9 +429,9 @@ fn push_quoted(out: &mut Vec<u8>, bytes: &[u8]) {
     out.push(b'"');
 }
 
-/// Writes a game's ply rows as its plies are replayed, into a buffer handed on with the
-/// rows and followed by one of its size: the fast path of [`ply_rows`] and the csv crate, byte for byte the same (a
-/// test holds them together). A row is written but for its last two fields until the
+/// Writes a game's ply rows as its plies are replayed, into a buffer handed on whole: the
+/// fast path of [`ply_rows`] and the csv crate, byte for byte the same (a test holds them
+/// together). A row is written but for its last two fields until the
 /// next ply comes: the last ply's legal moves are 0 when the game is over, which is
 /// known only at the end.
 struct RowWriter {
@@ -601,10 +601,10 @@ fn text_csv(
     match per {
         Per::Ply => {
             rows.finish(&trace);
-            // The next game's rows go to a buffer as large as this game's: games of a
-            // corpus are much alike, and a buffer grown from nothing copies its rows
-            // again at every doubling.
-            let next = Vec::with_capacity(rows.out.len());
+            // The next game's rows go to a buffer as large as this game's (up to a
+            // megabyte): games of a corpus are much alike, and a buffer grown from
+            // nothing copies its rows again at every doubling.
+            let next = Vec::with_capacity(rows.out.len().min(1 << 20));
             Ok(std::mem::replace(&mut rows.out, next))
         }
         Per::Game => {

@@ -331,10 +331,12 @@ fn validate_text(
     }
     // Suggestions read the record parsed only as far as their search reads it.
     if settings.suggest && !trace.is_valid() {
-        let cut = game
-            .clone()
-            .parse_cut(crate::repair::plies_read_for(&trace));
-        crate::repair::attach_suggestions(&cut, &mut trace, &settings.replay, &settings.repair);
+        crate::repair::attach_suggestions_from_text(
+            game,
+            &mut trace,
+            &settings.replay,
+            &settings.repair,
+        );
     }
     // The diagnostics are the parsed game's, and their snippets need only its text: no
     // syntax tree is built, however long the game.

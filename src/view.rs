@@ -847,9 +847,12 @@ fn text_view(
     }
     let (_, mut trace) = crate::replay::Replayer::new().replay_text(&text, options, &|_| true)?;
     if suggest && !trace.is_valid() {
-        let read = crate::repair::plies_read_for(&trace);
-        let game = text.clone().parse_cut(read);
-        crate::repair::attach_suggestions(&game, &mut trace, options, &RepairOptions::default());
+        crate::repair::attach_suggestions_from_text(
+            &text,
+            &mut trace,
+            options,
+            &RepairOptions::default(),
+        );
     }
     let seen = Seen {
         number: 0,

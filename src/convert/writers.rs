@@ -294,7 +294,7 @@ pub fn to_compact_json(c: &Conversion) -> String {
 }
 
 /// [`to_compact_json`] of a conversion whose move text is given as the export form
-/// writes it ([`crate::convert::export_conversion`]), its record holding no move.
+/// writes it ([`crate::convert::export_move_text`]), its record holding no move.
 pub fn to_compact_json_with(c: &Conversion, movetext: String) -> String {
     json_of(c, false, Detail::MoveText, Some(movetext))
 }

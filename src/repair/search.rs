@@ -13,6 +13,8 @@ use crate::rules::Game;
 use super::apply::apply_edit;
 use super::candidates::{legal_plies, near_variants};
 use super::rank::{distance, plausibility, ply_cost, rank};
+use super::suggest::{Fix, How, Mend};
+use super::{Edit, Repair, RepairOptions};
 
 /// The place of a ply inserted at the end of a record, which has no ply to borrow it from.
 static NO_SPAN: pmn::Span = pmn::Span {
@@ -21,8 +23,6 @@ static NO_SPAN: pmn::Span = pmn::Span {
     line: 0,
     column: 0,
 };
-use super::suggest::{Fix, How, Mend};
-use super::{Edit, Repair, RepairOptions};
 
 /// The outcome of a search.
 #[derive(Clone, Debug, Default)]

@@ -320,6 +320,18 @@ pub fn plies_read_for(trace: &Trace) -> usize {
     (trace.first_error_ply()).map_or(usize::MAX, |e| plies_read(e as usize) + HELD_PAST)
 }
 
+/// [`attach_suggestions`] for the trace of a game replayed from its text, which is parsed
+/// only as far as the search for repairs reads it.
+pub fn attach_suggestions_from_text(
+    text: &pmn::GameText,
+    trace: &mut Trace,
+    options: &ReplayOptions,
+    bounds: &RepairOptions,
+) {
+    let game = text.clone().parse_cut(plies_read_for(trace));
+    attach_suggestions(&game, trace, options, bounds);
+}
+
 /// Adds the best repairs as suggestions to the first error of a trace.
 pub fn attach_suggestions(
     game: &ParsedGame,

@@ -9,6 +9,7 @@ use crate::play::GameState;
 use crate::pmn::{
     Command, Comment, ParsedGame, Ply, Problem, Record, ResultToken, Skip, Span, Visitor,
 };
+use crate::repetition::Repetitions;
 
 use super::setup::{start_of, tag_span, trace_setup_total};
 use super::step::{check_stones, step_into};
@@ -176,7 +177,10 @@ impl<'o> Replaying<'o> {
     /// Hands the game's repetition table to `buffers`, for the next game: the plies are
     /// played.
     pub(super) fn give_back_table(&mut self, buffers: &mut PlyBuffers) {
-        if let Some(table) = self.state.as_mut().and_then(GameState::take_table) {
+        let table = self.state.as_mut().and_then(GameState::take_table);
+        // A table grown by a long stretch without captures is let go, not kept for
+        // the rest of the run.
+        if let Some(table) = table.filter(Repetitions::is_small) {
             buffers.table = Some(table);
         }
     }
