@@ -360,6 +360,8 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut impl Candidat
         lap_counts_only: true,
         ..Effect::default()
     };
+    // What a count's bare sowing did (see `sowing_ends`).
+    let mut bare = effect.clone();
     // Each candidate is sown on a copy of the position, made once.
     let mut after = pos.clone();
     for origin in own_row(side).filter(|&i| pos.pits()[i] > 0) {
@@ -387,11 +389,20 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position, out: &mut impl Candidat
                 });
             } else if is_own(side, end) {
                 continue; // the first-lap restriction
-            } else if sowing_ends(rules, pos, place, lift, &mut effect) {
-                out.take(1, || {
-                    let captures = captures(&mut effect) == Some(true);
-                    Candidate::single(sowing(pit, lift), captures, BonusChoice::None)
-                });
+            } else {
+                // Sown whole only for the candidate; a count needs only to know that the
+                // sowing ends.
+                out.take_if(
+                    || sowing_ends(rules, pos, place, lift, &mut bare),
+                    || {
+                        let captures = captures(&mut effect)?;
+                        Some(Candidate::single(
+                            sowing(pit, lift),
+                            captures,
+                            BonusChoice::None,
+                        ))
+                    },
+                );
             }
         }
     }

@@ -99,6 +99,11 @@ pub(crate) trait Candidates {
     /// Takes `count` candidates of one ply each, which `each` hands over one by one
     /// ([`Candidates::take`]): a count takes the number without the candidates.
     fn take_singles(&mut self, count: u64, each: impl FnOnce(&mut Self));
+
+    /// Takes a candidate of one ply if the move is legal: a count asks `legal`, a
+    /// listing has `make` build the candidate, `None` when the move is not legal (the
+    /// two must agree).
+    fn take_if(&mut self, legal: impl FnOnce() -> bool, make: impl FnOnce() -> Option<Candidate>);
 }
 
 impl Candidates for Vec<Candidate> {
@@ -110,6 +115,11 @@ impl Candidates for Vec<Candidate> {
     #[inline]
     fn take_singles(&mut self, _: u64, each: impl FnOnce(&mut Self)) {
         each(self);
+    }
+
+    #[inline]
+    fn take_if(&mut self, _: impl FnOnce() -> bool, make: impl FnOnce() -> Option<Candidate>) {
+        self.extend(make());
     }
 }
 
@@ -125,6 +135,11 @@ impl Candidates for PlyCount {
     #[inline]
     fn take_singles(&mut self, count: u64, _: impl FnOnce(&mut Self)) {
         self.0 += count;
+    }
+
+    #[inline]
+    fn take_if(&mut self, legal: impl FnOnce() -> bool, _: impl FnOnce() -> Option<Candidate>) {
+        self.0 += legal() as u64;
     }
 }
 
