@@ -483,10 +483,14 @@ impl<'q> Check<'q> {
             }
         }
         if !q.plies.is_empty() && self.plies.is_none() {
-            if self.run.len() == q.plies.len() {
-                self.run.pop_front();
-            }
-            self.run.push_back((p.number, p.text.to_string()));
+            // The run's oldest text is written over, not let go and made anew.
+            let mut text = match self.run.len() == q.plies.len() {
+                true => self.run.pop_front().map(|(_, t)| t).unwrap_or_default(),
+                false => String::new(),
+            };
+            text.clear();
+            text.push_str(p.text);
+            self.run.push_back((p.number, text));
             let holds = self.run.len() == q.plies.len()
                 && (q.plies.iter().zip(&self.run)).all(|(a, (_, text))| ply_holds(a, text));
             if holds {
