@@ -14,8 +14,9 @@
 //! plies.
 //!
 //! Must not replay but through [`replay`], or hold the games' syntax trees longer than
-//! a batch: each game's data goes to a temporary file as it is made, and into the page
-//! after the index, which alone is held to the end.
+//! a batch, or a game's positions and plies: each ply's data is written as the replay
+//! plays it (see `lines`), each game's data goes to a temporary file once it is made,
+//! and into the page after the index, which alone is held to the end.
 
 use std::io::{Seek, Write};
 
@@ -34,9 +35,10 @@ use crate::repair::RepairOptions;
 use crate::replay::{replay, ReplayOptions, Trace};
 use crate::rules::Game;
 
+mod lines;
 mod page;
 
-pub use page::page;
+use lines::{GameData, LineSpan, LineWriter};
 use page::{game_script, PageParts};
 
 const SCRIPT: &str = include_str!("view/view.js");
@@ -45,8 +47,9 @@ pub(crate) const STYLE: &str = include_str!("view/view.css");
 /// Laps of one ply listed in the page, at most; the page says how many there were.
 pub const MAX_LAPS_SHOWN: usize = 200;
 
-/// One game of the page: everything the page shows of it.
-#[derive(Clone, Debug, Serialize)]
+/// One game of the page: everything the page shows of it (written by
+/// [`page::game_script`], in the order of its fields).
+#[derive(Debug)]
 pub struct GameView {
     /// Its number in the page, from 1 (the `g` of a deep link).
     pub number: usize,
@@ -60,13 +63,10 @@ pub struct GameView {
     pub rules: Option<String>,
     /// The index of its board drawing among the page's boards.
     pub board: Option<usize>,
-    /// The PMN `Position` string at the start (`positions[0]`) and after each ply
-    /// replayed. In the page, a position is written as its changes from the one before
-    /// when that is shorter (see [`position_changes`]).
-    #[serde(serialize_with = "positions_as_changes")]
-    pub positions: Vec<String>,
-    /// What each ply replayed did: `plies[i]` is ply `i + 1`.
-    pub plies: Vec<PlyView>,
+    /// Its main line in `data`: the PMN `Position` string at the start and after each
+    /// ply replayed (each written as its changes from the one before when that is
+    /// shorter, see [`position_changes`]), and what each ply replayed did.
+    main: LineSpan,
     /// When the replay stopped at a ply it could not play: that ply's number (one past
     /// the plies replayed), shown with the board as it stood.
     pub stop: Option<u32>,
@@ -75,7 +75,6 @@ pub struct GameView {
     /// The move text as written.
     pub moves: MoveText,
     /// The variations that branch from the main line, replayed, in the order written.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub variations: Vec<VariationView>,
     /// `[%stones]` checkpoints written before the first ply (of the start).
     pub start_stones: Vec<Checkpoint>,
@@ -91,8 +90,9 @@ pub struct GameView {
     /// The ply of the first error (0: before the first ply), where the game list leads.
     pub first_error: Option<u32>,
     /// The board drawing, shared in the page by the games of the same rule set.
-    #[serde(skip)]
     pub svg: Option<String>,
+    /// The positions and plies of its lines, written as they were replayed.
+    data: GameData,
 }
 
 /// What one ply did.
@@ -465,24 +465,6 @@ fn cells(position: &str) -> (Vec<&str>, &str) {
     (rows.split(['/', ',']).collect(), tail)
 }
 
-fn positions_as_changes<S: serde::Serializer>(
-    positions: &[String],
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    use serde::ser::SerializeSeq;
-    let mut seq = serializer.serialize_seq(Some(positions.len()))?;
-    for (k, p) in positions.iter().enumerate() {
-        let changes = k
-            .checked_sub(1)
-            .and_then(|j| position_changes(&positions[j], p));
-        match changes {
-            Some(c) => seq.serialize_element(&c)?,
-            None => seq.serialize_element(p)?,
-        }
-    }
-    seq.end()
-}
-
 /// The move text of a record as the page lists it, main-line plies numbered, and the
 /// `[%stones]` arguments written after main-line plies, each with its ply (0: before the
 /// first), in order.
@@ -564,9 +546,15 @@ fn pits(list: &[(Pit, u16)]) -> Vec<(String, u16)> {
     list.iter().map(|(p, n)| (p.to_string(), *n)).collect()
 }
 
-fn ply_view(ply: &crate::replay::PlyTrace, stones: Vec<Checkpoint>) -> PlyView {
-    let e = &ply.effect;
-    let (from, placed) = match &ply.mv {
+/// What a ply replayed did, as the page shows it; `text` is the ply as written.
+fn ply_view(
+    (number, side, foul): (u32, Side, bool),
+    mv: &Move,
+    e: &crate::moves::Effect,
+    text: String,
+    stones: Vec<Checkpoint>,
+) -> PlyView {
+    let (from, placed) = match mv {
         Move::Sow(s) => (vec![s.from.to_string()], Vec::new()),
         Move::Redistribute(r) => (
             r.emptied.iter().map(Pit::to_string).collect(),
@@ -574,9 +562,9 @@ fn ply_view(ply: &crate::replay::PlyTrace, stones: Vec<Checkpoint>) -> PlyView {
         ),
     };
     PlyView {
-        number: ply.number,
-        side: ply.side.letter(),
-        text: ply.text.clone(),
+        number,
+        side: side.letter(),
+        text,
         from,
         placed,
         laps: (e.laps.iter().take(MAX_LAPS_SHOWN))
@@ -588,33 +576,61 @@ fn ply_view(ply: &crate::replay::PlyTrace, stones: Vec<Checkpoint>) -> PlyView {
         bonus: pits(&e.bonus),
         prison_gain: e.prison_gain,
         nki_marked: e.nki_marked,
-        foul: ply.foul,
+        foul,
         stones,
     }
+}
+
+/// Writes a ply of a trace to its line.
+fn write_traced(line: &mut LineWriter<'_>, ply: &crate::replay::PlyTrace, stones: Vec<Checkpoint>) {
+    let view = ply_view(
+        (ply.number, ply.side, ply.foul),
+        &ply.mv,
+        &ply.effect,
+        ply.text.clone(),
+        stones,
+    );
+    line.ply(&view, ply.after.as_ref());
+}
+
+/// The `[%stones]` checkpoints written after main-line ply `n` (0: before the first), of
+/// those `written` in order, against the position `pos` there.
+fn stones_at(
+    written: &[(u32, String)],
+    n: u32,
+    game: Option<Game>,
+    pos: Option<&Position>,
+) -> Vec<Checkpoint> {
+    let from = written.partition_point(|(ply, _)| *ply < n);
+    (written[from..].iter())
+        .take_while(|(ply, _)| *ply == n)
+        .map(|(_, w)| checkpoint(w, game, pos))
+        .collect()
 }
 
 /// A variation that branches from the main line, replayed as the line it makes: the
 /// main line before the ply it replaces, then its own plies (those of variations inside
 /// it are not played).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Debug)]
 pub struct VariationView {
     /// The main-line ply it replaces: its first ply is numbered so.
     pub at: u32,
-    /// The position before its first ply, then after each of its plies replayed.
-    #[serde(serialize_with = "positions_as_changes")]
-    pub positions: Vec<String>,
-    pub plies: Vec<PlyView>,
+    /// Its line in its game's data: the position before its first ply, then after each
+    /// of its plies replayed, and what each did.
+    line: LineSpan,
     /// When its replay stopped at a ply it could not play: that ply's number.
     pub stop: Option<u32>,
     /// The diagnostics of its plies.
     pub diagnostics: Vec<DiagnosticView>,
 }
 
+/// A variation that branches from the main line, replayed into the next line of `data`.
 fn variation_view(
     parsed: &ParsedGame,
     branch: &Branch<'_>,
     options: &ReplayOptions,
-) -> VariationView {
+    data: &mut GameData,
+) -> std::io::Result<VariationView> {
     let record = &parsed.record;
     let moves = (record.moves[..branch.element].iter())
         .chain(
@@ -643,99 +659,89 @@ fn variation_view(
     };
     let trace = replay(&line, options);
     let from = branch.at as usize;
-    let plies: Vec<PlyView> = (trace.plies.iter().skip(from - 1))
-        .map(|p| ply_view(p, Vec::new()))
-        .collect();
-    let positions = (from - 1..=trace.plies.len())
-        .filter_map(|k| trace.position_after(k).map(Position::to_string))
-        .collect();
+    let mut writer = data.line();
+    for ply in trace.plies.iter().skip(from - 1) {
+        write_traced(&mut writer, ply, Vec::new());
+    }
+    let line = writer.finish(trace.position_after(from - 1))?;
     let replayed = trace.plies.len() as u32;
     let stop = (trace.first_error_ply())
         .filter(|&p| p == replayed + 1 && p >= branch.at && !trace.complete);
-    VariationView {
+    Ok(VariationView {
         at: branch.at,
-        positions,
-        plies,
+        line,
         stop,
         diagnostics: (trace.diagnostics.iter())
             .filter(|d| d.ply.is_some_and(|p| p >= branch.at))
             .map(DiagnosticView::of)
             .collect(),
-    }
+    })
 }
 
-/// The page's view of one game, from its replay (`options` replay its variations).
-pub fn game_view(
-    number: usize,
+/// The page's view of a parsed game, from its replay (`options` replay its variations).
+fn game_view(
     input: &str,
     index: usize,
     parsed: &ParsedGame,
     trace: &Trace,
     options: &ReplayOptions,
-) -> GameView {
+) -> std::io::Result<GameView> {
     let record = &parsed.record;
     let (moves, written_stones, branches) = move_text(record);
+    let game = trace.rules.as_ref().map(|r| r.game());
+    let mut data = GameData::new();
+    let mut main = data.line();
+    for ply in &trace.plies {
+        let stones = stones_at(&written_stones, ply.number, game, ply.after.as_ref());
+        write_traced(&mut main, ply, stones);
+    }
+    let main = main.finish(trace.start.as_ref())?;
     let variations = (branches.iter())
         .filter(|_| trace.start.is_some())
-        .map(|b| variation_view(parsed, b, options))
-        .collect();
+        .map(|b| variation_view(parsed, b, options, &mut data))
+        .collect::<std::io::Result<_>>()?;
     let seen = Seen {
-        number,
         input,
         index,
         tags: &record.tags,
         moves: MoveText::Items(moves),
         written_stones,
         variations,
+        main,
+        data,
     };
-    view_from(seen, trace)
+    Ok(view_from(seen, trace))
 }
 
 /// What the page shows of a game beside its replay: where it is, its tags, its move
-/// text, the `[%stones]` arguments written after main-line plies (see [`move_text`]) and
-/// its variations, replayed.
+/// text, the `[%stones]` arguments written after main-line plies (see [`move_text`]), its
+/// variations, replayed, and its lines as they were written.
 struct Seen<'a> {
-    number: usize,
     input: &'a str,
     index: usize,
     tags: &'a [Tag],
     moves: MoveText,
     written_stones: Vec<(u32, String)>,
     variations: Vec<VariationView>,
+    main: LineSpan,
+    data: GameData,
 }
 
-/// The page's view of one game from what it shows and its replay.
+/// The page's view of one game (numbered 0, for the page to number) from what it shows
+/// and its replay.
 fn view_from(seen: Seen<'_>, trace: &Trace) -> GameView {
     let Seen {
-        number,
         input,
         index,
         tags,
         moves,
         written_stones,
         variations,
+        main,
+        data,
     } = seen;
     let game = trace.rules.as_ref().map(|r| r.game());
-    let stones_at = |n: usize, pos: Option<&Position>| -> Vec<Checkpoint> {
-        let from = written_stones.partition_point(|(ply, _)| (*ply as usize) < n);
-        (written_stones[from..].iter())
-            .take_while(|(ply, _)| *ply as usize == n)
-            .map(|(_, w)| checkpoint(w, game, pos))
-            .collect()
-    };
-    let mut positions = Vec::with_capacity(trace.plies.len() + 1);
-    positions.extend(trace.start.as_ref().map(Position::to_string));
-    let mut plies = Vec::with_capacity(trace.plies.len());
-    for ply in &trace.plies {
-        plies.push(ply_view(
-            ply,
-            stones_at(ply.number as usize, ply.after.as_ref()),
-        ));
-        if let Some(after) = &ply.after {
-            positions.push(after.to_string());
-        }
-    }
-    let replayed = trace.plies.len() as u32;
+    let replayed = main.plies_written as u32;
     let first_error = trace.first_error().map(|d| d.ply.unwrap_or(0));
     let stop = first_error
         .filter(|&p| p == replayed + 1 && trace.start.is_some())
@@ -766,7 +772,7 @@ fn view_from(seen: Seen<'_>, trace: &Trace) -> GameView {
         _ => None,
     };
     GameView {
-        number,
+        number: 0,
         input: input.to_string(),
         index,
         tags: (tags.iter())
@@ -774,13 +780,12 @@ fn view_from(seen: Seen<'_>, trace: &Trace) -> GameView {
             .collect(),
         rules,
         board: None,
-        positions,
-        plies,
+        main,
         stop,
         plies_written: trace.plies_written,
         variations,
         moves,
-        start_stones: stones_at(0, trace.start.as_ref()),
+        start_stones: stones_at(&written_stones, 0, game, trace.start.as_ref()),
         diagnostics: trace.diagnostics.iter().map(DiagnosticView::of).collect(),
         declared: trace.declared.map(|r| r.as_str().to_string()),
         ending,
@@ -788,30 +793,17 @@ fn view_from(seen: Seen<'_>, trace: &Trace) -> GameView {
         warnings: trace.warnings(),
         first_error,
         svg,
+        data,
     }
-}
-
-/// Replays a parsed game as the page does (positions and laps kept, and repairs
-/// searched for a game with an error, as `sow validate --suggest` would) and makes its
-/// view.
-pub fn view_of(
-    number: usize,
-    input: &str,
-    index: usize,
-    parsed: &ParsedGame,
-    options: &ReplayOptions,
-) -> GameView {
-    let mut trace = replay(parsed, options);
-    if !trace.is_valid() {
-        crate::repair::attach_suggestions(parsed, &mut trace, options, &RepairOptions::default());
-    }
-    game_view(number, input, index, parsed, &trace, options)
 }
 
 /// The page's view of a game read from its input (numbered 0, for the page to number),
-/// when the filter keeps it and it is a game. A game with no variation is replayed from
-/// its text and never parsed whole: its move text is read again as the page is written,
-/// and a search for repairs holds its record only as far as it reads it.
+/// when the filter keeps it and it is a game. The page's data of a game is replayed as
+/// it is written (positions and laps kept, and repairs searched for a game with an
+/// error, as `sow validate --suggest` would, when `suggest`). A game with no variation
+/// is replayed from its text and never parsed whole: each ply's data is written as it is
+/// played, its move text is read again as the page is written, and a search for repairs
+/// holds its record only as far as it reads it.
 fn text_view(
     input: &str,
     index: usize,
@@ -819,19 +811,21 @@ fn text_view(
     filter: &Filter,
     options: &ReplayOptions,
     suggest: bool,
-) -> Option<GameView> {
+) -> std::io::Result<Option<GameView>> {
     let mut scan = Scan::default();
     let tags = match text.read(&mut scan) {
         Some(tags) if !scan.variation => tags,
         _ => {
             let game = text.parse();
             if game.is_no_game() || !filter.accepts(&game.record) {
-                return None;
+                return Ok(None);
             }
-            return Some(match suggest {
-                true => view_of(0, input, index, &game, options),
-                false => game_view(0, input, index, &game, &replay(&game, options), options),
-            });
+            let mut trace = replay(&game, options);
+            if suggest && !trace.is_valid() {
+                let bounds = RepairOptions::default();
+                crate::repair::attach_suggestions(&game, &mut trace, options, &bounds);
+            }
+            return game_view(input, index, &game, &trace, options).map(Some);
         }
     };
     // What stands for no game (see `ParsedGame::is_no_game`), and the filter.
@@ -843,9 +837,28 @@ fn text_view(
         result: scan.result,
     };
     if (nothing && !errors) || !filter.accepts(&record) {
-        return None;
+        return Ok(None);
     }
-    let (_, mut trace) = crate::replay::Replayer::new().replay_text(&text, options, &|_| true)?;
+    let mut data = GameData::new();
+    let mut main = data.line();
+    let written_stones = &scan.stones;
+    let mut each = |rules: &crate::rules::Rules, ply: &crate::replay::PlyView<'_>| {
+        let stones = stones_at(written_stones, ply.number, Some(rules.game()), ply.after);
+        let view = ply_view(
+            (ply.number, ply.side, ply.foul),
+            ply.mv,
+            ply.effect,
+            ply.syntax.to_string(),
+            stones,
+        );
+        main.ply(&view, ply.after);
+    };
+    let replayed =
+        crate::replay::Replayer::new().replay_text_each(&text, options, &|_| true, Some(&mut each));
+    let Some((_, mut trace)) = replayed else {
+        return Ok(None);
+    };
+    let main = main.finish(trace.start.as_ref())?;
     if suggest && !trace.is_valid() {
         crate::repair::attach_suggestions_from_text(
             &text,
@@ -855,15 +868,16 @@ fn text_view(
         );
     }
     let seen = Seen {
-        number: 0,
         input,
         index,
         tags: &record.tags,
         moves: MoveText::Text(text),
         written_stones: scan.stones,
         variations: Vec::new(),
+        main,
+        data,
     };
-    Some(view_from(seen, &trace))
+    Ok(Some(view_from(seen, &trace)))
 }
 
 /// `sow view`: the games of the inputs kept by the filter, replayed, as one page. The
@@ -888,20 +902,22 @@ pub fn write_view(
     let spill = tempfile::tempfile().map_err(|e| CommandError::io("<temporary file>", e))?;
     let mut scripts = std::io::BufWriter::new(spill);
     let mut unreadable = 0;
-    let view = |work: Work| -> Result<Option<GameView>, String> {
+    type Made = Result<std::io::Result<Option<GameView>>, String>;
+    let view = |work: Work| -> Made {
         let name = &names[work.input()];
         let (index, text) = work.game_text(&names)?;
         Ok(text_view(name, index, text, filter, options, suggest))
     };
-    let keep = |_, view: Result<Option<GameView>, String>| -> Result<(), CommandError> {
+    let keep = |_, view: Made| -> Result<(), CommandError> {
+        let temporary = |e| CommandError::io("<temporary file>", e);
         match view {
-            Ok(Some(mut view)) => {
+            Ok(Ok(Some(mut view))) => {
                 view.number = parts.games() + 1;
                 parts.add(&mut view);
-                game_script(&view, &mut scripts)
-                    .map_err(|e| CommandError::io("<temporary file>", e))?;
+                game_script(&mut view, &mut scripts).map_err(temporary)?;
             }
-            Ok(None) => {}
+            Ok(Ok(None)) => {}
+            Ok(Err(e)) => return Err(temporary(e)),
             Err(report) => {
                 notes(report);
                 unreadable += 1;

@@ -342,6 +342,28 @@ fn one_long_valid_game_takes_a_small_multiple_of_its_text() {
 }
 
 #[test]
+fn a_page_of_one_long_valid_game_takes_a_small_multiple_of_its_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = 8 << 20;
+    let game = long_valid_game(dir.path(), text);
+    let page = dir.path().join("view.html");
+    let args = ["view", game.to_str().unwrap(), "-o", page.to_str().unwrap()];
+    let r = run(&args, None);
+    assert_eq!(r.status, Some(0), "{}", r.said);
+    // A position and a ply's data for each of its plies: the page is far larger than the
+    // bound, and is never held.
+    let bound = 4 * text as u64 + 40 * MB;
+    let page = std::fs::metadata(&page).unwrap().len();
+    assert!(page > 2 * bound, "{} MB of page", page / MB);
+    assert!(
+        r.peak < bound,
+        "{} MB for {} MB of text",
+        r.peak / MB,
+        text as u64 / MB
+    );
+}
+
+#[test]
 fn validate_suggest_of_a_long_game_with_an_early_error_takes_a_small_multiple_of_its_text() {
     let dir = tempfile::tempdir().unwrap();
     let text = 8 << 20;
