@@ -9,14 +9,15 @@
 //! it never works out a position. The script and style are embedded at build time, and
 //! the page asks for nothing over the network (its Content-Security-Policy forbids it).
 //!
-//! A variation that branches from the main line is replayed, by [`replay`] as every
-//! line is, as the line it makes: the main line before the ply it replaces, then its
-//! plies.
+//! A variation that branches from the main line is replayed, as every line is, from
+//! text: the line it makes is the game's text to the ply it replaces, then the
+//! variation's moves (see `variation_view`).
 //!
-//! Must not replay but through [`replay`], or hold the games' syntax trees longer than
-//! a batch, or a game's positions and plies: each ply's data is written as the replay
-//! plays it (see `lines`), each game's data goes to a temporary file once it is made,
-//! and into the page after the index, which alone is held to the end.
+//! Must not replay but through [`crate::replay`], or hold a game's syntax tree, or its
+//! positions and plies: each game is replayed from its text as the reader reads it, each
+//! ply's data is written as the replay plays it (see `lines`), each game's data goes to
+//! a temporary file once it is made, and into the page after the index, which alone is
+//! held to the end.
 
 use std::io::{Seek, Write};
 
@@ -24,21 +25,21 @@ use compact_str::{format_compact, CompactString, ToCompactString};
 use serde::Serialize;
 
 use crate::corpus::{Batches, Filter, Input, Work};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::error::CommandError;
 use crate::geometry::{Pit, Side};
 use crate::moves::Move;
-use crate::pmn::{Element, ParsedGame, Record};
+use crate::pmn::Record;
 use crate::pmn::{GameText, Tag};
 use crate::position::Position;
 use crate::repair::RepairOptions;
-use crate::replay::{replay, ReplayOptions, Trace};
+use crate::replay::{ReplayOptions, Replayer, Trace};
 use crate::rules::Game;
 
 mod lines;
 mod page;
 
-use lines::{GameData, LineSpan, LineWriter};
+use lines::{GameData, LineSpan};
 use page::{game_script, PageParts};
 
 const SCRIPT: &str = include_str!("view/view.js");
@@ -48,7 +49,7 @@ pub(crate) const STYLE: &str = include_str!("view/view.css");
 pub const MAX_LAPS_SHOWN: usize = 200;
 
 /// One game of the page: everything the page shows of it (written by
-/// [`page::game_script`], in the order of its fields).
+/// `page::game_script`, in the order of its fields).
 #[derive(Debug)]
 pub struct GameView {
     /// Its number in the page, from 1 (the `g` of a deep link).
@@ -195,30 +196,24 @@ pub enum Item {
     Result { t: CompactString },
 }
 
-/// The move text as the page lists it: items made from a record, or, for a game with
-/// no variation, read again from its text as the page is written, so that a long
-/// game's items are never held.
+/// The move text as the page lists it, read again from the game's text as the page is
+/// written, so that a long game's items are never held.
 #[derive(Clone, Debug)]
-pub enum MoveText {
-    Items(Vec<Item>),
-    Text(GameText),
-}
+pub struct MoveText(GameText);
 
 impl Serialize for MoveText {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeSeq;
-        let game = match self {
-            MoveText::Items(items) => return items.serialize(serializer),
-            MoveText::Text(game) => game,
-        };
         let mut seq = serializer.serialize_seq(None)?;
         let mut items = ItemsOfText {
             seq: &mut seq,
             main: 0,
+            depth: 0,
+            branches: 0,
             result: None,
             failed: None,
         };
-        game.read(&mut items);
+        self.0.read(&mut items);
         let (failed, result) = (items.failed.take(), items.result);
         if let Some(e) = failed {
             return Err(e);
@@ -232,12 +227,17 @@ impl Serialize for MoveText {
     }
 }
 
-/// The reader's events of a game with no variation, each written as its [`Item`], as
-/// [`move_text`] lists a record's elements.
+/// The reader's events of a game, each written as its [`Item`]: main-line plies
+/// numbered, and each variation that branches from the main line (see [`Scan`]) with
+/// its index among them.
 struct ItemsOfText<'s, Q: serde::ser::SerializeSeq> {
     seq: &'s mut Q,
     /// Main-line plies read.
     main: u32,
+    /// The variations open.
+    depth: usize,
+    /// The variations that branch from the main line read.
+    branches: usize,
     result: Option<crate::pmn::ResultToken>,
     failed: Option<Q::Error>,
 }
@@ -260,10 +260,13 @@ impl<Q: serde::ser::SerializeSeq> crate::pmn::Visitor for ItemsOfText<'_, Q> {
     }
 
     fn ply(&mut self, ply: crate::pmn::Ply) -> std::ops::ControlFlow<()> {
-        self.main += 1;
+        let p = (self.depth == 0).then(|| {
+            self.main += 1;
+            self.main
+        });
         self.write(Item::Ply {
             t: ply_text(&ply),
-            p: Some(self.main),
+            p,
         })
     }
 
@@ -277,6 +280,23 @@ impl<Q: serde::ser::SerializeSeq> crate::pmn::Visitor for ItemsOfText<'_, Q> {
         self.write(Item::Nag {
             t: format_compact!("${}", n.code),
         })
+    }
+
+    fn begin_variation(&mut self, _open: crate::pmn::Span) -> crate::pmn::Skip {
+        let branch = (self.depth == 0 && self.main > 0).then(|| {
+            self.branches += 1;
+            self.branches - 1
+        });
+        self.depth += 1;
+        match self.write(Item::Open { v: branch }) {
+            std::ops::ControlFlow::Continue(()) => crate::pmn::Skip::No,
+            std::ops::ControlFlow::Break(()) => crate::pmn::Skip::Yes,
+        }
+    }
+
+    fn end_variation(&mut self, _span: crate::pmn::Span) -> std::ops::ControlFlow<()> {
+        self.depth -= 1;
+        self.write(Item::Close)
     }
 
     fn result(&mut self, result: crate::pmn::ResultToken) -> std::ops::ControlFlow<()> {
@@ -309,16 +329,31 @@ fn ply_text(ply: &crate::pmn::Ply) -> CompactString {
 }
 
 /// What the page needs of a game's text before its replay: the `[%stones]` arguments
-/// written after main-line plies (see [`move_text`]), whether it has a variation,
-/// whether it holds anything, and whether the reader found an error.
+/// written after main-line plies, each with its ply (0: before the first), in order;
+/// the variations that branch from the main line; whether it holds anything, and
+/// whether the reader found an error.
 #[derive(Default)]
 struct Scan {
     stones: Vec<(u32, String)>,
     main: u32,
-    variation: bool,
+    /// Where the last main-line ply read begins.
+    last_ply: Option<usize>,
+    branches: Vec<Branch>,
+    /// The variations open.
+    depth: usize,
     anything: bool,
     result: Option<crate::pmn::ResultToken>,
     errors: bool,
+}
+
+/// A variation that branches from the main line: it comes after main-line ply `at`,
+/// which begins at `ply`, and replaces it. The text of its own moves runs from `moves`
+/// to `end` (offsets in the game's file).
+struct Branch {
+    at: u32,
+    ply: usize,
+    moves: usize,
+    end: usize,
 }
 
 impl crate::pmn::Visitor for Scan {
@@ -327,16 +362,21 @@ impl crate::pmn::Visitor for Scan {
         std::ops::ControlFlow::Continue(())
     }
 
-    fn ply(&mut self, _ply: crate::pmn::Ply) -> std::ops::ControlFlow<()> {
+    fn ply(&mut self, ply: crate::pmn::Ply) -> std::ops::ControlFlow<()> {
         self.anything = true;
-        self.main += 1;
+        if self.depth == 0 {
+            self.main += 1;
+            self.last_ply = Some(ply.span.start);
+        }
         std::ops::ControlFlow::Continue(())
     }
 
     fn comment(&mut self, c: crate::pmn::Comment) -> std::ops::ControlFlow<()> {
         self.anything = true;
-        for cmd in c.commands.iter().filter(|c| c.name == "stones") {
-            self.stones.push((self.main, cmd.args.as_str().to_string()));
+        if self.depth == 0 {
+            for cmd in c.commands.iter().filter(|c| c.name == "stones") {
+                self.stones.push((self.main, cmd.args.as_str().to_string()));
+            }
         }
         std::ops::ControlFlow::Continue(())
     }
@@ -346,10 +386,26 @@ impl crate::pmn::Visitor for Scan {
         std::ops::ControlFlow::Continue(())
     }
 
-    fn begin_variation(&mut self, _open: crate::pmn::Span) -> crate::pmn::Skip {
+    fn begin_variation(&mut self, open: crate::pmn::Span) -> crate::pmn::Skip {
         self.anything = true;
-        self.variation = true;
-        crate::pmn::Skip::Yes
+        if let (0, Some(ply)) = (self.depth, self.last_ply) {
+            self.branches.push(Branch {
+                at: self.main,
+                ply,
+                moves: open.end,
+                end: open.end,
+            });
+        }
+        self.depth += 1;
+        crate::pmn::Skip::No
+    }
+
+    fn end_variation(&mut self, span: crate::pmn::Span) -> std::ops::ControlFlow<()> {
+        self.depth -= 1;
+        if let (0, Some(_), Some(branch)) = (self.depth, self.last_ply, self.branches.last_mut()) {
+            branch.end = span.end;
+        }
+        std::ops::ControlFlow::Continue(())
     }
 
     fn result(&mut self, result: crate::pmn::ResultToken) -> std::ops::ControlFlow<()> {
@@ -465,83 +521,6 @@ fn cells(position: &str) -> (Vec<&str>, &str) {
     (rows.split(['/', ',']).collect(), tail)
 }
 
-/// The move text of a record as the page lists it, main-line plies numbered, and the
-/// `[%stones]` arguments written after main-line plies, each with its ply (0: before the
-/// first), in order.
-/// A variation that branches from the main line: it replaces main-line ply `at`, whose
-/// element is `record.moves[element]`.
-struct Branch<'a> {
-    at: u32,
-    element: usize,
-    elements: &'a [Element],
-}
-
-fn move_text(record: &Record) -> (Vec<Item>, Vec<(u32, String)>, Vec<Branch<'_>>) {
-    let mut items = Vec::new();
-    let mut stones: Vec<(u32, String)> = Vec::new();
-    let mut branches = Vec::new();
-    let mut main = 0u32;
-    // The element of the last main-line ply, and how many main-line elements were read.
-    let (mut last_ply, mut read) = (None, 0usize);
-    // Variations nest; an explicit stack of the element lists still to walk.
-    let mut stack: Vec<std::slice::Iter<'_, Element>> = vec![record.moves.iter()];
-    while let Some(top) = stack.last_mut() {
-        let Some(element) = top.next() else {
-            stack.pop();
-            if !stack.is_empty() {
-                items.push(Item::Close);
-            }
-            continue;
-        };
-        let in_main = stack.len() == 1;
-        if in_main {
-            read += 1;
-        }
-        match element {
-            Element::MoveNumber(m) => items.push(Item::Number { t: number_text(m) }),
-            Element::Ply(ply) => {
-                let t = ply_text(ply);
-                let p = in_main.then(|| {
-                    last_ply = Some(read - 1);
-                    main += 1;
-                    main
-                });
-                items.push(Item::Ply { t, p });
-            }
-            Element::Comment(c) => {
-                let t = CompactString::from(c.text.trim());
-                if in_main {
-                    for cmd in c.commands.iter().filter(|c| c.name == "stones") {
-                        stones.push((main, cmd.args.as_str().to_string()));
-                    }
-                }
-                items.push(Item::Comment { t });
-            }
-            Element::Nag(n) => items.push(Item::Nag {
-                t: format_compact!("${}", n.code),
-            }),
-            Element::Variation(v) => {
-                let branch = last_ply.filter(|_| in_main).map(|element| {
-                    branches.push(Branch {
-                        at: main,
-                        element,
-                        elements: &v.elements,
-                    });
-                    branches.len() - 1
-                });
-                items.push(Item::Open { v: branch });
-                stack.push(v.elements.iter());
-            }
-        }
-    }
-    if let Some(r) = record.result {
-        items.push(Item::Result {
-            t: r.result.as_str().into(),
-        });
-    }
-    (items, stones, branches)
-}
-
 fn pits(list: &[(Pit, u16)]) -> Vec<(String, u16)> {
     list.iter().map(|(p, n)| (p.to_string(), *n)).collect()
 }
@@ -581,18 +560,6 @@ fn ply_view(
     }
 }
 
-/// Writes a ply of a trace to its line.
-fn write_traced(line: &mut LineWriter<'_>, ply: &crate::replay::PlyTrace, stones: Vec<Checkpoint>) {
-    let view = ply_view(
-        (ply.number, ply.side, ply.foul),
-        &ply.mv,
-        &ply.effect,
-        ply.text.clone(),
-        stones,
-    );
-    line.ply(&view, ply.after.as_ref());
-}
-
 /// The `[%stones]` checkpoints written after main-line ply `n` (0: before the first), of
 /// those `written` in order, against the position `pos` there.
 fn stones_at(
@@ -624,97 +591,129 @@ pub struct VariationView {
     pub diagnostics: Vec<DiagnosticView>,
 }
 
-/// A variation that branches from the main line, replayed into the next line of `data`.
+/// A variation that branches from the main line, replayed into the next line of `data`
+/// as the line it makes: the game's text to the ply it replaces, then its own moves, the
+/// rest of the text in between left blank (each character a space, each line kept, so
+/// that every place in it is where it is written). Only its replay's own diagnostics
+/// are its: the reader's problems of that text are the game's, and a line has no
+/// result.
 fn variation_view(
-    parsed: &ParsedGame,
-    branch: &Branch<'_>,
+    game: &GameText,
+    branch: &Branch,
     options: &ReplayOptions,
+    replayer: &mut Replayer,
     data: &mut GameData,
 ) -> std::io::Result<VariationView> {
-    let record = &parsed.record;
-    let moves = (record.moves[..branch.element].iter())
-        .chain(
-            branch
-                .elements
-                .iter()
-                .filter(|e| !matches!(e, Element::Variation(_))),
-        )
-        .cloned()
-        .collect();
-    // Without the result: the variation is not the game.
-    let tags = (record.tags.iter())
-        .filter(|t| t.name != "Result")
-        .cloned()
-        .collect();
-    let line = ParsedGame {
-        record: Record {
-            tags,
-            moves,
-            result: None,
-        },
-        problems: Vec::new(),
-        text: String::new(),
-        offset: 0,
-        line: 1,
+    let text = game.text();
+    let at = |offset: usize| offset - game.offset();
+    let end = match text[..at(branch.end)].strip_suffix(')') {
+        Some(moves) => moves.len(),
+        None => at(branch.end),
     };
-    let trace = replay(&line, options);
-    let from = branch.at as usize;
-    let mut writer = data.line();
-    for ply in trace.plies.iter().skip(from - 1) {
-        write_traced(&mut writer, ply, Vec::new());
+    let mut line = String::with_capacity(end);
+    line.push_str(&text[..at(branch.ply)]);
+    let between = &text[at(branch.ply)..at(branch.moves)];
+    line.extend(between.chars().map(|c| match c {
+        '\n' | '\r' => c,
+        _ => ' ',
+    }));
+    line.push_str(&text[at(branch.moves)..end]);
+    let mut reader = crate::pmn::Reader::new(line.as_bytes());
+    if let Some(bytes) = options.max_game_bytes {
+        reader = reader.with_max_game_bytes(bytes);
     }
-    let line = writer.finish(trace.position_after(from - 1))?;
-    let replayed = trace.plies.len() as u32;
-    let stop = (trace.first_error_ply())
-        .filter(|&p| p == replayed + 1 && p >= branch.at && !trace.complete);
+    let read = reader.next_text();
+    drop(line);
+    let mut writer = data.line();
+    let (mut played, mut start) = (0u32, None);
+    let mut each = |_: &crate::rules::Rules, ply: &crate::replay::PlyView<'_>| {
+        played += 1;
+        if ply.number + 1 == branch.at {
+            start = ply.after.cloned();
+        }
+        if ply.number >= branch.at {
+            let view = ply_view(
+                (ply.number, ply.side, ply.foul),
+                ply.mv,
+                ply.effect,
+                ply.syntax.to_string(),
+                Vec::new(),
+            );
+            writer.ply(&view, ply.after);
+        }
+    };
+    let replayed = (read.as_ref())
+        .and_then(|read| replayer.replay_text_each(read, options, &|_| true, Some(&mut each)));
+    let mut trace = replayed.map(|(_, trace)| trace).unwrap_or_default();
+    if branch.at == 1 {
+        start = trace.start.take();
+    }
+    let line = writer.finish(start.as_ref())?;
+    // Its lines are counted from its game's first.
+    let shift = read.map_or(0, |read| game.line() as i64 - read.line() as i64);
+    trace.diagnostics.retain(|d| of_the_play(d.code));
+    let stop =
+        (trace.first_error_ply()).filter(|&p| p == played + 1 && p >= branch.at && !trace.complete);
     Ok(VariationView {
         at: branch.at,
         line,
         stop,
         diagnostics: (trace.diagnostics.iter())
             .filter(|d| d.ply.is_some_and(|p| p >= branch.at))
-            .map(DiagnosticView::of)
+            .map(|d| {
+                let mut view = DiagnosticView::of(d);
+                view.line = (i64::from(view.line) + shift) as u32;
+                view
+            })
             .collect(),
     })
 }
 
-/// The page's view of a parsed game, from its replay (`options` replay its variations).
-fn game_view(
-    input: &str,
-    index: usize,
-    parsed: &ParsedGame,
-    trace: &Trace,
-    options: &ReplayOptions,
-) -> std::io::Result<GameView> {
-    let record = &parsed.record;
-    let (moves, written_stones, branches) = move_text(record);
-    let game = trace.rules.as_ref().map(|r| r.game());
-    let mut data = GameData::new();
-    let mut main = data.line();
-    for ply in &trace.plies {
-        let stones = stones_at(&written_stones, ply.number, game, ply.after.as_ref());
-        write_traced(&mut main, ply, stones);
+/// Whether a diagnostic is the replay's own, not the reader's, nor of a declared result.
+fn of_the_play(code: Code) -> bool {
+    match code {
+        Code::IllegalMove
+        | Code::EndlessSowing
+        | Code::UndecidedSowing
+        | Code::EndMismatch
+        | Code::CaptureMark
+        | Code::Bonus
+        | Code::StonesMismatch
+        | Code::AfterEnd
+        | Code::Foul
+        | Code::UnknownOption
+        | Code::UnknownGame
+        | Code::BadBoard
+        | Code::Setup
+        | Code::SetupTotal
+        | Code::PlyForm
+        | Code::Command => true,
+        Code::ResultNotOver
+        | Code::Syntax
+        | Code::UnterminatedComment
+        | Code::UnterminatedTag
+        | Code::UnterminatedVariation
+        | Code::UnmatchedParen
+        | Code::BadEscape
+        | Code::DuplicateTag
+        | Code::MissingGameTag
+        | Code::MissingResult
+        | Code::ResultMismatch
+        | Code::MoveNumber
+        | Code::Encoding
+        | Code::NulByte
+        | Code::LongLine
+        | Code::NumberTooLarge
+        | Code::NestingTooDeep
+        | Code::EmptyFile
+        | Code::GarbageBetweenGames
+        | Code::Io
+        | Code::Skipped => false,
     }
-    let main = main.finish(trace.start.as_ref())?;
-    let variations = (branches.iter())
-        .filter(|_| trace.start.is_some())
-        .map(|b| variation_view(parsed, b, options, &mut data))
-        .collect::<std::io::Result<_>>()?;
-    let seen = Seen {
-        input,
-        index,
-        tags: &record.tags,
-        moves: MoveText::Items(moves),
-        written_stones,
-        variations,
-        main,
-        data,
-    };
-    Ok(view_from(seen, trace))
 }
 
 /// What the page shows of a game beside its replay: where it is, its tags, its move
-/// text, the `[%stones]` arguments written after main-line plies (see [`move_text`]), its
+/// text, the `[%stones]` arguments written after main-line plies (see [`Scan`]), its
 /// variations, replayed, and its lines as they were written.
 struct Seen<'a> {
     input: &'a str,
@@ -798,11 +797,11 @@ fn view_from(seen: Seen<'_>, trace: &Trace) -> GameView {
 }
 
 /// The page's view of a game read from its input (numbered 0, for the page to number),
-/// when the filter keeps it and it is a game. The page's data of a game is replayed as
-/// it is written (positions and laps kept, and repairs searched for a game with an
-/// error, as `sow validate --suggest` would, when `suggest`). A game with no variation
-/// is replayed from its text and never parsed whole: each ply's data is written as it is
-/// played, its move text is read again as the page is written, and a search for repairs
+/// when the filter keeps it and it is a game, replayed from its text and never parsed
+/// whole: each ply's data is written as the replay plays it (positions and laps kept),
+/// its move text is read again as the page is written, each variation that branches
+/// from the main line is replayed from the text of the line it makes, and a search for
+/// repairs of a game with an error (as `sow validate --suggest` would, when `suggest`)
 /// holds its record only as far as it reads it.
 fn text_view(
     input: &str,
@@ -813,20 +812,8 @@ fn text_view(
     suggest: bool,
 ) -> std::io::Result<Option<GameView>> {
     let mut scan = Scan::default();
-    let tags = match text.read(&mut scan) {
-        Some(tags) if !scan.variation => tags,
-        _ => {
-            let game = text.parse();
-            if game.is_no_game() || !filter.accepts(&game.record) {
-                return Ok(None);
-            }
-            let mut trace = replay(&game, options);
-            if suggest && !trace.is_valid() {
-                let bounds = RepairOptions::default();
-                crate::repair::attach_suggestions(&game, &mut trace, options, &bounds);
-            }
-            return game_view(input, index, &game, &trace, options).map(Some);
-        }
+    let Some(tags) = text.read(&mut scan) else {
+        return Ok(None);
     };
     // What stands for no game (see `ParsedGame::is_no_game`), and the filter.
     let errors = scan.errors || text.problems().iter().any(|p| p.is_error());
@@ -839,6 +826,7 @@ fn text_view(
     if (nothing && !errors) || !filter.accepts(&record) {
         return Ok(None);
     }
+    let mut replayer = Replayer::new();
     let mut data = GameData::new();
     let mut main = data.line();
     let written_stones = &scan.stones;
@@ -853,8 +841,7 @@ fn text_view(
         );
         main.ply(&view, ply.after);
     };
-    let replayed =
-        crate::replay::Replayer::new().replay_text_each(&text, options, &|_| true, Some(&mut each));
+    let replayed = replayer.replay_text_each(&text, options, &|_| true, Some(&mut each));
     let Some((_, mut trace)) = replayed else {
         return Ok(None);
     };
@@ -867,13 +854,17 @@ fn text_view(
             &RepairOptions::default(),
         );
     }
+    let variations = (scan.branches.iter())
+        .filter(|_| trace.start.is_some())
+        .map(|b| variation_view(&text, b, options, &mut replayer, &mut data))
+        .collect::<std::io::Result<_>>()?;
     let seen = Seen {
         input,
         index,
         tags: &record.tags,
-        moves: MoveText::Text(text),
+        moves: MoveText(text),
         written_stones: scan.stones,
-        variations: Vec::new(),
+        variations,
         main,
         data,
     };
