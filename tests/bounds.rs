@@ -276,6 +276,13 @@ const CYCLE_START: &str = "0,0,0,0,0,0/0,0,1,0,2,1/0,0,1,0,0,0/0,0,1,0,1,1 N";
 /// again, every ply replayed.
 fn long_valid_game(dir: &Path, bytes: usize) -> PathBuf {
     let path = dir.join("valid.pmn");
+    std::fs::write(&path, valid_game_text(bytes, &[])).unwrap();
+    path
+}
+
+/// The text of [`long_valid_game`], with a variation after each ply numbered in
+/// `variations` (from 1) that plays the same ply again.
+fn valid_game_text(bytes: usize, variations: &[u64]) -> String {
     let mut text = format!(
         "[Game \"Tsoro\"]\n[Board \"4x6\"]\n[Rules \"heads=0\"]\n[SetUp \"1\"]\n\
          [Position \"{CYCLE_START}\"]\n[Result \"*\"]\n\n"
@@ -290,13 +297,18 @@ fn long_valid_game(dir: &Path, bytes: usize) -> PathBuf {
                 _ => text += &format!("{}. ", ply / 2 + 2),
             }
             text += p;
+            if variations.contains(&(ply + 1)) {
+                match ply % 2 {
+                    0 => text += &format!(" ({}... {p})", ply / 2 + 1),
+                    _ => text += &format!(" ({}. {p})", ply / 2 + 2),
+                }
+            }
             text.push(if ply % 16 == 15 { '\n' } else { ' ' });
             ply += 1;
         }
     }
     text += "*\n";
-    std::fs::write(&path, text).unwrap();
-    path
+    text
 }
 
 #[test]
@@ -355,6 +367,38 @@ fn a_page_of_one_long_valid_game_takes_a_small_multiple_of_its_text() {
     let bound = 4 * text as u64 + 40 * MB;
     let page = std::fs::metadata(&page).unwrap().len();
     assert!(page > 2 * bound, "{} MB of page", page / MB);
+    assert!(
+        r.peak < bound,
+        "{} MB for {} MB of text",
+        r.peak / MB,
+        text as u64 / MB
+    );
+}
+
+#[test]
+fn a_page_of_one_long_valid_game_with_variations_takes_a_small_multiple_of_its_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = 8 << 20;
+    // Near the start, half way and near the end: each variation is replayed from the
+    // start, as the line it makes.
+    let game = dir.path().join("variations.pmn");
+    std::fs::write(&game, valid_game_text(text, &[3, 600_000, 1_200_000])).unwrap();
+    let page = dir.path().join("view.html");
+    let args = ["view", game.to_str().unwrap(), "-o", page.to_str().unwrap()];
+    let r = run(&args, None);
+    assert_eq!(r.status, Some(0), "{}", r.said);
+    let bound = 4 * text as u64 + 40 * MB;
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.len() as u64 > 2 * bound,
+        "{} MB of page",
+        html.len() / MB as usize
+    );
+    // Each variation replayed, without an error.
+    for at in ["{\"at\":3,", "{\"at\":600000,", "{\"at\":1200000,"] {
+        assert!(html.contains(at), "{at}");
+    }
+    assert_eq!(html.matches("\"stop\":null").count(), 4, "a line stopped");
     assert!(
         r.peak < bound,
         "{} MB for {} MB of text",
