@@ -287,9 +287,11 @@ impl<Q: serde::ser::SerializeSeq> crate::pmn::Visitor for ItemsOfText<'_, Q> {
             self.branches += 1;
             self.branches - 1
         });
-        self.depth += 1;
         match self.write(Item::Open { v: branch }) {
-            std::ops::ControlFlow::Continue(()) => crate::pmn::Skip::No,
+            std::ops::ControlFlow::Continue(()) => {
+                self.depth += 1;
+                crate::pmn::Skip::No
+            }
             std::ops::ControlFlow::Break(()) => crate::pmn::Skip::Yes,
         }
     }

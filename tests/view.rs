@@ -317,3 +317,82 @@ fn repairs_are_searched_unless_told_not_to() {
     assert!(suggestions(&[]) > 0);
     assert_eq!(suggestions(&["--no-suggest"]), 0);
 }
+
+/// A capture-free cycle of 120 plies on Tsoro 4x6 without heads, from [`CYCLE_START`],
+/// North to move (as in tests/bounds.rs): a game as long as it is written.
+const CYCLE: &str = "c5 a3 c6 a6 d6 a5 d5 b3 d4 b2 d3 b1 d2 b6 d1 b5 c1 b4 c2 a1 \
+    c5 a2 c6 a4 d6 a6 d5 b3 d4 b2 d3 b1 d2 b6 d1 b5 c1 b4 c2 a1 c5 a3 c6 a5 d6 a6 d5 b3 \
+    d4 b2 d3 b1 d2 b6 d1 b5 c1 b4 c2 a2 c5 a1 c6 a4 d6 a3 d5 a2 d4 a5 d3 a6 d2 b6 d1 b5 \
+    c1 a4 c2 a3 c5 a5 c6 a4 d6 b3 d5 b2 d4 b1 d3 a1 d2 a2 d1 a3 c1 b4 c2 b3 c5 b2 c6 a6 \
+    d6 a5 d5 a4 d4 b6 d3 b1 d2 a1 d1 b5 c1 b4 c2 a2";
+
+const CYCLE_START: &str = "0,0,0,0,0,0/0,0,1,0,2,1/0,0,1,0,0,0/0,0,1,0,1,1 N";
+
+/// A game long enough that its lines' data outgrows memory and goes to a file: read
+/// back from there, its positions are the replay's, and a variation's are the main
+/// line's up to where it branches.
+#[test]
+fn a_long_games_positions_read_back_from_a_file_are_the_replays() {
+    let mut text = format!(
+        "[Game \"Tsoro\"]\n[Board \"4x6\"]\n[Rules \"heads=0\"]\n[SetUp \"1\"]\n\
+         [Position \"{CYCLE_START}\"]\n\n1... "
+    );
+    let plies: Vec<&str> = CYCLE.split_whitespace().cycle().take(72_000).collect();
+    let at = plies.len() - 10;
+    for (i, ply) in plies.iter().enumerate() {
+        if i % 2 == 1 {
+            text += &format!("{}. ", i / 2 + 2);
+        }
+        text += ply;
+        // A variation that plays the same ply again.
+        if i + 1 == at {
+            text += &format!(" ({}. {ply})", i / 2 + 2);
+        }
+        text += if i % 16 == 15 { "\n" } else { " " };
+    }
+    text += "*\n";
+    let game = game_data(&text);
+    let trace = replay(&parse_str(&text)[0], &ReplayOptions::full());
+    assert!(trace.is_valid() && trace.plies.len() == plies.len());
+    let expected: Vec<String> = (0..=trace.plies.len())
+        .filter_map(|k| trace.position_after(k).map(|p| p.to_string()))
+        .collect();
+    // Past what a game's lists hold in memory.
+    for list in ["positions", "plies"] {
+        assert!(game[list].to_string().len() > 1 << 20, "{list}");
+    }
+    let positions = positions_of(&game);
+    assert_eq!(positions, expected);
+    let shown = game["plies"].as_array().unwrap();
+    let texts: Vec<&str> = shown.iter().map(|p| p["text"].as_str().unwrap()).collect();
+    assert_eq!(texts, plies);
+    let v = &game["variations"][0];
+    assert_eq!(v["at"], at);
+    assert_eq!(positions_of(v), [&expected[at - 1][..], &expected[at][..]]);
+}
+
+/// A variation's diagnostics are where its plies are written in the file, its game not
+/// the first, with characters of more than a byte before them on their line; a line has
+/// no result, so the game's result is not checked at the variation's end.
+#[test]
+fn a_variations_diagnostic_is_at_its_ply_in_the_file() {
+    let text = "[Game \"Tsoro\"]\n[Board \"4x8\"]\n\n1. a5-a7 *\n\n\
+                [Game \"Tsoro\"]\n[Board \"4x8\"]\n[Result \"S\"]\n\n\
+                1. a5-a7 {café} d4-d2 2. a4 $1 {éé} (2. a3 {é} d5 3. a3) 2... d3 *\n";
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("two.pmn");
+    std::fs::write(&file, text).unwrap();
+    let data = page_data(&page_of(&[file]));
+    let v = &data[2].1["variations"][0];
+    assert_eq!(v["at"], 3);
+    assert_eq!(v["stop"], 5);
+    let diagnostics = v["diagnostics"].as_array().unwrap();
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    let d = &diagnostics[0];
+    assert_eq!(d["code"], "illegal-move");
+    assert_eq!(d["ply"], 5);
+    let at = text.find("3. a3)").unwrap() + 3;
+    let line_start = text[..at].rfind('\n').unwrap() + 1;
+    assert_eq!(d["line"], text[..at].matches('\n').count() + 1);
+    assert_eq!(d["column"], text[line_start..at].chars().count() + 1);
+}

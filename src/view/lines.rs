@@ -98,7 +98,8 @@ impl GameData {
     }
 
     /// Writes a line's positions as a JSON array, each written as its changes from the
-    /// one before when that is shorter (see [`position_changes`]).
+    /// one before when that is shorter (see [`position_changes`]). Read once every line
+    /// of the game is written: nothing is written after a read.
     pub(super) fn write_positions(
         &mut self,
         line: &LineSpan,
