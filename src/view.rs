@@ -19,7 +19,7 @@
 //! a temporary file once it is made, and into the page after the index, which alone is
 //! held to the end.
 
-use std::io::{Seek, Write};
+use std::io::{Read, Seek, Write};
 
 use compact_str::{format_compact, CompactString, ToCompactString};
 use serde::Serialize;
@@ -612,20 +612,23 @@ fn variation_view(
         Some(moves) => moves.len(),
         None => at(branch.end),
     };
-    let mut line = String::with_capacity(end);
-    line.push_str(&text[..at(branch.ply)]);
-    let between = &text[at(branch.ply)..at(branch.moves)];
-    line.extend(between.chars().map(|c| match c {
-        '\n' | '\r' => c,
-        _ => ' ',
-    }));
-    line.push_str(&text[at(branch.moves)..end]);
-    let mut reader = crate::pmn::Reader::new(line.as_bytes());
+    let blank: String = (text[at(branch.ply)..at(branch.moves)].chars())
+        .map(|c| match c {
+            '\n' | '\r' => c,
+            _ => ' ',
+        })
+        .collect();
+    let bytes = text.as_bytes();
+    let line = (&bytes[..at(branch.ply)])
+        .chain(blank.as_bytes())
+        .chain(&bytes[at(branch.moves)..end]);
+    let mut reader = crate::pmn::Reader::new(line);
     if let Some(bytes) = options.max_game_bytes {
         reader = reader.with_max_game_bytes(bytes);
     }
     let read = reader.next_text();
-    drop(line);
+    // Only the line's text read is held while it is replayed.
+    drop(reader);
     let mut writer = data.line();
     let (mut played, mut start) = (0u32, None);
     let mut each = |_: &crate::rules::Rules, ply: &crate::replay::PlyView<'_>| {
