@@ -1,8 +1,7 @@
 //! A game's lines as the page's data lists them: the positions and plies of its main
-//! line and of each variation, written as JSON while the replay plays each ply, so that
-//! memory never holds a position or ply that was written. They are held in memory while
-//! they are small, and in a temporary file past [`IN_MEMORY`] (a position a ply makes a
-//! page many times its game's text).
+//! line and of each variation, written as JSON while the replay plays each ply, never
+//! kept as values. The JSON is held in memory while it is small, and in a temporary
+//! file past [`IN_MEMORY`]: a position a ply makes a page many times its game's text.
 
 use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
 use std::ops::Range;
