@@ -9,34 +9,37 @@
 //! it never works out a position. The script and style are embedded at build time, and
 //! the page asks for nothing over the network (its Content-Security-Policy forbids it).
 //!
-//! A variation that branches from the main line is replayed, by [`replay`] as every
-//! line is, as the line it makes: the main line before the ply it replaces, then its
-//! plies.
+//! A variation that branches from the main line is replayed, as every line is, from
+//! text: the line it makes is the game's text to the ply it replaces, then the
+//! variation's moves (see `variation_view`).
 //!
-//! Must not replay but through [`replay`], or hold the games' syntax trees longer than
-//! a batch: each game's data goes to a temporary file as it is made, and into the page
-//! after the index, which alone is held to the end.
+//! Must not replay but through [`crate::replay`], or hold a game's syntax tree, or its
+//! positions and plies: each game is replayed from its text as the reader reads it, each
+//! ply's data is written as the replay plays it (see `lines`), each game's data goes to
+//! a temporary file once it is made, and into the page after the index, which alone is
+//! held to the end.
 
-use std::io::{Seek, Write};
+use std::io::{Read, Seek, Write};
 
 use compact_str::{format_compact, CompactString, ToCompactString};
 use serde::Serialize;
 
 use crate::corpus::{Batches, Filter, Input, Work};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::error::CommandError;
 use crate::geometry::{Pit, Side};
 use crate::moves::Move;
-use crate::pmn::{Element, ParsedGame, Record};
+use crate::pmn::Record;
 use crate::pmn::{GameText, Tag};
 use crate::position::Position;
 use crate::repair::RepairOptions;
-use crate::replay::{replay, ReplayOptions, Trace};
+use crate::replay::{ReplayOptions, Replayer, Trace};
 use crate::rules::Game;
 
+mod lines;
 mod page;
 
-pub use page::page;
+use lines::{GameData, LineSpan};
 use page::{game_script, PageParts};
 
 const SCRIPT: &str = include_str!("view/view.js");
@@ -45,8 +48,9 @@ pub(crate) const STYLE: &str = include_str!("view/view.css");
 /// Laps of one ply listed in the page, at most; the page says how many there were.
 pub const MAX_LAPS_SHOWN: usize = 200;
 
-/// One game of the page: everything the page shows of it.
-#[derive(Clone, Debug, Serialize)]
+/// One game of the page: everything the page shows of it (written by
+/// `page::game_script`, in the order of its fields).
+#[derive(Debug)]
 pub struct GameView {
     /// Its number in the page, from 1 (the `g` of a deep link).
     pub number: usize,
@@ -60,13 +64,10 @@ pub struct GameView {
     pub rules: Option<String>,
     /// The index of its board drawing among the page's boards.
     pub board: Option<usize>,
-    /// The PMN `Position` string at the start (`positions[0]`) and after each ply
-    /// replayed. In the page, a position is written as its changes from the one before
-    /// when that is shorter (see [`position_changes`]).
-    #[serde(serialize_with = "positions_as_changes")]
-    pub positions: Vec<String>,
-    /// What each ply replayed did: `plies[i]` is ply `i + 1`.
-    pub plies: Vec<PlyView>,
+    /// Its main line in `data`: the PMN `Position` string at the start and after each
+    /// ply replayed (each written as its changes from the one before when that is
+    /// shorter, see [`position_changes`]), and what each ply replayed did.
+    main: LineSpan,
     /// When the replay stopped at a ply it could not play: that ply's number (one past
     /// the plies replayed), shown with the board as it stood.
     pub stop: Option<u32>,
@@ -75,7 +76,6 @@ pub struct GameView {
     /// The move text as written.
     pub moves: MoveText,
     /// The variations that branch from the main line, replayed, in the order written.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub variations: Vec<VariationView>,
     /// `[%stones]` checkpoints written before the first ply (of the start).
     pub start_stones: Vec<Checkpoint>,
@@ -91,8 +91,9 @@ pub struct GameView {
     /// The ply of the first error (0: before the first ply), where the game list leads.
     pub first_error: Option<u32>,
     /// The board drawing, shared in the page by the games of the same rule set.
-    #[serde(skip)]
     pub svg: Option<String>,
+    /// The positions and plies of its lines, written as they were replayed.
+    data: GameData,
 }
 
 /// What one ply did.
@@ -195,30 +196,24 @@ pub enum Item {
     Result { t: CompactString },
 }
 
-/// The move text as the page lists it: items made from a record, or, for a game with
-/// no variation, read again from its text as the page is written, so that a long
-/// game's items are never held.
+/// The move text as the page lists it, read again from the game's text as the page is
+/// written, so that a long game's items are never held.
 #[derive(Clone, Debug)]
-pub enum MoveText {
-    Items(Vec<Item>),
-    Text(GameText),
-}
+pub struct MoveText(GameText);
 
 impl Serialize for MoveText {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeSeq;
-        let game = match self {
-            MoveText::Items(items) => return items.serialize(serializer),
-            MoveText::Text(game) => game,
-        };
         let mut seq = serializer.serialize_seq(None)?;
         let mut items = ItemsOfText {
             seq: &mut seq,
             main: 0,
+            depth: 0,
+            branches: 0,
             result: None,
             failed: None,
         };
-        game.read(&mut items);
+        self.0.read(&mut items);
         let (failed, result) = (items.failed.take(), items.result);
         if let Some(e) = failed {
             return Err(e);
@@ -232,12 +227,17 @@ impl Serialize for MoveText {
     }
 }
 
-/// The reader's events of a game with no variation, each written as its [`Item`], as
-/// [`move_text`] lists a record's elements.
+/// The reader's events of a game, each written as its [`Item`]: main-line plies
+/// numbered, and each variation that branches from the main line (see [`Scan`]) with
+/// its index among them.
 struct ItemsOfText<'s, Q: serde::ser::SerializeSeq> {
     seq: &'s mut Q,
     /// Main-line plies read.
     main: u32,
+    /// The variations open.
+    depth: usize,
+    /// The variations that branch from the main line read.
+    branches: usize,
     result: Option<crate::pmn::ResultToken>,
     failed: Option<Q::Error>,
 }
@@ -260,10 +260,13 @@ impl<Q: serde::ser::SerializeSeq> crate::pmn::Visitor for ItemsOfText<'_, Q> {
     }
 
     fn ply(&mut self, ply: crate::pmn::Ply) -> std::ops::ControlFlow<()> {
-        self.main += 1;
+        let p = (self.depth == 0).then(|| {
+            self.main += 1;
+            self.main
+        });
         self.write(Item::Ply {
             t: ply_text(&ply),
-            p: Some(self.main),
+            p,
         })
     }
 
@@ -277,6 +280,25 @@ impl<Q: serde::ser::SerializeSeq> crate::pmn::Visitor for ItemsOfText<'_, Q> {
         self.write(Item::Nag {
             t: format_compact!("${}", n.code),
         })
+    }
+
+    fn begin_variation(&mut self, _open: crate::pmn::Span) -> crate::pmn::Skip {
+        let branch = (self.depth == 0 && self.main > 0).then(|| {
+            self.branches += 1;
+            self.branches - 1
+        });
+        match self.write(Item::Open { v: branch }) {
+            std::ops::ControlFlow::Continue(()) => {
+                self.depth += 1;
+                crate::pmn::Skip::No
+            }
+            std::ops::ControlFlow::Break(()) => crate::pmn::Skip::Yes,
+        }
+    }
+
+    fn end_variation(&mut self, _span: crate::pmn::Span) -> std::ops::ControlFlow<()> {
+        self.depth -= 1;
+        self.write(Item::Close)
     }
 
     fn result(&mut self, result: crate::pmn::ResultToken) -> std::ops::ControlFlow<()> {
@@ -309,16 +331,31 @@ fn ply_text(ply: &crate::pmn::Ply) -> CompactString {
 }
 
 /// What the page needs of a game's text before its replay: the `[%stones]` arguments
-/// written after main-line plies (see [`move_text`]), whether it has a variation,
-/// whether it holds anything, and whether the reader found an error.
+/// written after main-line plies, each with its ply (0: before the first), in order;
+/// the variations that branch from the main line; whether it holds anything, and
+/// whether the reader found an error.
 #[derive(Default)]
 struct Scan {
     stones: Vec<(u32, String)>,
     main: u32,
-    variation: bool,
+    /// Where the last main-line ply read begins.
+    last_ply: Option<usize>,
+    branches: Vec<Branch>,
+    /// The variations open.
+    depth: usize,
     anything: bool,
     result: Option<crate::pmn::ResultToken>,
     errors: bool,
+}
+
+/// A variation that branches from the main line: it comes after main-line ply `at`,
+/// which begins at `ply`, and replaces it. The text of its own moves runs from `moves`
+/// to `end` (offsets in the game's file).
+struct Branch {
+    at: u32,
+    ply: usize,
+    moves: usize,
+    end: usize,
 }
 
 impl crate::pmn::Visitor for Scan {
@@ -327,16 +364,21 @@ impl crate::pmn::Visitor for Scan {
         std::ops::ControlFlow::Continue(())
     }
 
-    fn ply(&mut self, _ply: crate::pmn::Ply) -> std::ops::ControlFlow<()> {
+    fn ply(&mut self, ply: crate::pmn::Ply) -> std::ops::ControlFlow<()> {
         self.anything = true;
-        self.main += 1;
+        if self.depth == 0 {
+            self.main += 1;
+            self.last_ply = Some(ply.span.start);
+        }
         std::ops::ControlFlow::Continue(())
     }
 
     fn comment(&mut self, c: crate::pmn::Comment) -> std::ops::ControlFlow<()> {
         self.anything = true;
-        for cmd in c.commands.iter().filter(|c| c.name == "stones") {
-            self.stones.push((self.main, cmd.args.as_str().to_string()));
+        if self.depth == 0 {
+            for cmd in c.commands.iter().filter(|c| c.name == "stones") {
+                self.stones.push((self.main, cmd.args.as_str().to_string()));
+            }
         }
         std::ops::ControlFlow::Continue(())
     }
@@ -346,10 +388,26 @@ impl crate::pmn::Visitor for Scan {
         std::ops::ControlFlow::Continue(())
     }
 
-    fn begin_variation(&mut self, _open: crate::pmn::Span) -> crate::pmn::Skip {
+    fn begin_variation(&mut self, open: crate::pmn::Span) -> crate::pmn::Skip {
         self.anything = true;
-        self.variation = true;
-        crate::pmn::Skip::Yes
+        if let (0, Some(ply)) = (self.depth, self.last_ply) {
+            self.branches.push(Branch {
+                at: self.main,
+                ply,
+                moves: open.end,
+                end: open.end,
+            });
+        }
+        self.depth += 1;
+        crate::pmn::Skip::No
+    }
+
+    fn end_variation(&mut self, span: crate::pmn::Span) -> std::ops::ControlFlow<()> {
+        self.depth -= 1;
+        if let (0, Some(_), Some(branch)) = (self.depth, self.last_ply, self.branches.last_mut()) {
+            branch.end = span.end;
+        }
+        std::ops::ControlFlow::Continue(())
     }
 
     fn result(&mut self, result: crate::pmn::ResultToken) -> std::ops::ControlFlow<()> {
@@ -465,108 +523,19 @@ fn cells(position: &str) -> (Vec<&str>, &str) {
     (rows.split(['/', ',']).collect(), tail)
 }
 
-fn positions_as_changes<S: serde::Serializer>(
-    positions: &[String],
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    use serde::ser::SerializeSeq;
-    let mut seq = serializer.serialize_seq(Some(positions.len()))?;
-    for (k, p) in positions.iter().enumerate() {
-        let changes = k
-            .checked_sub(1)
-            .and_then(|j| position_changes(&positions[j], p));
-        match changes {
-            Some(c) => seq.serialize_element(&c)?,
-            None => seq.serialize_element(p)?,
-        }
-    }
-    seq.end()
-}
-
-/// The move text of a record as the page lists it, main-line plies numbered, and the
-/// `[%stones]` arguments written after main-line plies, each with its ply (0: before the
-/// first), in order.
-/// A variation that branches from the main line: it replaces main-line ply `at`, whose
-/// element is `record.moves[element]`.
-struct Branch<'a> {
-    at: u32,
-    element: usize,
-    elements: &'a [Element],
-}
-
-fn move_text(record: &Record) -> (Vec<Item>, Vec<(u32, String)>, Vec<Branch<'_>>) {
-    let mut items = Vec::new();
-    let mut stones: Vec<(u32, String)> = Vec::new();
-    let mut branches = Vec::new();
-    let mut main = 0u32;
-    // The element of the last main-line ply, and how many main-line elements were read.
-    let (mut last_ply, mut read) = (None, 0usize);
-    // Variations nest; an explicit stack of the element lists still to walk.
-    let mut stack: Vec<std::slice::Iter<'_, Element>> = vec![record.moves.iter()];
-    while let Some(top) = stack.last_mut() {
-        let Some(element) = top.next() else {
-            stack.pop();
-            if !stack.is_empty() {
-                items.push(Item::Close);
-            }
-            continue;
-        };
-        let in_main = stack.len() == 1;
-        if in_main {
-            read += 1;
-        }
-        match element {
-            Element::MoveNumber(m) => items.push(Item::Number { t: number_text(m) }),
-            Element::Ply(ply) => {
-                let t = ply_text(ply);
-                let p = in_main.then(|| {
-                    last_ply = Some(read - 1);
-                    main += 1;
-                    main
-                });
-                items.push(Item::Ply { t, p });
-            }
-            Element::Comment(c) => {
-                let t = CompactString::from(c.text.trim());
-                if in_main {
-                    for cmd in c.commands.iter().filter(|c| c.name == "stones") {
-                        stones.push((main, cmd.args.as_str().to_string()));
-                    }
-                }
-                items.push(Item::Comment { t });
-            }
-            Element::Nag(n) => items.push(Item::Nag {
-                t: format_compact!("${}", n.code),
-            }),
-            Element::Variation(v) => {
-                let branch = last_ply.filter(|_| in_main).map(|element| {
-                    branches.push(Branch {
-                        at: main,
-                        element,
-                        elements: &v.elements,
-                    });
-                    branches.len() - 1
-                });
-                items.push(Item::Open { v: branch });
-                stack.push(v.elements.iter());
-            }
-        }
-    }
-    if let Some(r) = record.result {
-        items.push(Item::Result {
-            t: r.result.as_str().into(),
-        });
-    }
-    (items, stones, branches)
-}
-
 fn pits(list: &[(Pit, u16)]) -> Vec<(String, u16)> {
     list.iter().map(|(p, n)| (p.to_string(), *n)).collect()
 }
 
-fn ply_view(ply: &crate::replay::PlyTrace, stones: Vec<Checkpoint>) -> PlyView {
-    let e = &ply.effect;
-    let (from, placed) = match &ply.mv {
+/// What a ply replayed did, as the page shows it; `text` is the ply as written.
+fn ply_view(
+    (number, side, foul): (u32, Side, bool),
+    mv: &Move,
+    e: &crate::moves::Effect,
+    text: String,
+    stones: Vec<Checkpoint>,
+) -> PlyView {
+    let (from, placed) = match mv {
         Move::Sow(s) => (vec![s.from.to_string()], Vec::new()),
         Move::Redistribute(r) => (
             r.emptied.iter().map(Pit::to_string).collect(),
@@ -574,9 +543,9 @@ fn ply_view(ply: &crate::replay::PlyTrace, stones: Vec<Checkpoint>) -> PlyView {
         ),
     };
     PlyView {
-        number: ply.number,
-        side: ply.side.letter(),
-        text: ply.text.clone(),
+        number,
+        side: side.letter(),
+        text,
         from,
         placed,
         laps: (e.laps.iter().take(MAX_LAPS_SHOWN))
@@ -588,154 +557,195 @@ fn ply_view(ply: &crate::replay::PlyTrace, stones: Vec<Checkpoint>) -> PlyView {
         bonus: pits(&e.bonus),
         prison_gain: e.prison_gain,
         nki_marked: e.nki_marked,
-        foul: ply.foul,
+        foul,
         stones,
     }
+}
+
+/// The `[%stones]` checkpoints written after main-line ply `n` (0: before the first), of
+/// those `written` in order, against the position `pos` there.
+fn stones_at(
+    written: &[(u32, String)],
+    n: u32,
+    game: Option<Game>,
+    pos: Option<&Position>,
+) -> Vec<Checkpoint> {
+    let from = written.partition_point(|(ply, _)| *ply < n);
+    (written[from..].iter())
+        .take_while(|(ply, _)| *ply == n)
+        .map(|(_, w)| checkpoint(w, game, pos))
+        .collect()
 }
 
 /// A variation that branches from the main line, replayed as the line it makes: the
 /// main line before the ply it replaces, then its own plies (those of variations inside
 /// it are not played).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Debug)]
 pub struct VariationView {
     /// The main-line ply it replaces: its first ply is numbered so.
     pub at: u32,
-    /// The position before its first ply, then after each of its plies replayed.
-    #[serde(serialize_with = "positions_as_changes")]
-    pub positions: Vec<String>,
-    pub plies: Vec<PlyView>,
+    /// Its line in its game's data: the position before its first ply, then after each
+    /// of its plies replayed, and what each did.
+    line: LineSpan,
     /// When its replay stopped at a ply it could not play: that ply's number.
     pub stop: Option<u32>,
     /// The diagnostics of its plies.
     pub diagnostics: Vec<DiagnosticView>,
 }
 
+/// A variation that branches from the main line, replayed into the next line of `data`
+/// as the line it makes: the game's text to the ply it replaces, then its own moves, the
+/// rest of the text in between left blank (each character a space, each line kept, so
+/// that every place in it is where it is written). Only its replay's own diagnostics
+/// are its: the reader's problems of that text are the game's, and a line has no
+/// result.
 fn variation_view(
-    parsed: &ParsedGame,
-    branch: &Branch<'_>,
+    game: &GameText,
+    branch: &Branch,
     options: &ReplayOptions,
-) -> VariationView {
-    let record = &parsed.record;
-    let moves = (record.moves[..branch.element].iter())
-        .chain(
-            branch
-                .elements
-                .iter()
-                .filter(|e| !matches!(e, Element::Variation(_))),
-        )
-        .cloned()
-        .collect();
-    // Without the result: the variation is not the game.
-    let tags = (record.tags.iter())
-        .filter(|t| t.name != "Result")
-        .cloned()
-        .collect();
-    let line = ParsedGame {
-        record: Record {
-            tags,
-            moves,
-            result: None,
-        },
-        problems: Vec::new(),
-        text: String::new(),
-        offset: 0,
-        line: 1,
+    replayer: &mut Replayer,
+    data: &mut GameData,
+) -> std::io::Result<VariationView> {
+    let text = game.text();
+    let at = |offset: usize| offset - game.offset();
+    let end = match text[..at(branch.end)].strip_suffix(')') {
+        Some(moves) => moves.len(),
+        None => at(branch.end),
     };
-    let trace = replay(&line, options);
-    let from = branch.at as usize;
-    let plies: Vec<PlyView> = (trace.plies.iter().skip(from - 1))
-        .map(|p| ply_view(p, Vec::new()))
+    let blank: String = (text[at(branch.ply)..at(branch.moves)].chars())
+        .map(|c| match c {
+            '\n' | '\r' => c,
+            _ => ' ',
+        })
         .collect();
-    let positions = (from - 1..=trace.plies.len())
-        .filter_map(|k| trace.position_after(k).map(Position::to_string))
-        .collect();
-    let replayed = trace.plies.len() as u32;
-    let stop = (trace.first_error_ply())
-        .filter(|&p| p == replayed + 1 && p >= branch.at && !trace.complete);
-    VariationView {
+    let bytes = text.as_bytes();
+    let line = (&bytes[..at(branch.ply)])
+        .chain(blank.as_bytes())
+        .chain(&bytes[at(branch.moves)..end]);
+    let mut reader = crate::pmn::Reader::new(line);
+    if let Some(bytes) = options.max_game_bytes {
+        reader = reader.with_max_game_bytes(bytes);
+    }
+    let read = reader.next_text();
+    // Only the line's text read is held while it is replayed.
+    drop(reader);
+    let mut writer = data.line();
+    let (mut played, mut start) = (0u32, None);
+    let mut each = |_: &crate::rules::Rules, ply: &crate::replay::PlyView<'_>| {
+        played += 1;
+        if ply.number + 1 == branch.at {
+            start = ply.after.cloned();
+        }
+        if ply.number >= branch.at {
+            let view = ply_view(
+                (ply.number, ply.side, ply.foul),
+                ply.mv,
+                ply.effect,
+                ply.syntax.to_string(),
+                Vec::new(),
+            );
+            writer.ply(&view, ply.after);
+        }
+    };
+    let replayed = (read.as_ref())
+        .and_then(|read| replayer.replay_text_each(read, options, &|_| true, Some(&mut each)));
+    let mut trace = replayed.map(|(_, trace)| trace).unwrap_or_default();
+    if branch.at == 1 {
+        start = trace.start.take();
+    }
+    let line = writer.finish(start.as_ref())?;
+    // Its lines are counted from its game's first.
+    let shift = read.map_or(0, |read| game.line() as i64 - read.line() as i64);
+    trace.diagnostics.retain(|d| of_the_play(d.code));
+    let stop =
+        (trace.first_error_ply()).filter(|&p| p == played + 1 && p >= branch.at && !trace.complete);
+    Ok(VariationView {
         at: branch.at,
-        positions,
-        plies,
+        line,
         stop,
         diagnostics: (trace.diagnostics.iter())
             .filter(|d| d.ply.is_some_and(|p| p >= branch.at))
-            .map(DiagnosticView::of)
+            .map(|d| {
+                let mut view = DiagnosticView::of(d);
+                view.line = (i64::from(view.line) + shift) as u32;
+                view
+            })
             .collect(),
+    })
+}
+
+/// Whether a diagnostic is the replay's own, not the reader's, nor of a declared result.
+fn of_the_play(code: Code) -> bool {
+    match code {
+        Code::IllegalMove
+        | Code::EndlessSowing
+        | Code::UndecidedSowing
+        | Code::EndMismatch
+        | Code::CaptureMark
+        | Code::Bonus
+        | Code::StonesMismatch
+        | Code::AfterEnd
+        | Code::Foul
+        | Code::UnknownOption
+        | Code::UnknownGame
+        | Code::BadBoard
+        | Code::Setup
+        | Code::SetupTotal
+        | Code::PlyForm
+        | Code::Command => true,
+        Code::ResultNotOver
+        | Code::Syntax
+        | Code::UnterminatedComment
+        | Code::UnterminatedTag
+        | Code::UnterminatedVariation
+        | Code::UnmatchedParen
+        | Code::BadEscape
+        | Code::DuplicateTag
+        | Code::MissingGameTag
+        | Code::MissingResult
+        | Code::ResultMismatch
+        | Code::MoveNumber
+        | Code::Encoding
+        | Code::NulByte
+        | Code::LongLine
+        | Code::NumberTooLarge
+        | Code::NestingTooDeep
+        | Code::EmptyFile
+        | Code::GarbageBetweenGames
+        | Code::Io
+        | Code::Skipped => false,
     }
 }
 
-/// The page's view of one game, from its replay (`options` replay its variations).
-pub fn game_view(
-    number: usize,
-    input: &str,
-    index: usize,
-    parsed: &ParsedGame,
-    trace: &Trace,
-    options: &ReplayOptions,
-) -> GameView {
-    let record = &parsed.record;
-    let (moves, written_stones, branches) = move_text(record);
-    let variations = (branches.iter())
-        .filter(|_| trace.start.is_some())
-        .map(|b| variation_view(parsed, b, options))
-        .collect();
-    let seen = Seen {
-        number,
-        input,
-        index,
-        tags: &record.tags,
-        moves: MoveText::Items(moves),
-        written_stones,
-        variations,
-    };
-    view_from(seen, trace)
-}
-
 /// What the page shows of a game beside its replay: where it is, its tags, its move
-/// text, the `[%stones]` arguments written after main-line plies (see [`move_text`]) and
-/// its variations, replayed.
+/// text, the `[%stones]` arguments written after main-line plies (see [`Scan`]), its
+/// variations, replayed, and its lines as they were written.
 struct Seen<'a> {
-    number: usize,
     input: &'a str,
     index: usize,
     tags: &'a [Tag],
     moves: MoveText,
     written_stones: Vec<(u32, String)>,
     variations: Vec<VariationView>,
+    main: LineSpan,
+    data: GameData,
 }
 
-/// The page's view of one game from what it shows and its replay.
+/// The page's view of one game (numbered 0, for the page to number) from what it shows
+/// and its replay.
 fn view_from(seen: Seen<'_>, trace: &Trace) -> GameView {
     let Seen {
-        number,
         input,
         index,
         tags,
         moves,
         written_stones,
         variations,
+        main,
+        data,
     } = seen;
     let game = trace.rules.as_ref().map(|r| r.game());
-    let stones_at = |n: usize, pos: Option<&Position>| -> Vec<Checkpoint> {
-        let from = written_stones.partition_point(|(ply, _)| (*ply as usize) < n);
-        (written_stones[from..].iter())
-            .take_while(|(ply, _)| *ply as usize == n)
-            .map(|(_, w)| checkpoint(w, game, pos))
-            .collect()
-    };
-    let mut positions = Vec::with_capacity(trace.plies.len() + 1);
-    positions.extend(trace.start.as_ref().map(Position::to_string));
-    let mut plies = Vec::with_capacity(trace.plies.len());
-    for ply in &trace.plies {
-        plies.push(ply_view(
-            ply,
-            stones_at(ply.number as usize, ply.after.as_ref()),
-        ));
-        if let Some(after) = &ply.after {
-            positions.push(after.to_string());
-        }
-    }
-    let replayed = trace.plies.len() as u32;
+    let replayed = main.plies_written as u32;
     let first_error = trace.first_error().map(|d| d.ply.unwrap_or(0));
     let stop = first_error
         .filter(|&p| p == replayed + 1 && trace.start.is_some())
@@ -766,7 +776,7 @@ fn view_from(seen: Seen<'_>, trace: &Trace) -> GameView {
         _ => None,
     };
     GameView {
-        number,
+        number: 0,
         input: input.to_string(),
         index,
         tags: (tags.iter())
@@ -774,13 +784,12 @@ fn view_from(seen: Seen<'_>, trace: &Trace) -> GameView {
             .collect(),
         rules,
         board: None,
-        positions,
-        plies,
+        main,
         stop,
         plies_written: trace.plies_written,
         variations,
         moves,
-        start_stones: stones_at(0, trace.start.as_ref()),
+        start_stones: stones_at(&written_stones, 0, game, trace.start.as_ref()),
         diagnostics: trace.diagnostics.iter().map(DiagnosticView::of).collect(),
         declared: trace.declared.map(|r| r.as_str().to_string()),
         ending,
@@ -788,30 +797,17 @@ fn view_from(seen: Seen<'_>, trace: &Trace) -> GameView {
         warnings: trace.warnings(),
         first_error,
         svg,
+        data,
     }
-}
-
-/// Replays a parsed game as the page does (positions and laps kept, and repairs
-/// searched for a game with an error, as `sow validate --suggest` would) and makes its
-/// view.
-pub fn view_of(
-    number: usize,
-    input: &str,
-    index: usize,
-    parsed: &ParsedGame,
-    options: &ReplayOptions,
-) -> GameView {
-    let mut trace = replay(parsed, options);
-    if !trace.is_valid() {
-        crate::repair::attach_suggestions(parsed, &mut trace, options, &RepairOptions::default());
-    }
-    game_view(number, input, index, parsed, &trace, options)
 }
 
 /// The page's view of a game read from its input (numbered 0, for the page to number),
-/// when the filter keeps it and it is a game. A game with no variation is replayed from
-/// its text and never parsed whole: its move text is read again as the page is written,
-/// and a search for repairs holds its record only as far as it reads it.
+/// when the filter keeps it and it is a game, replayed from its text and never parsed
+/// whole: each ply's data is written as the replay plays it (positions and laps kept),
+/// its move text is read again as the page is written, each variation that branches
+/// from the main line is replayed from the text of the line it makes, and a search for
+/// repairs of a game with an error (as `sow validate --suggest` would, when `suggest`)
+/// holds its record only as far as it reads it.
 fn text_view(
     input: &str,
     index: usize,
@@ -819,20 +815,10 @@ fn text_view(
     filter: &Filter,
     options: &ReplayOptions,
     suggest: bool,
-) -> Option<GameView> {
+) -> std::io::Result<Option<GameView>> {
     let mut scan = Scan::default();
-    let tags = match text.read(&mut scan) {
-        Some(tags) if !scan.variation => tags,
-        _ => {
-            let game = text.parse();
-            if game.is_no_game() || !filter.accepts(&game.record) {
-                return None;
-            }
-            return Some(match suggest {
-                true => view_of(0, input, index, &game, options),
-                false => game_view(0, input, index, &game, &replay(&game, options), options),
-            });
-        }
+    let Some(tags) = text.read(&mut scan) else {
+        return Ok(None);
     };
     // What stands for no game (see `ParsedGame::is_no_game`), and the filter.
     let errors = scan.errors || text.problems().iter().any(|p| p.is_error());
@@ -843,9 +829,28 @@ fn text_view(
         result: scan.result,
     };
     if (nothing && !errors) || !filter.accepts(&record) {
-        return None;
+        return Ok(None);
     }
-    let (_, mut trace) = crate::replay::Replayer::new().replay_text(&text, options, &|_| true)?;
+    let mut replayer = Replayer::new();
+    let mut data = GameData::new();
+    let mut main = data.line();
+    let written_stones = &scan.stones;
+    let mut each = |rules: &crate::rules::Rules, ply: &crate::replay::PlyView<'_>| {
+        let stones = stones_at(written_stones, ply.number, Some(rules.game()), ply.after);
+        let view = ply_view(
+            (ply.number, ply.side, ply.foul),
+            ply.mv,
+            ply.effect,
+            ply.syntax.to_string(),
+            stones,
+        );
+        main.ply(&view, ply.after);
+    };
+    let replayed = replayer.replay_text_each(&text, options, &|_| true, Some(&mut each));
+    let Some((_, mut trace)) = replayed else {
+        return Ok(None);
+    };
+    let main = main.finish(trace.start.as_ref())?;
     if suggest && !trace.is_valid() {
         crate::repair::attach_suggestions_from_text(
             &text,
@@ -854,16 +859,21 @@ fn text_view(
             &RepairOptions::default(),
         );
     }
+    let variations = (scan.branches.iter())
+        .filter(|_| trace.start.is_some())
+        .map(|b| variation_view(&text, b, options, &mut replayer, &mut data))
+        .collect::<std::io::Result<_>>()?;
     let seen = Seen {
-        number: 0,
         input,
         index,
         tags: &record.tags,
-        moves: MoveText::Text(text),
+        moves: MoveText(text),
         written_stones: scan.stones,
-        variations: Vec::new(),
+        variations,
+        main,
+        data,
     };
-    Some(view_from(seen, &trace))
+    Ok(Some(view_from(seen, &trace)))
 }
 
 /// `sow view`: the games of the inputs kept by the filter, replayed, as one page. The
@@ -888,20 +898,22 @@ pub fn write_view(
     let spill = tempfile::tempfile().map_err(|e| CommandError::io("<temporary file>", e))?;
     let mut scripts = std::io::BufWriter::new(spill);
     let mut unreadable = 0;
-    let view = |work: Work| -> Result<Option<GameView>, String> {
+    type Made = Result<std::io::Result<Option<GameView>>, String>;
+    let view = |work: Work| -> Made {
         let name = &names[work.input()];
         let (index, text) = work.game_text(&names)?;
         Ok(text_view(name, index, text, filter, options, suggest))
     };
-    let keep = |_, view: Result<Option<GameView>, String>| -> Result<(), CommandError> {
+    let keep = |_, view: Made| -> Result<(), CommandError> {
+        let temporary = |e| CommandError::io("<temporary file>", e);
         match view {
-            Ok(Some(mut view)) => {
+            Ok(Ok(Some(mut view))) => {
                 view.number = parts.games() + 1;
                 parts.add(&mut view);
-                game_script(&view, &mut scripts)
-                    .map_err(|e| CommandError::io("<temporary file>", e))?;
+                game_script(&mut view, &mut scripts).map_err(temporary)?;
             }
-            Ok(None) => {}
+            Ok(Ok(None)) => {}
+            Ok(Err(e)) => return Err(temporary(e)),
             Err(report) => {
                 notes(report);
                 unreadable += 1;

@@ -276,6 +276,13 @@ const CYCLE_START: &str = "0,0,0,0,0,0/0,0,1,0,2,1/0,0,1,0,0,0/0,0,1,0,1,1 N";
 /// again, every ply replayed.
 fn long_valid_game(dir: &Path, bytes: usize) -> PathBuf {
     let path = dir.join("valid.pmn");
+    std::fs::write(&path, valid_game_text(bytes, &[])).unwrap();
+    path
+}
+
+/// The text of [`long_valid_game`], with a variation after each ply numbered in
+/// `variations` (from 1) that plays the same ply again.
+fn valid_game_text(bytes: usize, variations: &[u64]) -> String {
     let mut text = format!(
         "[Game \"Tsoro\"]\n[Board \"4x6\"]\n[Rules \"heads=0\"]\n[SetUp \"1\"]\n\
          [Position \"{CYCLE_START}\"]\n[Result \"*\"]\n\n"
@@ -290,13 +297,18 @@ fn long_valid_game(dir: &Path, bytes: usize) -> PathBuf {
                 _ => text += &format!("{}. ", ply / 2 + 2),
             }
             text += p;
+            if variations.contains(&(ply + 1)) {
+                match ply % 2 {
+                    0 => text += &format!(" ({}... {p})", ply / 2 + 1),
+                    _ => text += &format!(" ({}. {p})", ply / 2 + 2),
+                }
+            }
             text.push(if ply % 16 == 15 { '\n' } else { ' ' });
             ply += 1;
         }
     }
     text += "*\n";
-    std::fs::write(&path, text).unwrap();
-    path
+    text
 }
 
 #[test]
@@ -339,6 +351,75 @@ fn one_long_valid_game_takes_a_small_multiple_of_its_text() {
     let found = run(&["search", "--opening", "c5 a3 c6", game], None);
     assert_eq!(found.status, Some(0), "{}", found.said);
     assert!(found.said.len() > text / 2, "{} bytes", found.said.len());
+}
+
+#[test]
+fn a_page_of_one_long_valid_game_takes_a_small_multiple_of_its_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = 8 << 20;
+    let game = long_valid_game(dir.path(), text);
+    let page = dir.path().join("view.html");
+    let args = ["view", game.to_str().unwrap(), "-o", page.to_str().unwrap()];
+    let r = run(&args, None);
+    assert_eq!(r.status, Some(0), "{}", r.said);
+    // A position and a ply's data for each of its plies: the page is far larger than the
+    // bound, and is never held.
+    let bound = 4 * text as u64 + 40 * MB;
+    let page = std::fs::metadata(&page).unwrap().len();
+    assert!(page > 2 * bound, "{} MB of page", page / MB);
+    assert!(
+        r.peak < bound,
+        "{} MB for {} MB of text",
+        r.peak / MB,
+        text as u64 / MB
+    );
+}
+
+/// How many times `needle` occurs in the file at `path`, read a megabyte at a time.
+fn count_in_file(path: &Path, needle: &str) -> usize {
+    let needle = needle.as_bytes();
+    let mut file = std::fs::File::open(path).unwrap();
+    let (mut count, mut held) = (0, Vec::new());
+    let mut chunk = vec![0; 1 << 20];
+    loop {
+        let n = file.read(&mut chunk).unwrap();
+        if n == 0 {
+            return count;
+        }
+        held.extend_from_slice(&chunk[..n]);
+        count += held.windows(needle.len()).filter(|w| *w == needle).count();
+        // The bytes that may begin a match not yet whole, which were not counted.
+        held.drain(..held.len().saturating_sub(needle.len() - 1));
+    }
+}
+
+#[test]
+fn a_page_of_one_long_valid_game_with_variations_takes_a_small_multiple_of_its_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = 8 << 20;
+    // Near the start, half way and near the end: each variation is replayed from the
+    // start, as the line it makes.
+    let game = dir.path().join("variations.pmn");
+    std::fs::write(&game, valid_game_text(text, &[3, 600_000, 1_200_000])).unwrap();
+    let page = dir.path().join("view.html");
+    let args = ["view", game.to_str().unwrap(), "-o", page.to_str().unwrap()];
+    let r = run(&args, None);
+    assert_eq!(r.status, Some(0), "{}", r.said);
+    let bound = 4 * text as u64 + 40 * MB;
+    let len = std::fs::metadata(&page).unwrap().len();
+    assert!(len > 2 * bound, "{} MB of page", len / MB);
+    // Each variation replayed, without an error. The page is read a piece at a time:
+    // held whole here, it would count in the peak of a command another test starts.
+    for at in ["{\"at\":3,", "{\"at\":600000,", "{\"at\":1200000,"] {
+        assert_eq!(count_in_file(&page, at), 1, "{at}");
+    }
+    assert_eq!(count_in_file(&page, "\"stop\":null"), 4, "a line stopped");
+    assert!(
+        r.peak < bound,
+        "{} MB for {} MB of text",
+        r.peak / MB,
+        text as u64 / MB
+    );
 }
 
 #[test]

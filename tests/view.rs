@@ -6,9 +6,10 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use serde_json::Value;
+use sow::corpus::{Filter, Input};
 use sow::pmn::parse_str;
 use sow::replay::{replay, ReplayOptions};
-use sow::view::{page, view_of};
+use sow::view::write_view;
 
 /// The files of a folder of records/, sorted.
 fn records(folder: &str) -> Vec<PathBuf> {
@@ -22,6 +23,40 @@ fn records(folder: &str) -> Vec<PathBuf> {
         .collect();
     files.sort();
     files
+}
+
+/// The page `sow view` writes of the games of `files`, with repairs searched for.
+fn page_of(files: &[PathBuf]) -> String {
+    let inputs: Vec<Input> = files.iter().cloned().map(Input::File).collect();
+    let filter = Filter::new(None, &[]).unwrap();
+    let mut out = Vec::new();
+    let mut notes = |note: String| panic!("{note}");
+    write_view(
+        &inputs,
+        &filter,
+        &ReplayOptions::full(),
+        true,
+        &mut out,
+        &mut notes,
+    )
+    .unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+/// The data of the one game of the record `text`, as its page holds it.
+fn game_data(text: &str) -> Value {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.pmn");
+    std::fs::write(&file, text).unwrap();
+    let data = page_data(&page_of(&[file]));
+    assert_eq!(data.len(), 2, "the index and one game");
+    data[1].1.clone()
+}
+
+/// The data of the one game of a file of records/.
+fn record_data(path: &str) -> Value {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    game_data(&std::fs::read_to_string(file).unwrap())
 }
 
 /// The JSON of each `<script type="application/json" id="ID">` of a page.
@@ -73,18 +108,19 @@ fn positions_of(game: &Value) -> Vec<String> {
 #[test]
 fn every_position_and_diagnostic_of_the_page_is_the_replays() {
     let options = ReplayOptions::full();
-    let mut games = Vec::new();
     let mut traces = Vec::new();
-    for file in records("examples").into_iter().chain(records("flawed")) {
-        let text = std::fs::read_to_string(&file).unwrap();
-        for (i, parsed) in parse_str(&text).iter().enumerate() {
-            let name = file.display().to_string();
-            games.push(view_of(games.len() + 1, &name, i + 1, parsed, &options));
-            traces.push(replay(parsed, &options));
+    let files: Vec<PathBuf> = records("examples")
+        .into_iter()
+        .chain(records("flawed"))
+        .collect();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        for parsed in parse_str(&text) {
+            traces.push(replay(&parsed, &options));
         }
     }
-    assert!(games.len() > 30, "{} games", games.len());
-    let html = page(&mut games, "records");
+    assert!(traces.len() > 30, "{} games", traces.len());
+    let html = page_of(&files);
     let data = page_data(&html);
     assert_eq!(
         data.len(),
@@ -136,25 +172,24 @@ fn every_position_and_diagnostic_of_the_page_is_the_replays() {
 /// repair, at the ply the page steps to.
 #[test]
 fn an_illegal_ply_is_shown_with_its_legal_plies_and_repairs() {
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("records/flawed/illegal-move.pmn");
-    let text = std::fs::read_to_string(file).unwrap();
-    let parsed = &parse_str(&text)[0];
-    let view = view_of(1, "illegal-move.pmn", 1, parsed, &ReplayOptions::full());
-    assert_eq!(view.stop, Some(5));
-    assert_eq!(view.positions.len(), 5, "the start and four plies");
-    assert_eq!(view.first_error, Some(5));
-    let d = &view.diagnostics[0];
-    assert_eq!(d.ply, Some(5));
-    assert_eq!(d.legal, ["a10", "b4x"]);
-    assert!(!d.suggestions.is_empty(), "{d:?}");
+    let game = record_data("records/flawed/illegal-move.pmn");
+    assert_eq!(game["stop"], 5);
+    assert_eq!(positions_of(&game).len(), 5, "the start and four plies");
+    assert_eq!(game["first_error"], 5);
+    let d = &game["diagnostics"][0];
+    assert_eq!(d["ply"], 5);
+    assert_eq!(d["legal"], serde_json::json!(["a10", "b4x"]));
+    assert!(!d["suggestions"].as_array().unwrap().is_empty(), "{d:?}");
 }
 
 #[test]
 fn a_comment_cannot_end_the_pages_data() {
     let text = "[Game \"Tsoro\"]\n[Event \"</script><script>alert(1)</script>\"]\n\n1. a1 {</script> <!-- } *\n";
-    let parsed = &parse_str(text)[0];
-    let mut games = vec![view_of(1, "x.pmn", 1, parsed, &ReplayOptions::full())];
-    let html = page(&mut games, "</title><b>");
+    let dir = tempfile::tempdir().unwrap();
+    // The page's title is its file's name.
+    let file = dir.path().join("<b>.pmn");
+    std::fs::write(&file, text).unwrap();
+    let html = page_of(&[file]);
     assert!(!html.contains("<b>"));
     assert!(!html.contains("<script>alert"));
     assert!(!html.contains("<!--"));
@@ -167,20 +202,20 @@ fn a_comment_cannot_end_the_pages_data() {
 /// `[%stones]` checkpoints beside the true counts, agreeing or not.
 #[test]
 fn checkpoints_are_shown_against_the_true_counts() {
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("records/flawed/stones-mismatch.pmn");
-    let text = std::fs::read_to_string(file).unwrap();
-    let parsed = &parse_str(&text)[0];
-    let view = view_of(1, "s.pmn", 1, parsed, &ReplayOptions::full());
-    let all: Vec<_> = (view.plies.iter())
-        .flat_map(|p| &p.stones)
-        .chain(&view.start_stones)
+    let game = record_data("records/flawed/stones-mismatch.pmn");
+    let plies = game["plies"].as_array().unwrap();
+    let all: Vec<&Value> = (plies.iter())
+        .flat_map(|p| p["stones"].as_array().into_iter().flatten())
+        .chain(game["start_stones"].as_array().unwrap())
         .collect();
-    assert!(all.iter().any(|c| !c.agrees), "{all:?}");
+    assert!(all.iter().any(|c| c["agrees"] == false), "{all:?}");
     for c in all {
-        let said: Vec<u32> = c.written.split(' ').map(|w| w.parse().unwrap()).collect();
+        let said: Vec<Value> = (c["written"].as_str().unwrap().split(' '))
+            .map(|w| w.parse::<u32>().unwrap().into())
+            .collect();
         assert_eq!(
-            c.agrees,
-            c.actual.as_ref().map(|a| &a[..]) == Some(&said[..])
+            c["agrees"].as_bool().unwrap(),
+            c["actual"].as_array() == Some(&said)
         );
     }
 }
@@ -228,9 +263,8 @@ fn the_command_writes_one_page_and_never_over_a_file_without_force() {
 fn a_variation_is_listed_where_it_branches() {
     let text =
         "[Game \"Tsoro\"]\n[Board \"4x8\"]\n\n1. a5-a7 $1 (1. a4 {or this} (1. a3)) d4-d2 *\n";
-    let parsed = &parse_str(text)[0];
-    let view = view_of(1, "v.pmn", 1, parsed, &ReplayOptions::full());
-    let items = serde_json::to_value(&view.moves).unwrap();
+    let game = game_data(text);
+    let items = &game["moves"];
     let kinds: Vec<String> = (items.as_array().unwrap().iter())
         .map(|i| {
             let t = i["t"].as_str().unwrap_or("");
@@ -245,16 +279,18 @@ fn a_variation_is_listed_where_it_branches() {
             "pd4-d2#2", "r*"
         ]
     );
-    assert_eq!(view.positions.len(), 3);
+    assert_eq!(positions_of(&game).len(), 3);
     // The variation that branches from the main line is replayed as the line it makes:
     // from the position before ply 1, its own plies (not those of the one inside it).
-    assert_eq!(view.variations.len(), 1);
-    let v = &view.variations[0];
-    assert_eq!(v.at, 1);
-    assert_eq!(v.positions[0], view.positions[0]);
-    let texts: Vec<&str> = v.plies.iter().map(|p| p.text.as_str()).collect();
+    let variations = game["variations"].as_array().unwrap();
+    assert_eq!(variations.len(), 1);
+    let v = &variations[0];
+    assert_eq!(v["at"], 1);
+    assert_eq!(positions_of(v)[0], positions_of(&game)[0]);
+    let plies = v["plies"].as_array().unwrap();
+    let texts: Vec<&str> = plies.iter().map(|p| p["text"].as_str().unwrap()).collect();
     assert_eq!(texts, ["a4"]);
-    assert_eq!(v.plies[0].number, 1);
+    assert_eq!(plies[0]["number"], 1);
 }
 
 #[test]
@@ -280,4 +316,83 @@ fn repairs_are_searched_unless_told_not_to() {
     };
     assert!(suggestions(&[]) > 0);
     assert_eq!(suggestions(&["--no-suggest"]), 0);
+}
+
+/// A capture-free cycle of 120 plies on Tsoro 4x6 without heads, from [`CYCLE_START`],
+/// North to move (as in tests/bounds.rs): a game as long as it is written.
+const CYCLE: &str = "c5 a3 c6 a6 d6 a5 d5 b3 d4 b2 d3 b1 d2 b6 d1 b5 c1 b4 c2 a1 \
+    c5 a2 c6 a4 d6 a6 d5 b3 d4 b2 d3 b1 d2 b6 d1 b5 c1 b4 c2 a1 c5 a3 c6 a5 d6 a6 d5 b3 \
+    d4 b2 d3 b1 d2 b6 d1 b5 c1 b4 c2 a2 c5 a1 c6 a4 d6 a3 d5 a2 d4 a5 d3 a6 d2 b6 d1 b5 \
+    c1 a4 c2 a3 c5 a5 c6 a4 d6 b3 d5 b2 d4 b1 d3 a1 d2 a2 d1 a3 c1 b4 c2 b3 c5 b2 c6 a6 \
+    d6 a5 d5 a4 d4 b6 d3 b1 d2 a1 d1 b5 c1 b4 c2 a2";
+
+const CYCLE_START: &str = "0,0,0,0,0,0/0,0,1,0,2,1/0,0,1,0,0,0/0,0,1,0,1,1 N";
+
+/// A game long enough that its lines' data outgrows memory and goes to a file: read
+/// back from there, its positions are the replay's, and a variation's are the main
+/// line's up to where it branches.
+#[test]
+fn a_long_games_positions_read_back_from_a_file_are_the_replays() {
+    let mut text = format!(
+        "[Game \"Tsoro\"]\n[Board \"4x6\"]\n[Rules \"heads=0\"]\n[SetUp \"1\"]\n\
+         [Position \"{CYCLE_START}\"]\n\n1... "
+    );
+    let plies: Vec<&str> = CYCLE.split_whitespace().cycle().take(72_000).collect();
+    let at = plies.len() - 10;
+    for (i, ply) in plies.iter().enumerate() {
+        if i % 2 == 1 {
+            text += &format!("{}. ", i / 2 + 2);
+        }
+        text += ply;
+        // A variation that plays the same ply again.
+        if i + 1 == at {
+            text += &format!(" ({}. {ply})", i / 2 + 2);
+        }
+        text += if i % 16 == 15 { "\n" } else { " " };
+    }
+    text += "*\n";
+    let game = game_data(&text);
+    let trace = replay(&parse_str(&text)[0], &ReplayOptions::full());
+    assert!(trace.is_valid() && trace.plies.len() == plies.len());
+    let expected: Vec<String> = (0..=trace.plies.len())
+        .filter_map(|k| trace.position_after(k).map(|p| p.to_string()))
+        .collect();
+    // Past what a game's lists hold in memory.
+    for list in ["positions", "plies"] {
+        assert!(game[list].to_string().len() > 1 << 20, "{list}");
+    }
+    let positions = positions_of(&game);
+    assert_eq!(positions, expected);
+    let shown = game["plies"].as_array().unwrap();
+    let texts: Vec<&str> = shown.iter().map(|p| p["text"].as_str().unwrap()).collect();
+    assert_eq!(texts, plies);
+    let v = &game["variations"][0];
+    assert_eq!(v["at"], at);
+    assert_eq!(positions_of(v), [&expected[at - 1][..], &expected[at][..]]);
+}
+
+/// A variation's diagnostics are where its plies are written in the file, its game not
+/// the first, with characters of more than a byte before them on their line; a line has
+/// no result, so the game's result is not checked at the variation's end.
+#[test]
+fn a_variations_diagnostic_is_at_its_ply_in_the_file() {
+    let text = "[Game \"Tsoro\"]\n[Board \"4x8\"]\n\n1. a5-a7 *\n\n\
+                [Game \"Tsoro\"]\n[Board \"4x8\"]\n[Result \"S\"]\n\n\
+                1. a5-a7 {café} d4-d2 2. a4 $1 {éé} (2. a3 {é} d5 3. a3) 2... d3 *\n";
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("two.pmn");
+    std::fs::write(&file, text).unwrap();
+    let data = page_data(&page_of(&[file]));
+    let v = &data[2].1["variations"][0];
+    assert_eq!(v["at"], 3);
+    assert_eq!(v["stop"], 5);
+    let diagnostics = v["diagnostics"].as_array().unwrap();
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    let d = &diagnostics[0];
+    assert_eq!(d["code"], "illegal-move");
+    assert_eq!(d["ply"], 5);
+    let at = text.find("3. a3)").unwrap() + 3;
+    let line_start = text[..at].rfind('\n').unwrap() + 1;
+    assert_eq!(d["line"], text[..at].matches('\n').count() + 1);
+    assert_eq!(d["column"], text[line_start..at].chars().count() + 1);
 }

@@ -10,7 +10,7 @@ use super::{GameView, SCRIPT, STYLE};
 
 /// Writes JSON for a `<script type="application/json">` element: no `<` in it, so no
 /// text in a record (`</script>` in a comment) can end the element.
-fn json_in_script(value: &impl Serialize, out: &mut dyn Write) -> std::io::Result<()> {
+pub(super) fn json_in_script(value: &impl Serialize, out: &mut dyn Write) -> std::io::Result<()> {
     let mut out = NoLessThan(out);
     serde_json::to_writer(&mut out, value).map_err(std::io::Error::from)
 }
@@ -78,20 +78,6 @@ fn title_of(view: &GameView) -> String {
         (None, Some(players)) => format!("{game}: {players}"),
         (None, None) => format!("{game}, {} game {}", view.input, view.index),
     }
-}
-
-/// The whole page for the games, in order (their `number`s 1, 2, ...).
-pub fn page(games: &mut [GameView], title: &str) -> String {
-    let mut parts = PageParts::default();
-    let mut scripts = Vec::new();
-    for view in games.iter_mut() {
-        parts.add(view);
-        game_script(view, &mut scripts).expect("a page in memory is written");
-    }
-    let mut out = Vec::new();
-    (parts.write(title, &mut out, |out| out.write_all(&scripts)))
-        .expect("a page in memory is written");
-    String::from_utf8(out).expect("the page is text")
 }
 
 /// What the page's index holds of its games: one board drawing for each rule set, and
@@ -184,15 +170,71 @@ impl PageParts {
     }
 }
 
-/// Writes a game's data as the page holds it, in its own script element.
-pub(super) fn game_script(view: &GameView, out: &mut dyn Write) -> std::io::Result<()> {
+/// Writes a game's data as the page holds it, in its own script element: a JSON object,
+/// its fields in the order the page's script reads them, each line's positions and
+/// plies copied from where they were written as it was replayed.
+pub(super) fn game_script(view: &mut GameView, out: &mut dyn Write) -> std::io::Result<()> {
     write!(
         out,
         "<script type=\"application/json\" id=\"sow-game-{}\">",
         view.number
     )?;
-    json_in_script(view, out)?;
-    out.write_all(b"</script>\n")
+    let first = &mut true;
+    field(out, first, "number", &view.number)?;
+    field(out, first, "input", &view.input)?;
+    field(out, first, "index", &view.index)?;
+    field(out, first, "tags", &view.tags)?;
+    field(out, first, "rules", &view.rules)?;
+    field(out, first, "board", &view.board)?;
+    key(out, first, "positions")?;
+    view.data.write_positions(&view.main, out)?;
+    key(out, first, "plies")?;
+    view.data.write_plies(&view.main, out)?;
+    field(out, first, "stop", &view.stop)?;
+    field(out, first, "plies_written", &view.plies_written)?;
+    field(out, first, "moves", &view.moves)?;
+    if !view.variations.is_empty() {
+        key(out, first, "variations")?;
+        for (i, v) in view.variations.iter().enumerate() {
+            out.write_all(if i == 0 { b"[" } else { b"," })?;
+            let first = &mut true;
+            field(out, first, "at", &v.at)?;
+            key(out, first, "positions")?;
+            view.data.write_positions(&v.line, out)?;
+            key(out, first, "plies")?;
+            view.data.write_plies(&v.line, out)?;
+            field(out, first, "stop", &v.stop)?;
+            field(out, first, "diagnostics", &v.diagnostics)?;
+            out.write_all(b"}")?;
+        }
+        out.write_all(b"]")?;
+    }
+    field(out, first, "start_stones", &view.start_stones)?;
+    field(out, first, "diagnostics", &view.diagnostics)?;
+    field(out, first, "declared", &view.declared)?;
+    field(out, first, "ending", &view.ending)?;
+    field(out, first, "errors", &view.errors)?;
+    field(out, first, "warnings", &view.warnings)?;
+    field(out, first, "first_error", &view.first_error)?;
+    out.write_all(b"}</script>\n")
+}
+
+/// Writes a field's name in a JSON object, after `{` if it is the `first`, else `,`.
+fn key(out: &mut dyn Write, first: &mut bool, name: &str) -> std::io::Result<()> {
+    out.write_all(if std::mem::take(first) { b"{" } else { b"," })?;
+    json_in_script(&name, out)?;
+    out.write_all(b":")
+}
+
+/// Writes a field of a JSON object (see [`key`]) with its value.
+fn field(
+    out: &mut dyn Write,
+    first: &mut bool,
+    name: &str,
+    value: &impl Serialize,
+) -> std::io::Result<()> {
+    key(out, first, name)?;
+    json_in_script(value, out)
 }
 
 /// The page's markup; the script fills it in.
