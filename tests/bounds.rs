@@ -359,49 +359,108 @@ fn validate_suggest_of_a_long_game_with_an_early_error_takes_a_small_multiple_of
     );
 }
 
-#[test]
-fn a_long_game_with_a_late_error_is_repaired_holding_one_record_to_the_error() {
-    let dir = tempfile::tempdir().unwrap();
-    let text = 8 << 20;
-    let valid = long_valid_game(dir.path(), text);
-    // Half way, South's ply of a move written as an empty pit: `a1`, where `a2` was.
-    let whole = std::fs::read_to_string(&valid).unwrap();
-    let half = whole.len() / 2;
-    let number = whole[half..].find(". ").unwrap() + half;
-    let at = whole[..number].rfind(' ').unwrap() + 1;
+/// `whole` (a game of [`long_valid_game`]) with South's ply of the first move past
+/// `fraction` of its text written as an empty pit: `a1`, or `a4` where `a1` was.
+fn with_an_empty_pit(whole: &str, fraction: f64) -> String {
+    let from = (whole.len() as f64 * fraction) as usize;
+    let number = whole[from..].find(". ").unwrap() + from;
     let ply = number + 2;
     let end = ply + whole[ply..].find(' ').unwrap();
     let mut broken = whole[..ply].to_string();
     broken += if &whole[ply..end] == "a1" { "a4" } else { "a1" };
     broken += &whole[end..];
-    assert!(whole[at..number].parse::<u64>().unwrap() > 100_000);
-    let game = dir.path().join("late.pmn");
-    std::fs::write(&game, broken).unwrap();
+    broken
+}
+
+/// Runs `validate --suggest` and `repair` on the game `text` (written into `dir`),
+/// and checks that each says `said` (validate, then repair) within a small multiple
+/// of the text.
+fn suggested_and_repaired_in_bounds(dir: &Path, name: &str, text: &str, said: [&str; 2]) {
+    let game = dir.join(format!("{name}.pmn"));
+    std::fs::write(&game, text).unwrap();
     let game = game.to_str().unwrap();
-    let out = dir.path().join("repaired.pmn");
+    let out = dir.join(format!("{name}-repaired.pmn"));
     let out = out.to_str().unwrap();
     let commands: [&[&str]; 2] = [
         &["validate", "--suggest", game],
         &["repair", game, "-o", out],
     ];
-    for args in commands {
+    for (args, said) in commands.into_iter().zip(said) {
         let r = run(args, None);
-        assert!(matches!(r.status, Some(0 | 1)), "{args:?}: {}", r.said);
-        let said = if args[0] == "repair" {
-            "repaired: replace"
-        } else {
-            "suggestion"
-        };
-        assert!(r.said.contains(said), "{args:?}: {}", r.said);
-        // The record parsed to the error and the plies the search reads past it, held
-        // once: its suggestions and the repaired game are written without a copy of it.
         assert!(
-            r.peak < 30 * text as u64 + 40 * MB,
-            "{args:?}: {} MB for {} MB of text",
+            matches!(r.status, Some(0 | 1)),
+            "{name}: {args:?}: {}",
+            r.said
+        );
+        assert!(r.said.contains(said), "{name}: {args:?}: {}", r.said);
+        let len = text.len() as u64;
+        assert!(
+            r.peak < 4 * len + 40 * MB,
+            "{name}: {args:?}: {} MB for {} MB of text",
             r.peak / MB,
-            text as u64 / MB
+            len / MB
         );
     }
+}
+
+#[test]
+fn a_long_game_with_a_late_error_is_repaired_holding_a_window_of_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let valid = long_valid_game(dir.path(), 8 << 20);
+    let whole = std::fs::read_to_string(&valid).unwrap();
+    // The search reads the plies near the error from the text, and replays those before
+    // it from the text: wherever the error, no syntax tree of the plies before it.
+    for (name, fraction) in [("half", 0.5), ("end", 0.999)] {
+        let broken = with_an_empty_pit(&whole, fraction);
+        let said = ["suggestion: replace", "repaired: replace"];
+        suggested_and_repaired_in_bounds(dir.path(), name, &broken, said);
+    }
+    // Two errors far apart: the second search, from the error the first edit leaves,
+    // reads a window of its own past the first.
+    let two = with_an_empty_pit(&with_an_empty_pit(&whole, 0.0001), 0.6);
+    let said = [
+        "then replace ply",
+        "repaired: replace ply 142 `a1` by `a2`, then",
+    ];
+    suggested_and_repaired_in_bounds(dir.path(), "two", &two, said);
+}
+
+#[test]
+fn a_long_game_with_a_move_number_out_of_step_is_renumbered_in_bounds() {
+    let dir = tempfile::tempdir().unwrap();
+    let valid = long_valid_game(dir.path(), 8 << 20);
+    let whole = std::fs::read_to_string(&valid).unwrap();
+    // A move number near the end one too high: no replay error, a text problem, whose
+    // repair reads the move numbers and replays the game renumbered from the text.
+    let at = whole[whole.len() * 9 / 10..].find(". ").unwrap() + whole.len() * 9 / 10;
+    let start = whole[..at].rfind(' ').unwrap() + 1;
+    let number: u64 = whole[start..at].parse().unwrap();
+    let text = format!("{}{}{}", &whole[..start], number + 1, &whole[at..]);
+    let game = dir.path().join("numbers.pmn");
+    std::fs::write(&game, &text).unwrap();
+    let out = dir.path().join("renumbered.pmn");
+    let args = [
+        "repair",
+        game.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ];
+    let r = run(&args, None);
+    assert_eq!(r.status, Some(0), "{}", r.said);
+    assert!(r.said.contains("repaired: write move number"), "{}", r.said);
+    let len = text.len() as u64;
+    assert!(
+        r.peak < 4 * len + 40 * MB,
+        "{} MB for {} MB of text",
+        r.peak / MB,
+        len / MB
+    );
+    let renumbered = std::fs::read_to_string(&out).unwrap();
+    let mended = format!(" {number}. {{repaired: was {}.}} ", number + 1);
+    assert_eq!(
+        renumbered.replacen(&mended, &format!(" {}. ", number + 1), 1),
+        text
+    );
 }
 
 #[test]

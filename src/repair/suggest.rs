@@ -1,5 +1,7 @@
 //! Repairs as suggestions on diagnostics, and `sow repair`'s text of a repaired game.
 
+use std::fmt::Write as _;
+
 use crate::diagnostic::{SuggestedEdit, Suggestion};
 use crate::pmn::parse::move_number_for;
 use crate::pmn::{self, Dots, ParsedGame};
@@ -110,9 +112,13 @@ pub fn suggest(
         let shown = r.second.as_ref().unwrap_or(&r.edit).at().min(plies.len());
         let from = r.edit.at().min(shown).saturating_sub(1);
         let to = (shown + 3).min(plies.len());
-        let context: Vec<String> = (from..to)
-            .map(|i| format!("{}:{}", i + 1, plies.get(i).unwrap_or_default()))
-            .collect();
+        // Written into one text: between far edits it shows many plies.
+        let mut context = String::new();
+        for i in from..to {
+            let space = if i > from { " " } else { "" };
+            let ply = plies.get(i).unwrap_or_default();
+            let _ = write!(context, "{space}{}:{ply}", i + 1);
+        }
         let mut edit = r.edit.describe(&written);
         if let Some(second) = &r.second {
             edit = format!("{edit}, then {}", second.describe(&once));
@@ -122,7 +128,7 @@ pub fn suggest(
         out.fixes.push(Fix {
             suggestion: Suggestion {
                 edit,
-                text: context.join(" "),
+                text: context,
                 replays: r.replays,
                 complete: r.complete,
                 change: r.edit.structured_in(&written, &game.record),
