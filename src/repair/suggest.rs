@@ -8,7 +8,7 @@ use crate::pmn::{self, Dots, ParsedGame};
 use crate::replay::{self, ReplayOptions, Trace};
 
 use super::apply::{edit_record, edited_text};
-use super::search::{held_plies, search_held, unreadable_ply_repairs};
+use super::search::{search_held, unreadable_ply_repairs};
 use super::shown::{shown_range, Plies, Written};
 use super::{Edit, Repair, RepairOptions};
 
@@ -23,8 +23,8 @@ pub struct Fix {
 
 #[derive(Clone, Debug)]
 pub(super) enum How {
-    /// A repair of the record, whose text has this many main-line plies.
-    Record(Repair, usize),
+    /// A repair of the record.
+    Record(Repair),
     /// Tokens of the game's text replaced, in the order of the text.
     Text(Vec<Mend>),
 }
@@ -136,7 +136,7 @@ pub fn suggest(
                 rank,
                 then,
             },
-            how: How::Record(r.clone(), in_text),
+            how: How::Record(r.clone()),
         });
     }
     let window = RepairOptions::default().window.max(bounds.window);
@@ -165,28 +165,14 @@ pub fn suggest(
 /// in export form; a mended token changes the text there alone.
 pub fn fixed_text(game: &ParsedGame, fix: &Fix) -> String {
     match &fix.how {
-        How::Record(r, plies) => {
-            // Written from the text as it is read, when the edits can be (and the game
-            // has its text: a record built otherwise has none).
+        How::Record(r) => {
             let edits: Vec<&Edit> = std::iter::once(&r.edit).chain(&r.second).collect();
-            let has_text = !game.text.is_empty() || game.record.moves.is_empty();
-            let read = || edited_text(&game.text, game.offset, game.line, &game.record, &edits);
-            if let Some(text) = has_text.then(read).flatten() {
-                return text;
+            // Written from the text as it is read (a record built otherwise, with no
+            // text, from the record).
+            if !game.text.is_empty() || game.record.moves.is_empty() {
+                return edited_text(&game.text, game.offset, game.line, &game.record, &edits);
             }
-            // The whole record is written: read whole when it is held in part.
-            let whole;
-            let record = match held_plies(game) < *plies {
-                true => {
-                    let mut builder = pmn::RecordBuilder::new(game.text.len());
-                    let tags =
-                        pmn::parse::read_game(&game.text, game.offset, game.line, &mut builder);
-                    whole = builder.finish(tags).0;
-                    &whole
-                }
-                false => &game.record,
-            };
-            let once = edit_record(record, &r.edit, true);
+            let once = edit_record(&game.record, &r.edit, true);
             let twice = match &r.second {
                 // The second edit's plies are those of the record the first made; the
                 // comment the first added is no ply and shifts none.
