@@ -811,7 +811,7 @@ pub fn view_of(
 /// The page's view of a game read from its input (numbered 0, for the page to number),
 /// when the filter keeps it and it is a game. A game with no variation is replayed from
 /// its text and never parsed whole: its move text is read again as the page is written,
-/// and a search for repairs holds its record only as far as it reads it.
+/// and a search for repairs holds only the window of its record it reads.
 fn text_view(
     input: &str,
     index: usize,

@@ -230,7 +230,7 @@ fn one_long_game_takes_a_small_multiple_of_its_text() {
     // The commands that replay a game from its text as it is read: no syntax tree,
     // no ply kept (beyond the few `tree` shows); convert, which then holds the tree
     // only as far as the game replays; `repair` and `view`, whose search for repairs
-    // holds the tree only as far as it reads it, and `view`, which reads the move text
+    // holds only the window of the tree it reads, and `view`, which reads the move text
     // again as it writes the page; `search`, `convert --to sqlite` and `convert
     // --keep-broken`, which write a game with errors that the reader read whole from
     // its text.
