@@ -359,108 +359,122 @@ fn validate_suggest_of_a_long_game_with_an_early_error_takes_a_small_multiple_of
     );
 }
 
-/// `whole` (a game of [`long_valid_game`]) with South's ply of the first move past
-/// `fraction` of its text written as an empty pit: `a1`, or `a4` where `a1` was.
-fn with_an_empty_pit(whole: &str, fraction: f64) -> String {
-    let from = (whole.len() as f64 * fraction) as usize;
-    let number = whole[from..].find(". ").unwrap() + from;
-    let ply = number + 2;
-    let end = ply + whole[ply..].find(' ').unwrap();
-    let mut broken = whole[..ply].to_string();
-    broken += if &whole[ply..end] == "a1" { "a4" } else { "a1" };
-    broken += &whole[end..];
-    broken
+/// Where the first move number past `fraction` of the file `path` ends (its `. `), read
+/// from a little of the file: the tests' own memory is no part of a child's measure, but
+/// a child begins as a copy of its parent.
+fn number_past(path: &Path, fraction: f64) -> u64 {
+    let mut file = std::fs::File::open(path).unwrap();
+    let from = (file.metadata().unwrap().len() as f64 * fraction) as u64;
+    file.seek(std::io::SeekFrom::Start(from)).unwrap();
+    let mut near = vec![0; 64];
+    file.read_exact(&mut near).unwrap();
+    let near = String::from_utf8_lossy(&near);
+    from + near.find(". ").unwrap() as u64
 }
 
-/// Runs `validate --suggest` and `repair` on the game `text` (written into `dir`),
-/// and checks that each says `said` (validate, then repair) within a small multiple
-/// of the text.
-fn suggested_and_repaired_in_bounds(dir: &Path, name: &str, text: &str, said: [&str; 2]) {
-    let game = dir.join(format!("{name}.pmn"));
-    std::fs::write(&game, text).unwrap();
-    let game = game.to_str().unwrap();
-    let out = dir.join(format!("{name}-repaired.pmn"));
-    let out = out.to_str().unwrap();
-    let commands: [&[&str]; 2] = [
-        &["validate", "--suggest", game],
-        &["repair", game, "-o", out],
-    ];
-    for (args, said) in commands.into_iter().zip(said) {
-        let r = run(args, None);
-        assert!(
-            matches!(r.status, Some(0 | 1)),
-            "{name}: {args:?}: {}",
-            r.said
-        );
-        assert!(r.said.contains(said), "{name}: {args:?}: {}", r.said);
-        let len = text.len() as u64;
-        assert!(
-            r.peak < 4 * len + 40 * MB,
-            "{name}: {args:?}: {} MB for {} MB of text",
-            r.peak / MB,
-            len / MB
-        );
-    }
+/// Writes `bytes` into the file `path` at `at`, over what was there.
+fn write_over(path: &Path, at: u64, bytes: &[u8]) {
+    let mut file = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+    file.seek(std::io::SeekFrom::Start(at)).unwrap();
+    file.write_all(bytes).unwrap();
+}
+
+/// The file `path` (a game of [`long_valid_game`]) with South's ply of the first move
+/// past `fraction` of its text written as an empty pit: `a1`, or `a4` where `a1` was.
+fn with_an_empty_pit(path: &Path, fraction: f64) {
+    let ply = number_past(path, fraction) + 2;
+    let mut file = std::fs::File::open(path).unwrap();
+    file.seek(std::io::SeekFrom::Start(ply)).unwrap();
+    let mut written = [0; 2];
+    file.read_exact(&mut written).unwrap();
+    let empty: &[u8] = if &written == b"a1" { b"a4" } else { b"a1" };
+    write_over(path, ply, empty);
+}
+
+/// Runs `args` on a game of `text` bytes, and checks that it says `said` within a small
+/// multiple of the text.
+fn in_bounds(args: &[&str], text: u64, said: &str) {
+    let r = run(args, None);
+    assert!(matches!(r.status, Some(0 | 1)), "{args:?}: {}", r.said);
+    assert!(r.said.contains(said), "{args:?}: {}", r.said);
+    assert!(
+        r.peak < 4 * text + 40 * MB,
+        "{args:?}: {} MB for {} MB of text",
+        r.peak / MB,
+        text / MB
+    );
 }
 
 #[test]
 fn a_long_game_with_a_late_error_is_repaired_holding_a_window_of_it() {
     let dir = tempfile::tempdir().unwrap();
-    let valid = long_valid_game(dir.path(), 8 << 20);
-    let whole = std::fs::read_to_string(&valid).unwrap();
+    let text = 8 << 20;
+    let valid = long_valid_game(dir.path(), text as usize);
+    let out = dir.path().join("repaired.pmn");
+    let out = out.to_str().unwrap();
     // The search reads the plies near the error from the text, and replays those before
     // it from the text: wherever the error, no syntax tree of the plies before it.
-    for (name, fraction) in [("half", 0.5), ("end", 0.999)] {
-        let broken = with_an_empty_pit(&whole, fraction);
-        let said = ["suggestion: replace", "repaired: replace"];
-        suggested_and_repaired_in_bounds(dir.path(), name, &broken, said);
+    for fraction in [0.5, 0.999] {
+        let game = dir.path().join(format!("late-{fraction}.pmn"));
+        std::fs::copy(&valid, &game).unwrap();
+        with_an_empty_pit(&game, fraction);
+        let game = game.to_str().unwrap();
+        in_bounds(
+            &["validate", "--suggest", game],
+            text,
+            "suggestion: replace",
+        );
+        in_bounds(
+            &["repair", game, "-o", out, "--force"],
+            text,
+            "repaired: replace",
+        );
     }
     // Two errors far apart: the second search, from the error the first edit leaves,
-    // reads a window of its own past the first.
-    let two = with_an_empty_pit(&with_an_empty_pit(&whole, 0.0001), 0.6);
-    let said = [
-        "then replace ply",
-        "repaired: replace ply 142 `a1` by `a2`, then",
-    ];
-    suggested_and_repaired_in_bounds(dir.path(), "two", &two, said);
+    // reads a window of its own past the first. (The suggestion shows every ply between
+    // the two edits: `repair` says only the edits.)
+    let game = dir.path().join("two.pmn");
+    std::fs::copy(&valid, &game).unwrap();
+    with_an_empty_pit(&game, 0.0001);
+    with_an_empty_pit(&game, 0.6);
+    let game = game.to_str().unwrap();
+    let said = "repaired: replace ply 142 `a1` by `a2`, then replace ply";
+    in_bounds(&["repair", game, "-o", out, "--force"], text, said);
 }
 
 #[test]
 fn a_long_game_with_a_move_number_out_of_step_is_renumbered_in_bounds() {
     let dir = tempfile::tempdir().unwrap();
-    let valid = long_valid_game(dir.path(), 8 << 20);
-    let whole = std::fs::read_to_string(&valid).unwrap();
+    let text = 8 << 20;
+    let game = long_valid_game(dir.path(), text as usize);
     // A move number near the end one too high: no replay error, a text problem, whose
     // repair reads the move numbers and replays the game renumbered from the text.
-    let at = whole[whole.len() * 9 / 10..].find(". ").unwrap() + whole.len() * 9 / 10;
-    let start = whole[..at].rfind(' ').unwrap() + 1;
-    let number: u64 = whole[start..at].parse().unwrap();
-    let text = format!("{}{}{}", &whole[..start], number + 1, &whole[at..]);
-    let game = dir.path().join("numbers.pmn");
-    std::fs::write(&game, &text).unwrap();
+    let (at, number) = (0..)
+        .map(|k| {
+            let at = number_past(&game, 0.9 + k as f64 * 1e-6);
+            let mut file = std::fs::File::open(&game).unwrap();
+            file.seek(std::io::SeekFrom::Start(at - 6)).unwrap();
+            let mut digits = [0; 6];
+            file.read_exact(&mut digits).unwrap();
+            (at - 6, String::from_utf8_lossy(&digits).into_owned())
+        })
+        .find(|(_, digits)| !digits.ends_with('9'))
+        .unwrap();
+    let n: u64 = number.parse().unwrap();
+    write_over(&game, at, (n + 1).to_string().as_bytes());
     let out = dir.path().join("renumbered.pmn");
-    let args = [
-        "repair",
-        game.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-    ];
-    let r = run(&args, None);
-    assert_eq!(r.status, Some(0), "{}", r.said);
-    assert!(r.said.contains("repaired: write move number"), "{}", r.said);
-    let len = text.len() as u64;
-    assert!(
-        r.peak < 4 * len + 40 * MB,
-        "{} MB for {} MB of text",
-        r.peak / MB,
-        len / MB
-    );
-    let renumbered = std::fs::read_to_string(&out).unwrap();
-    let mended = format!(" {number}. {{repaired: was {}.}} ", number + 1);
-    assert_eq!(
-        renumbered.replacen(&mended, &format!(" {}. ", number + 1), 1),
-        text
-    );
+    let game = game.to_str().unwrap();
+    let args = ["repair", game, "-o", out.to_str().unwrap()];
+    in_bounds(&args, text, "repaired: write move number");
+    // The number mended in place, and every other byte kept.
+    let mut file = std::fs::File::open(&out).unwrap();
+    file.seek(std::io::SeekFrom::Start(at)).unwrap();
+    let mended = format!("{n}. {{repaired: was {}.}} ", n + 1);
+    let mut near = vec![0; mended.len()];
+    file.read_exact(&mut near).unwrap();
+    assert_eq!(String::from_utf8_lossy(&near), mended);
+    let len = |path: &Path| std::fs::metadata(path).unwrap().len();
+    assert_eq!(len(&out), len(Path::new(game)) + mended.len() as u64 - 8);
 }
 
 #[test]

@@ -235,16 +235,22 @@ pub struct CutBuilder {
     /// Whether the main-line element read is held: it follows a ply held (or, when the
     /// first ply is held, comes before the first ply).
     holding: bool,
+    /// Whether the reading stops at the first main-line ply past those held.
+    stops: bool,
 }
 
 impl CutBuilder {
     /// A builder for a game of `len` bytes of text, holding `plies` main-line plies.
     pub fn new(len: usize, plies: usize) -> CutBuilder {
-        CutBuilder::window(len, 0, plies)
+        CutBuilder {
+            stops: false,
+            ..CutBuilder::window(len, 0, plies)
+        }
     }
 
     /// A builder for a game of `len` bytes of text, holding the main-line plies
-    /// `from..to` and what follows each.
+    /// `from..to` and what follows each, that stops the reading at the ply `to`: the
+    /// result and the problems past it are not read.
     pub fn window(len: usize, from: usize, to: usize) -> CutBuilder {
         let plies = to.saturating_sub(from);
         CutBuilder {
@@ -254,6 +260,7 @@ impl CutBuilder {
             from,
             to,
             holding: from == 0,
+            stops: true,
         }
     }
 
@@ -278,6 +285,9 @@ impl Visitor for CutBuilder {
 
     fn ply(&mut self, ply: Ply) -> ControlFlow<()> {
         if self.depth == 0 {
+            if self.stops && self.read >= self.to {
+                return ControlFlow::Break(());
+            }
             self.holding = (self.from..self.to).contains(&self.read);
             self.read += 1;
         }

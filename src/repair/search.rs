@@ -141,10 +141,14 @@ impl<'a> Window<'a> {
         to: usize,
         state: Option<GameState>,
     ) -> Window<'a> {
+        // The tags and result are the game's record's: the reading stops past the plies
+        // held.
         let mut builder = pmn::CutBuilder::window(parsed.text.len(), from, to);
-        let tags = pmn::parse::read_game(&parsed.text, parsed.offset, parsed.line, &mut builder);
+        pmn::parse::read_game(&parsed.text, parsed.offset, parsed.line, &mut builder);
+        let mut record = builder.finish(parsed.record.tags.clone()).0;
+        record.result = parsed.record.result;
         let game = ParsedGame {
-            record: builder.finish(tags).0,
+            record,
             problems: parsed.problems.clone(),
             text: String::new(),
             offset: parsed.offset,
