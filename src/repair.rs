@@ -81,7 +81,7 @@ impl Edit {
             | Edit::Insert { at, .. }
             | Edit::Delete { at }
             | Edit::Swap { at }
-            | Edit::Checkpoint { after: at, .. } => *at -= base,
+            | Edit::Checkpoint { after: at, .. } => *at = at.saturating_sub(base),
             Edit::Result { .. } => {}
         }
         edit

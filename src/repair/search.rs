@@ -220,7 +220,7 @@ impl<'a> Window<'a> {
             let mut trace = Trace::default();
             replay_from(
                 &mut state,
-                inputs.iter().take(base - self.base),
+                inputs.iter().take(base.saturating_sub(self.base)),
                 Some(TextTail {
                     until: from,
                     ..tail
