@@ -18,14 +18,15 @@
 use std::time::Duration;
 
 use crate::diagnostic::SuggestedEdit;
-use crate::pmn::{self, GameResult, PlySyntax, Record};
-use crate::replay::{said_ply, PlyInput};
+use crate::pmn::{GameResult, PlySyntax, Record};
+use crate::replay::said_ply;
 
 mod apply;
 mod candidates;
 mod infer;
 mod rank;
 mod search;
+mod shown;
 mod suggest;
 
 pub use apply::apply_edit;
@@ -33,8 +34,8 @@ pub use infer::{describe_inference, describe_verdicts, infer_rules, Inference, R
 pub use rank::plausibility;
 pub use search::{search, search_from, RepairSearch};
 pub use suggest::{
-    attach_suggestions, attach_suggestions_from_text, fixed_text, plies_read_for, repair_text,
-    suggest, Fix, GameRepaired, Suggestions, Take,
+    attach_suggestions, attach_suggestions_from_text, fixed_text, repair_text, suggest, Fix,
+    GameRepaired, Suggestions, Take,
 };
 
 /// One edit of a record's main line (ply indices are 0-based here; messages say 1-based).
@@ -71,15 +72,35 @@ impl Edit {
         }
     }
 
-    /// The edit structured, for the JSON form, of the record it edits.
-    pub fn structured(&self, record: &Record) -> SuggestedEdit {
-        let written: Vec<&PlySyntax> = record.main_line().map(|e| &e.ply.syntax).collect();
-        self.structured_in(&written, record)
+    /// The edit of a record held from main-line ply `base` on: its ply indices less
+    /// `base`.
+    pub(crate) fn shifted(&self, base: usize) -> Edit {
+        let mut edit = self.clone();
+        match &mut edit {
+            Edit::Replace { at, .. }
+            | Edit::Insert { at, .. }
+            | Edit::Delete { at }
+            | Edit::Swap { at }
+            | Edit::Checkpoint { after: at, .. } => *at = at.saturating_sub(base),
+            Edit::Result { .. } => {}
+        }
+        edit
     }
 
-    /// [`Edit::structured`] with the record's main-line plies given: `written`.
-    pub(crate) fn structured_in(&self, written: &[&PlySyntax], record: &Record) -> SuggestedEdit {
-        let text = |i: usize| written.get(i).map(ToString::to_string).unwrap_or_default();
+    /// The edit structured, for the JSON form, of the record it edits.
+    pub fn structured(&self, record: &Record) -> SuggestedEdit {
+        let written = shown::Written::of_record(record);
+        self.structured_in(&shown::Plies::Written(&written), record)
+    }
+
+    /// [`Edit::structured`] with the record's main-line plies given: `written` (the
+    /// record gives its result and tags).
+    pub(crate) fn structured_in(
+        &self,
+        written: &shown::Plies<'_>,
+        record: &Record,
+    ) -> SuggestedEdit {
+        let text = |i: usize| written.get(i).unwrap_or_default();
         let (action, ply, old, new) = match self {
             Edit::Replace { at, with } => ("replace", at + 1, text(*at), with.to_string()),
             Edit::Insert { at, ply } => ("insert", at + 1, String::new(), ply.to_string()),
@@ -97,8 +118,8 @@ impl Edit {
             } => (
                 "checkpoint",
                 after + 1,
-                checkpoint_after(record, *after)
-                    .map(|c| format!("[%stones {}]", c.args.as_str()))
+                (written.stones(*after))
+                    .map(|args| format!("[%stones {args}]"))
                     .unwrap_or_default(),
                 format!("[%stones {south} {north}]"),
             ),
@@ -123,35 +144,13 @@ impl Edit {
         }
     }
 
-    /// The main-line plies `written` with the edit applied, as [`apply_edit`] applies it
-    /// to a record's: so an edit is shown without a copy of its record.
-    pub(crate) fn edited_plies<'a>(&'a self, written: &[&'a PlySyntax]) -> Vec<&'a PlySyntax> {
-        let mut out = written.to_vec();
-        match self {
-            Edit::Replace { at, with } => {
-                if let Some(p) = out.get_mut(*at) {
-                    *p = with;
-                }
-            }
-            Edit::Insert { at, ply } => out.insert((*at).min(out.len()), ply),
-            Edit::Delete { at } => {
-                if *at < out.len() {
-                    out.remove(*at);
-                }
-            }
-            Edit::Swap { at } => {
-                if at + 1 < out.len() {
-                    out.swap(*at, at + 1);
-                }
-            }
-            Edit::Checkpoint { .. } | Edit::Result { .. } => {}
-        }
-        out
-    }
-
-    /// In words, with 1-based ply numbers.
-    pub fn describe(&self, written: &[&PlySyntax]) -> String {
-        let text = |i: usize| written.get(i).map(|s| said_ply(s)).unwrap_or_default();
+    /// In words, with 1-based ply numbers, of the main-line plies `written`.
+    pub(crate) fn describe(&self, written: &shown::Plies<'_>) -> String {
+        let text = |i: usize| {
+            (written.get(i))
+                .map(|s| crate::escape::quoted(&s).into_owned())
+                .unwrap_or_default()
+        };
         match self {
             Edit::Replace { at, with } => {
                 format!(
@@ -183,18 +182,6 @@ impl Edit {
             Edit::Result { result } => format!("write the result {}", result.as_str()),
         }
     }
-}
-
-/// The first `[%stones]` command after main-line ply `after` (0-based).
-fn checkpoint_after(record: &Record, after: usize) -> Option<&pmn::Command> {
-    let inputs = PlyInput::main_line(record);
-    let found = inputs
-        .get(after)?
-        .commands
-        .iter()
-        .find(|c| c.name == "stones")
-        .copied();
-    found
 }
 
 /// Bounds of the search.
@@ -284,6 +271,8 @@ mod tests {
     use super::rank::distance;
     use super::*;
     use crate::geometry::Pit;
+    use crate::pmn;
+    use crate::replay::PlyInput;
 
     #[test]
     fn choices_come_in_order_and_stop_at_the_cap() {
@@ -377,23 +366,15 @@ mod tests {
     }
 
     #[test]
-    fn edited_plies_are_the_main_line_of_the_record_edited() {
-        let game = &crate::pmn::parse_str(
-            "[Game \"Tsoro\"]\n\n1. a3 $1 {c} d10 (d11) 2. a4 {[%stones 3 4]} d9 3. b5 *\n",
-        )[0];
+    fn plies_shown_edited_are_the_main_line_of_the_record_edited() {
+        let text = "[Game \"Tsoro\"]\n\n1. a3 $1 {c} d10 (d11 {[%stones 1 1]}) 2. a4 {[%stones 3 4]} d9 {x [%stones 5 6]} 3. b5 *\n";
+        let game = &crate::pmn::parse_str(text)[0];
         let record = &game.record;
-        let written: Vec<&PlySyntax> = record.main_line().map(|e| &e.ply.syntax).collect();
-        let mut edits = vec![
-            Edit::Checkpoint {
-                after: 2,
-                south: 3,
-                north: 3,
-            },
-            Edit::Result {
-                result: GameResult::Draw,
-            },
-        ];
-        for at in 0..=written.len() + 1 {
+        let plies = record.main_line().count();
+        let mut edits = vec![Edit::Result {
+            result: GameResult::Draw,
+        }];
+        for at in 0..=plies + 1 {
             edits.push(Edit::Replace {
                 at,
                 with: ply("c7"),
@@ -402,16 +383,45 @@ mod tests {
             edits.push(Edit::Delete { at });
             edits.push(Edit::Swap { at });
         }
-        for edit in &edits {
-            let applied = apply_edit(record, edit);
-            let whole: Vec<String> = applied
-                .main_line()
-                .map(|e| e.ply.syntax.to_string())
-                .collect();
-            let shown: Vec<String> = (edit.edited_plies(&written).iter())
-                .map(ToString::to_string)
-                .collect();
-            assert_eq!(shown, whole, "{edit:?}");
+        // A checkpoint after a ply of the record (the search corrects none other).
+        for after in 0..plies {
+            edits.push(Edit::Checkpoint {
+                after,
+                south: 3,
+                north: 3,
+            });
+        }
+        // Held from the record, and read from the text: the record then held in part.
+        let whole = shown::Written::of_record(record);
+        let cut = (pmn::Reader::new(text.as_bytes()).next_text().unwrap()).parse_cut(0);
+        let read = shown::Written::read(&cut, plies, std::slice::from_ref(&(0..plies)));
+        for written in [&whole, &read] {
+            let written = shown::Plies::Written(written);
+            for a in &edits {
+                let once = shown::Plies::Edited(a, &written);
+                let applied = apply_edit(record, a);
+                for b in &edits {
+                    if matches!(b, Edit::Checkpoint { after, .. } if *after >= once.len()) {
+                        continue;
+                    }
+                    let twice = shown::Plies::Edited(b, &once);
+                    let applied = apply_edit(&applied, b);
+                    let inputs = PlyInput::main_line(&applied);
+                    let whole: Vec<(String, Option<String>)> = (inputs.iter())
+                        .map(|i| {
+                            let stones = i.commands.iter().find(|c| c.name == "stones");
+                            (
+                                i.syntax.to_string(),
+                                stones.map(|c| c.args.as_str().to_string()),
+                            )
+                        })
+                        .collect();
+                    let shown: Vec<(String, Option<String>)> = (0..twice.len())
+                        .map(|i| (twice.get(i).unwrap_or_default(), twice.stones(i)))
+                        .collect();
+                    assert_eq!(shown, whole, "{a:?} {b:?}");
+                }
+            }
         }
     }
 
@@ -420,6 +430,7 @@ mod tests {
         let games = [
             "[Game \"Tsoro\"]\n[Result \"1-0\"]\n\n1. a3 $1 $2 {c} d10 (d11 {v} (a2)) 2. a4 {[%stones 3 4]} d9 $4 3. b5 1-0\n",
             "[Game \"Tsoro\"]\n[SetUp \"1\"]\n[Position \"2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 N\"]\n\n1... d10 ; line\n2. a3 d9\n",
+            "[Game \"Tsoro\"]\n\n{s} 1. a3 $1 {[%stones 1 2] c} (d11 {v} $2 (a2 $3)) d10 $2 $3 {x [%stones 3 4]} {[%stones 7 7]} 2. a4 {[%stones 5 6]} (a5) d9 $4 3. b5 *\n",
         ];
         for text in games {
             let game = &crate::pmn::parse_str(text)[0];
@@ -439,19 +450,34 @@ mod tests {
                 });
                 edits.push(Edit::Insert { at, ply: ply("c7") });
                 edits.push(Edit::Delete { at });
+                edits.push(Edit::Swap { at });
+            }
+            // A checkpoint after a ply of the record (the search corrects none other).
+            for after in 0..plies + 1 {
+                edits.push(Edit::Checkpoint {
+                    after,
+                    south: 9,
+                    north: 8,
+                });
             }
             let pairs = (edits.iter()).flat_map(|a| {
                 std::iter::once(vec![a]).chain(edits.iter().map(move |b| vec![a, b]))
             });
             for pair in pairs {
                 let mut record = game.record.clone();
+                let mut in_range = true;
                 for edit in &pair {
+                    let plies = record.main_line().count();
+                    in_range &= !matches!(edit, Edit::Checkpoint { after, .. } if *after >= plies);
                     record = apply::edit_record(&record, edit, true);
+                }
+                if !in_range {
+                    continue;
                 }
                 let whole = pmn::write_game(&record);
                 let read =
                     apply::edited_text(&game.text, game.offset, game.line, &game.record, &pair);
-                assert_eq!(read.as_deref(), Some(whole.as_str()), "{pair:?}");
+                assert_eq!(read, whole, "{pair:?}");
             }
         }
     }

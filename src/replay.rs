@@ -595,7 +595,8 @@ pub fn declared_result(record: &Record) -> Option<GameResult> {
 
 /// The main-line plies of a game's text past those a record holds (see
 /// [`crate::pmn::GameText::parse_cut`]): its plies from the `skip`-th (counted from 0)
-/// on, read from the text as a replay comes to them, after the plies it was given.
+/// up to, not including, the `until`-th, read from the text as a replay comes to them,
+/// after the plies it was given.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct TextTail<'t> {
     /// The game's text, where it starts in its file, and its first line.
@@ -604,6 +605,8 @@ pub(crate) struct TextTail<'t> {
     pub(crate) line: u32,
     /// The main-line plies of the text the record holds, not replayed from the text.
     pub(crate) skip: usize,
+    /// Where the replay stops: `usize::MAX` for the end of the game.
+    pub(crate) until: usize,
 }
 
 /// Replays `inputs` from `state`, then the plies of `tail` (if given), appending to
@@ -681,6 +684,7 @@ fn replay_with<'a, P: std::borrow::Borrow<PlyInput<'a>>>(
         if let Some(tail) = tail.filter(|_| going) {
             let mut rest = TailPlies {
                 skip: tail.skip,
+                until: tail.until,
                 read: 0,
                 number,
                 pending: None,
@@ -714,6 +718,8 @@ fn replay_with<'a, P: std::borrow::Borrow<PlyInput<'a>>>(
 /// after it come with it, and numbered on from `number`. Variations are skipped.
 struct TailPlies<'p, F: FnMut(&PlyInput<'_>) -> bool> {
     skip: usize,
+    /// The plies from the `until`-th on are not played.
+    until: usize,
     /// The main-line plies read.
     read: usize,
     /// The number of the last ply played.
@@ -754,6 +760,9 @@ impl<F: FnMut(&PlyInput<'_>) -> bool> crate::pmn::Visitor for TailPlies<'_, F> {
             return std::ops::ControlFlow::Continue(());
         }
         self.step_pending()?;
+        if self.read > self.until {
+            return std::ops::ControlFlow::Break(());
+        }
         self.pending = Some(ply);
         std::ops::ControlFlow::Continue(())
     }

@@ -298,7 +298,7 @@ fn json_string(text: &str) -> String {
 
 /// A game validated straight from its text, as the reader reads it, without a syntax
 /// tree ([`Replayer::replay_text`]), its diagnostics' snippets cut from its text, and
-/// parsed only as far as a search for its repairs reads it (`--suggest`). `None` for
+/// with `--suggest` a window of it parsed for the search for its repairs. `None` for
 /// rules inferred and text that may stand for no game: the game is then parsed and
 /// validated whole.
 fn validate_text(
@@ -329,7 +329,7 @@ fn validate_text(
     if no_game {
         return None;
     }
-    // Suggestions read the record parsed only as far as their search reads it.
+    // Suggestions read the window of the record their search reads.
     if settings.suggest && !trace.is_valid() {
         crate::repair::attach_suggestions_from_text(
             game,

@@ -807,7 +807,7 @@ fn view_from(seen: Seen<'_>, trace: &Trace) -> GameView {
 /// its move text is read again as the page is written, each variation that branches
 /// from the main line is replayed from the text of the line it makes, and a search for
 /// repairs of a game with an error (as `sow validate --suggest` would, when `suggest`)
-/// holds its record only as far as it reads it.
+/// holds only the window of its record it reads.
 fn text_view(
     input: &str,
     index: usize,

@@ -230,7 +230,7 @@ fn one_long_game_takes_a_small_multiple_of_its_text() {
     // The commands that replay a game from its text as it is read: no syntax tree,
     // no ply kept (beyond the few `tree` shows); convert, which then holds the tree
     // only as far as the game replays; `repair` and `view`, whose search for repairs
-    // holds the tree only as far as it reads it, and `view`, which reads the move text
+    // holds only the window of the tree it reads, and `view`, which reads the move text
     // again as it writes the page; `search`, `convert --to sqlite` and `convert
     // --keep-broken`, which write a game with errors that the reader read whole from
     // its text.
@@ -440,49 +440,122 @@ fn validate_suggest_of_a_long_game_with_an_early_error_takes_a_small_multiple_of
     );
 }
 
+/// Where the first move number past `fraction` of the file `path` ends (its `. `), read
+/// from a little of the file: the tests' own memory is no part of a child's measure, but
+/// a child begins as a copy of its parent.
+fn number_past(path: &Path, fraction: f64) -> u64 {
+    let mut file = std::fs::File::open(path).unwrap();
+    let from = (file.metadata().unwrap().len() as f64 * fraction) as u64;
+    file.seek(std::io::SeekFrom::Start(from)).unwrap();
+    let mut near = vec![0; 64];
+    file.read_exact(&mut near).unwrap();
+    let near = String::from_utf8_lossy(&near);
+    from + near.find(". ").unwrap() as u64
+}
+
+/// Writes `bytes` into the file `path` at `at`, over what was there.
+fn write_over(path: &Path, at: u64, bytes: &[u8]) {
+    let mut file = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+    file.seek(std::io::SeekFrom::Start(at)).unwrap();
+    file.write_all(bytes).unwrap();
+}
+
+/// The file `path` (a game of [`long_valid_game`]) with South's ply of the first move
+/// past `fraction` of its text written as an empty pit: `a1`, or `a4` where `a1` was.
+fn with_an_empty_pit(path: &Path, fraction: f64) {
+    let ply = number_past(path, fraction) + 2;
+    let mut file = std::fs::File::open(path).unwrap();
+    file.seek(std::io::SeekFrom::Start(ply)).unwrap();
+    let mut written = [0; 2];
+    file.read_exact(&mut written).unwrap();
+    let empty: &[u8] = if &written == b"a1" { b"a4" } else { b"a1" };
+    write_over(path, ply, empty);
+}
+
+/// Runs `args` on a game of `text` bytes, and checks that it says `said` within a small
+/// multiple of the text.
+fn in_bounds(args: &[&str], text: u64, said: &str) {
+    let r = run(args, None);
+    assert!(matches!(r.status, Some(0 | 1)), "{args:?}: {}", r.said);
+    assert!(r.said.contains(said), "{args:?}: {}", r.said);
+    assert!(
+        r.peak < 4 * text + 40 * MB,
+        "{args:?}: {} MB for {} MB of text",
+        r.peak / MB,
+        text / MB
+    );
+}
+
 #[test]
-fn a_long_game_with_a_late_error_is_repaired_holding_one_record_to_the_error() {
+fn a_long_game_with_a_late_error_is_repaired_holding_a_window_of_it() {
     let dir = tempfile::tempdir().unwrap();
     let text = 8 << 20;
-    let valid = long_valid_game(dir.path(), text);
-    // Half way, South's ply of a move written as an empty pit: `a1`, where `a2` was.
-    let whole = std::fs::read_to_string(&valid).unwrap();
-    let half = whole.len() / 2;
-    let number = whole[half..].find(". ").unwrap() + half;
-    let at = whole[..number].rfind(' ').unwrap() + 1;
-    let ply = number + 2;
-    let end = ply + whole[ply..].find(' ').unwrap();
-    let mut broken = whole[..ply].to_string();
-    broken += if &whole[ply..end] == "a1" { "a4" } else { "a1" };
-    broken += &whole[end..];
-    assert!(whole[at..number].parse::<u64>().unwrap() > 100_000);
-    let game = dir.path().join("late.pmn");
-    std::fs::write(&game, broken).unwrap();
-    let game = game.to_str().unwrap();
+    let valid = long_valid_game(dir.path(), text as usize);
     let out = dir.path().join("repaired.pmn");
     let out = out.to_str().unwrap();
-    let commands: [&[&str]; 2] = [
-        &["validate", "--suggest", game],
-        &["repair", game, "-o", out],
-    ];
-    for args in commands {
-        let r = run(args, None);
-        assert!(matches!(r.status, Some(0 | 1)), "{args:?}: {}", r.said);
-        let said = if args[0] == "repair" {
-            "repaired: replace"
-        } else {
-            "suggestion"
-        };
-        assert!(r.said.contains(said), "{args:?}: {}", r.said);
-        // The record parsed to the error and the plies the search reads past it, held
-        // once: its suggestions and the repaired game are written without a copy of it.
-        assert!(
-            r.peak < 30 * text as u64 + 40 * MB,
-            "{args:?}: {} MB for {} MB of text",
-            r.peak / MB,
-            text as u64 / MB
+    // The search reads the plies near the error from the text, and replays those before
+    // it from the text: wherever the error, no syntax tree of the plies before it.
+    for fraction in [0.5, 0.999] {
+        let game = dir.path().join(format!("late-{fraction}.pmn"));
+        std::fs::copy(&valid, &game).unwrap();
+        with_an_empty_pit(&game, fraction);
+        let game = game.to_str().unwrap();
+        in_bounds(
+            &["validate", "--suggest", game],
+            text,
+            "suggestion: replace",
+        );
+        in_bounds(
+            &["repair", game, "-o", out, "--force"],
+            text,
+            "repaired: replace",
         );
     }
+    // Two errors far apart: the second search, from the error the first edit leaves,
+    // reads a window of its own past the first. (The suggestion shows every ply between
+    // the two edits: `repair` says only the edits.)
+    let game = dir.path().join("two.pmn");
+    std::fs::copy(&valid, &game).unwrap();
+    with_an_empty_pit(&game, 0.0001);
+    with_an_empty_pit(&game, 0.6);
+    let game = game.to_str().unwrap();
+    let said = "repaired: replace ply 142 `a1` by `a2`, then replace ply";
+    in_bounds(&["repair", game, "-o", out, "--force"], text, said);
+}
+
+#[test]
+fn a_long_game_with_a_move_number_out_of_step_is_renumbered_in_bounds() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = 8 << 20;
+    let game = long_valid_game(dir.path(), text as usize);
+    // A move number near the end one too high: no replay error, a text problem, whose
+    // repair reads the move numbers and replays the game renumbered from the text.
+    let (at, number) = (0..)
+        .map(|k| {
+            let at = number_past(&game, 0.9 + k as f64 * 1e-6);
+            let mut file = std::fs::File::open(&game).unwrap();
+            file.seek(std::io::SeekFrom::Start(at - 6)).unwrap();
+            let mut digits = [0; 6];
+            file.read_exact(&mut digits).unwrap();
+            (at - 6, String::from_utf8_lossy(&digits).into_owned())
+        })
+        .find(|(_, digits)| !digits.ends_with('9'))
+        .unwrap();
+    let n: u64 = number.parse().unwrap();
+    write_over(&game, at, (n + 1).to_string().as_bytes());
+    let out = dir.path().join("renumbered.pmn");
+    let game = game.to_str().unwrap();
+    let args = ["repair", game, "-o", out.to_str().unwrap()];
+    in_bounds(&args, text, "repaired: write move number");
+    // The number mended in place, and every other byte kept.
+    let mut file = std::fs::File::open(&out).unwrap();
+    file.seek(std::io::SeekFrom::Start(at)).unwrap();
+    let mended = format!("{n}. {{repaired: was {}.}} ", n + 1);
+    let mut near = vec![0; mended.len()];
+    file.read_exact(&mut near).unwrap();
+    assert_eq!(String::from_utf8_lossy(&near), mended);
+    let len = |path: &Path| std::fs::metadata(path).unwrap().len();
+    assert_eq!(len(&out), len(Path::new(game)) + mended.len() as u64 - 8);
 }
 
 #[test]

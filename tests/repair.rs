@@ -794,9 +794,9 @@ fn move_numbers_that_show_a_ply_missing_are_all_written_in_step() {
 
 #[test]
 fn a_record_held_in_part_gets_the_suggestions_of_the_whole_record() {
-    // The search reads the plies past those a record holds from the game's text: held
-    // to any ply from the error on, a record gets the suggestions, ranks and repaired
-    // text of the whole record.
+    // The search reads the plies it needs from the game's text when its record holds
+    // the main line in part: held to no ply or to any ply from the error on, a record
+    // gets the suggestions, ranks and repaired text of the whole record.
     let options = ReplayOptions::validate();
     let bounds = RepairOptions::default();
     let mut compared = 0;
@@ -814,7 +814,7 @@ fn a_record_held_in_part_gets_the_suggestions_of_the_whole_record() {
             (fixes, found.stopped, found.none)
         };
         let expected = said(&whole);
-        for held in [error as usize, error as usize + 1, error as usize + 5] {
+        for held in [0, error as usize, error as usize + 1, error as usize + 5] {
             if held >= trace.plies_written {
                 continue;
             }

@@ -217,28 +217,50 @@ pub(super) fn push_element<T>(items: &mut Vec<T>, build: impl FnOnce() -> T) {
     unsafe { items.set_len(len + 1) };
 }
 
-/// A [`RecordBuilder`] that holds the main line only up to its `plies`-th ply: what
-/// follows is read (its problems kept) but not held. The tags, the result and every
-/// problem are held as a full parse holds them. A game written only as far as it
-/// replays needs no more of its tree, however long its text.
+/// A [`RecordBuilder`] that holds the main line only from its `from`-th ply (counted
+/// from 0) up to, not including, its `to`-th: what comes before or after is read (its
+/// problems kept) but not held, the elements after a ply held as long as the ply is.
+/// The tags, the result and every problem are held as a full parse holds them. A game
+/// written only as far as it replays, or searched for repairs near one place, needs no
+/// more of its tree, however long its text.
 pub struct CutBuilder {
     builder: RecordBuilder,
     /// Variations open around the element read (0: the main line).
     depth: usize,
-    /// Main-line plies still to hold.
-    left: usize,
-    /// Whether the main line has passed its last ply held.
-    cut: bool,
+    /// Main-line plies read.
+    read: usize,
+    /// The main-line plies held: `from..to`.
+    from: usize,
+    to: usize,
+    /// Whether the main-line element read is held: it follows a ply held (or, when the
+    /// first ply is held, comes before the first ply).
+    holding: bool,
+    /// Whether the reading stops at the first main-line ply past those held.
+    stops: bool,
 }
 
 impl CutBuilder {
     /// A builder for a game of `len` bytes of text, holding `plies` main-line plies.
     pub fn new(len: usize, plies: usize) -> CutBuilder {
         CutBuilder {
+            stops: false,
+            ..CutBuilder::window(len, 0, plies)
+        }
+    }
+
+    /// A builder for a game of `len` bytes of text, holding the main-line plies
+    /// `from..to` and what follows each, that stops the reading at the ply `to`: the
+    /// result and the problems past it are not read.
+    pub fn window(len: usize, from: usize, to: usize) -> CutBuilder {
+        let plies = to.saturating_sub(from);
+        CutBuilder {
             builder: RecordBuilder::new(len.min(plies.saturating_mul(16))),
             depth: 0,
-            left: plies,
-            cut: false,
+            read: 0,
+            from,
+            to,
+            holding: from == 0,
+            stops: true,
         }
     }
 
@@ -249,7 +271,7 @@ impl CutBuilder {
 
     /// Whether the element read is held.
     fn holds(&self) -> bool {
-        self.depth > 0 || !self.cut
+        self.depth > 0 || self.holding
     }
 }
 
@@ -263,8 +285,11 @@ impl Visitor for CutBuilder {
 
     fn ply(&mut self, ply: Ply) -> ControlFlow<()> {
         if self.depth == 0 {
-            self.cut |= self.left == 0;
-            self.left = self.left.saturating_sub(1);
+            if self.stops && self.read >= self.to {
+                return ControlFlow::Break(());
+            }
+            self.holding = (self.from..self.to).contains(&self.read);
+            self.read += 1;
         }
         match self.holds() {
             true => self.builder.ply(ply),

@@ -109,25 +109,11 @@ pub(super) fn edit_record(record: &Record, edit: &Edit, mark: bool) -> Record {
                 let Element::Comment(c) = &mut out.moves[i] else {
                     continue;
                 };
-                let Some(k) = c.commands.iter().position(|c| c.name == "stones") else {
+                let Some(was) = correct_checkpoint(c, *south, *north) else {
                     continue;
                 };
-                let was = format!("[%stones {}]", c.commands[k].args.as_str());
-                let now = format!("[%stones {south} {north}]");
-                if let Some(open) = c.text.find("[%stones") {
-                    let close = c.text[open..]
-                        .find(']')
-                        .map_or(c.text.len(), |e| open + e + 1);
-                    let text = format!("{}{now}{}", &c.text[..open], &c.text[close..]);
-                    c.text = text.as_str().into();
-                }
-                c.commands[k].args = pmn::Args::split(&format!("{south} {north}"));
                 if mark {
-                    // Not a command: the comment says what was written, and is no
-                    // checkpoint itself.
-                    let old = was.trim_start_matches("[%").trim_end_matches(']');
-                    out.moves
-                        .insert(i + 1, repaired_comment(format!("was {old}")));
+                    out.moves.insert(i + 1, repaired_comment(was));
                 }
                 break;
             }
@@ -149,28 +135,36 @@ pub(super) fn edit_record(record: &Record, edit: &Edit, mark: bool) -> Record {
     out
 }
 
+/// The first `[%stones]` of a comment corrected to the counts; what the comment that
+/// records it says (not a command: it is no checkpoint itself). `None` when the comment
+/// has no `[%stones]`.
+fn correct_checkpoint(c: &mut pmn::Comment, south: u32, north: u32) -> Option<String> {
+    let k = c.commands.iter().position(|c| c.name == "stones")?;
+    let was = format!("stones {}", c.commands[k].args.as_str());
+    let now = format!("[%stones {south} {north}]");
+    if let Some(open) = c.text.find("[%stones") {
+        let close = c.text[open..]
+            .find(']')
+            .map_or(c.text.len(), |e| open + e + 1);
+        let text = format!("{}{now}{}", &c.text[..open], &c.text[close..]);
+        c.text = text.as_str().into();
+    }
+    c.commands[k].args = pmn::Args::split(&format!("{south} {north}"));
+    Some(format!("was {was}"))
+}
+
 /// A game's text written in the export form with edits applied, each recorded in a
 /// comment, as [`edit_record`] applies them (`mark`) to the record the text reads as
 /// and [`pmn::write_game`] writes it: from the reader's events, so that the record is
 /// never held. `record` holds the game's tags, result and first side (its moves may be
-/// held in part). `None` when an edit is not one of those written so (a swap or a
-/// checkpoint: the caller edits the record).
+/// held in part).
 pub(super) fn edited_text(
     text: &str,
     offset: usize,
     line: u32,
     record: &Record,
     edits: &[&Edit],
-) -> Option<String> {
-    let streamed = |e: &&&Edit| {
-        matches!(
-            e,
-            Edit::Replace { .. } | Edit::Insert { .. } | Edit::Delete { .. } | Edit::Result { .. }
-        )
-    };
-    if !edits.iter().all(|e| streamed(&e)) {
-        return None;
-    }
+) -> String {
     // The tags and the result token as the edits leave them, and what each result edit
     // says was declared before it.
     let mut head = Record {
@@ -202,11 +196,14 @@ pub(super) fn edited_text(
             plies: 0,
             pending: None,
             dropping: false,
+            swapped: None,
+            between: Vec::new(),
+            corrected: false,
         }));
     }
     pmn::parse::read_game(text, offset, line, &mut next);
     next.finish(head.result.map(|r| r.result));
-    Some(out)
+    out
 }
 
 /// Where an edit's events go: the writer, or the next edit.
@@ -229,6 +226,40 @@ struct Edited<'e, 'o> {
     pending: Option<pmn::Comment>,
     /// The NAGs of a deleted ply go with it.
     dropping: bool,
+    /// The first ply of a swap, held until the second, and the events between them.
+    swapped: Option<pmn::Ply>,
+    between: Vec<Event>,
+    /// The checkpoint is corrected.
+    corrected: bool,
+}
+
+/// An event held between the plies of a swap.
+enum Event {
+    Ply(pmn::Ply),
+    Comment(pmn::Comment),
+    Nag(pmn::Nag),
+    MoveNumber(pmn::MoveNumber),
+    Begin(pmn::Span),
+    End(pmn::Span),
+}
+
+impl Event {
+    /// Hands the event on to `next` (a variation's events are always wanted: the
+    /// writer skips none).
+    fn send(self, next: &mut Next<'_, '_>) -> std::ops::ControlFlow<()> {
+        use pmn::Visitor as _;
+        match self {
+            Event::Ply(p) => next.ply(p),
+            Event::Comment(c) => next.comment(c),
+            Event::Nag(n) => next.nag(n),
+            Event::MoveNumber(m) => next.move_number(m),
+            Event::Begin(open) => {
+                let _ = next.begin_variation(open);
+                std::ops::ControlFlow::Continue(())
+            }
+            Event::End(span) => next.end_variation(span),
+        }
+    }
 }
 
 fn repaired(what: String) -> pmn::Comment {
@@ -243,6 +274,13 @@ impl Next<'_, '_> {
         match self {
             Next::Writer(w) => w.finish(result),
             Next::Edited(mut e) => {
+                // A swap with no second ply: nothing changes.
+                if let Some(first) = e.swapped.take() {
+                    let _ = e.next.ply(first);
+                    for event in std::mem::take(&mut e.between) {
+                        let _ = event.send(&mut e.next);
+                    }
+                }
                 e.flush();
                 match e.edit {
                     Edit::Insert { at, ply } if *at >= e.plies => {
@@ -283,14 +321,33 @@ impl pmn::Visitor for Next<'_, '_> {
         }
     }
 
-    fn comment(&mut self, comment: pmn::Comment) -> std::ops::ControlFlow<()> {
+    fn comment(&mut self, mut comment: pmn::Comment) -> std::ops::ControlFlow<()> {
         match self {
             Next::Writer(w) => w.comment(comment),
+            Next::Edited(e) if e.swapped.is_some() => e.hold(Event::Comment(comment)),
             Next::Edited(e) => {
-                if e.depth == 0 {
-                    e.flush();
+                if e.depth > 0 {
+                    return e.next.comment(comment);
                 }
-                e.next.comment(comment)
+                e.flush();
+                let was = match e.edit {
+                    Edit::Checkpoint {
+                        after,
+                        south,
+                        north,
+                    } if e.plies == after + 1 && !e.corrected => {
+                        correct_checkpoint(&mut comment, *south, *north)
+                    }
+                    _ => None,
+                };
+                e.next.comment(comment)?;
+                match was {
+                    Some(was) => {
+                        e.corrected = true;
+                        e.next.comment(repaired(was))
+                    }
+                    None => std::ops::ControlFlow::Continue(()),
+                }
             }
         }
     }
@@ -298,6 +355,7 @@ impl pmn::Visitor for Next<'_, '_> {
     fn nag(&mut self, nag: pmn::Nag) -> std::ops::ControlFlow<()> {
         match self {
             Next::Writer(w) => w.nag(nag),
+            Next::Edited(e) if e.swapped.is_some() => e.hold(Event::Nag(nag)),
             Next::Edited(e) if e.depth == 0 && e.dropping => std::ops::ControlFlow::Continue(()),
             Next::Edited(e) => e.next.nag(nag),
         }
@@ -306,6 +364,7 @@ impl pmn::Visitor for Next<'_, '_> {
     fn move_number(&mut self, number: pmn::MoveNumber) -> std::ops::ControlFlow<()> {
         match self {
             Next::Writer(w) => w.move_number(number),
+            Next::Edited(e) if e.swapped.is_some() => e.hold(Event::MoveNumber(number)),
             Next::Edited(e) => {
                 if e.depth == 0 {
                     e.flush();
@@ -318,6 +377,11 @@ impl pmn::Visitor for Next<'_, '_> {
     fn begin_variation(&mut self, open: pmn::Span) -> pmn::Skip {
         match self {
             Next::Writer(w) => w.begin_variation(open),
+            Next::Edited(e) if e.swapped.is_some() => {
+                e.depth += 1;
+                let _ = e.hold(Event::Begin(open));
+                pmn::Skip::No
+            }
             Next::Edited(e) => {
                 if e.depth == 0 {
                     e.flush();
@@ -333,7 +397,10 @@ impl pmn::Visitor for Next<'_, '_> {
             Next::Writer(w) => w.end_variation(span),
             Next::Edited(e) => {
                 e.depth = e.depth.saturating_sub(1);
-                e.next.end_variation(span)
+                match e.swapped.is_some() {
+                    true => e.hold(Event::End(span)),
+                    false => e.next.end_variation(span),
+                }
             }
         }
     }
@@ -342,9 +409,18 @@ impl pmn::Visitor for Next<'_, '_> {
 }
 
 impl Edited<'_, '_> {
+    /// Holds an event between the plies of a swap.
+    fn hold(&mut self, event: Event) -> std::ops::ControlFlow<()> {
+        self.between.push(event);
+        std::ops::ControlFlow::Continue(())
+    }
+
     fn ply(&mut self, mut ply: pmn::Ply) -> std::ops::ControlFlow<()> {
         if self.depth > 0 {
-            return self.next.ply(ply);
+            return match self.swapped.is_some() {
+                true => self.hold(Event::Ply(ply)),
+                false => self.next.ply(ply),
+            };
         }
         self.flush();
         let k = self.plies;
@@ -368,6 +444,32 @@ impl Edited<'_, '_> {
                 self.dropping = true;
                 self.next
                     .comment(repaired(format!("deleted {}", ply.syntax)))
+            }
+            // The plies change places; the NAGs and comments after each stay.
+            Edit::Swap { at } if *at == k => {
+                self.swapped = Some(ply);
+                std::ops::ControlFlow::Continue(())
+            }
+            Edit::Swap { at } if at + 1 == k => {
+                let Some(first) = self.swapped.take() else {
+                    return self.next.ply(ply);
+                };
+                let between = std::mem::take(&mut self.between);
+                let nags = (between.iter())
+                    .take_while(|e| matches!(e, Event::Nag(_)))
+                    .count();
+                let (was_first, was_second) = (first.syntax.to_string(), ply.syntax.to_string());
+                self.next.ply(ply)?;
+                let mut events = between.into_iter();
+                for event in events.by_ref().take(nags) {
+                    event.send(&mut self.next)?;
+                }
+                self.next.comment(repaired(format!("was {was_first}")))?;
+                for event in events {
+                    event.send(&mut self.next)?;
+                }
+                self.pending = Some(repaired(format!("was {was_second}")));
+                self.next.ply(first)
             }
             _ => self.next.ply(ply),
         }

@@ -1,6 +1,7 @@
 //! The search for repairs: single edits before the first error, each replayed from the
 //! position before it, and a second edit when no single one replays the record.
 
+use std::borrow::Cow;
 use std::time::Instant;
 
 use crate::diagnostic::{Code, SuggestedEdit, Suggestion};
@@ -66,7 +67,7 @@ pub fn search_from(
 }
 
 /// Main-line plies held past the furthest ply a search or its suggestions read, when a
-/// game's record is held only in part (see [`search_held`]).
+/// game's record is held only in part (see [`Window`]).
 pub(super) const HELD_PAST: usize = 4096;
 
 /// The main-line plies a game's record holds.
@@ -80,40 +81,220 @@ pub(super) fn plies_read(first_error: usize) -> usize {
     first_error + 4
 }
 
-/// The game with its record's main line held up to `plies` plies (read again from its
-/// text), its problems those it was read with.
-pub(super) fn holding(parsed: &ParsedGame, plies: usize) -> ParsedGame {
-    let mut builder = pmn::CutBuilder::new(parsed.text.len(), plies);
-    let tags = pmn::parse::read_game(&parsed.text, parsed.offset, parsed.line, &mut builder);
-    ParsedGame {
-        record: builder.finish(tags).0,
-        problems: parsed.problems.clone(),
-        text: parsed.text.clone(),
-        offset: parsed.offset,
-        line: parsed.line,
+/// What a search reads of a game: its main line from ply `base` on (counted from 0),
+/// held as a record, with the game state before ply `base`; the plies past those held
+/// are read from the game's text when a replay comes to them. A record that holds the
+/// whole main line is its own window from 0; a game whose record holds it in part (see
+/// [`crate::pmn::GameText::parse_cut`]) is read again from its text for the plies the
+/// search reads, and its plies before them are replayed from the text, so a long
+/// game costs no more than its text, wherever its error.
+pub(super) struct Window<'a> {
+    /// The game: its tags, result and problems, and its main line from ply `base` on.
+    game: Cow<'a, ParsedGame>,
+    base: usize,
+    /// The state before ply `base`; `None` when the game's rules or start are not
+    /// known, or a ply before it fails.
+    state: Option<GameState>,
+    /// The plies of the text past those held.
+    tail: Option<TextTail<'a>>,
+    /// The main-line plies of the game (as edited) in all.
+    plies: usize,
+}
+
+impl<'a> Window<'a> {
+    /// The window of a search from the error at ply `first_error` (from 1) of a game
+    /// whose text has `plies` main-line plies: its plies from the search's first state
+    /// (`window` plies before the error, and one more for a deletion) to
+    /// [`HELD_PAST`] past those the search reads.
+    pub(super) fn at(
+        parsed: &'a ParsedGame,
+        plies: usize,
+        first_error: usize,
+        window: usize,
+        options: &ReplayOptions,
+    ) -> Window<'a> {
+        if held_plies(parsed) >= plies {
+            return Window {
+                game: Cow::Borrowed(parsed),
+                base: 0,
+                state: state_before(parsed, 0, options),
+                tail: None,
+                plies,
+            };
+        }
+        let base = first_state(first_error, plies, window);
+        let to = (plies_read(first_error) + HELD_PAST).min(plies);
+        let state = state_before(parsed, base, options);
+        Window::read(parsed, plies, plies, base, base, to, state)
+    }
+
+    /// The window whose record holds the plies `from..to` of the text (counted from 0,
+    /// of `text_plies`), numbered from `base` in the game as edited (of `plies` plies),
+    /// with the `state` before them.
+    #[allow(clippy::too_many_arguments)]
+    fn read(
+        parsed: &'a ParsedGame,
+        plies: usize,
+        text_plies: usize,
+        base: usize,
+        from: usize,
+        to: usize,
+        state: Option<GameState>,
+    ) -> Window<'a> {
+        // The tags and result are the game's record's: the reading stops past the plies
+        // held.
+        let mut builder = pmn::CutBuilder::window(parsed.text.len(), from, to);
+        pmn::parse::read_game(&parsed.text, parsed.offset, parsed.line, &mut builder);
+        let mut record = builder.finish(parsed.record.tags.clone()).0;
+        record.result = parsed.record.result;
+        let game = ParsedGame {
+            record,
+            problems: parsed.problems.clone(),
+            text: String::new(),
+            offset: parsed.offset,
+            line: parsed.line,
+        };
+        Window {
+            game: Cow::Owned(game),
+            base,
+            state,
+            tail: (to < text_plies).then_some(TextTail {
+                text: &parsed.text,
+                offset: parsed.offset,
+                line: parsed.line,
+                skip: to,
+                until: usize::MAX,
+            }),
+            plies,
+        }
+    }
+
+    /// The window of the game with `edit` made (its ply indices those of this window's
+    /// game), for a search from the error at ply `first_error` of the game so edited: this
+    /// window edited when it holds the plies that search reads (read as far as
+    /// `read`), else a window of its own, read again from the text past the edit.
+    fn edited(
+        &self,
+        parsed: &'a ParsedGame,
+        edit: &Edit,
+        first_error: usize,
+        read: usize,
+        window: usize,
+        options: &ReplayOptions,
+    ) -> Window<'a> {
+        // An insertion or a deletion moves the plies after it by one.
+        let shift: isize = match edit {
+            Edit::Insert { .. } => 1,
+            Edit::Delete { .. } if self.plies > 0 => -1,
+            _ => 0,
+        };
+        let plies = self.plies.saturating_add_signed(shift);
+        let record = apply_edit(&self.game.record, &edit.shifted(self.base));
+        let far = self.tail.filter(|t| read > t.skip);
+        let Some(tail) = far else {
+            return Window {
+                game: Cow::Owned(ParsedGame {
+                    record,
+                    problems: self.game.problems.clone(),
+                    text: String::new(),
+                    offset: self.game.offset,
+                    line: self.game.line,
+                }),
+                base: self.base,
+                state: self.state.clone(),
+                tail: self.tail,
+                plies,
+            };
+        };
+        // The plies of the text held: those the search reads, as if the text were
+        // held from its start.
+        let text_plies = plies.saturating_add_signed(-shift);
+        let to = (read + HELD_PAST).min(text_plies);
+        let held_to = to.saturating_add_signed(shift);
+        let first = first_state(first_error, held_to, window).max(self.base);
+        let from = first.saturating_add_signed(-shift).max(edit_end(edit));
+        let base = from.saturating_add_signed(shift);
+        // The state before the new window: the edited plies held, then the text's.
+        let state = self.state.clone().and_then(|mut state| {
+            let inputs = PlyInput::main_line(&record);
+            let mut trace = Trace::default();
+            replay_from(
+                &mut state,
+                inputs.iter().take(base.saturating_sub(self.base)),
+                Some(TextTail {
+                    until: from,
+                    ..tail
+                }),
+                &record,
+                true,
+                &options.quieted(),
+                &mut trace,
+            );
+            trace.is_valid().then_some(state)
+        });
+        Window::read(parsed, plies, text_plies, base, from, to, state)
     }
 }
 
-/// The game held again from its text far enough for a search that reads its first
-/// `read` main-line plies, and the plies it then holds; `None` when the `held` plies
-/// reach them, or are all of the text's `plies`.
-fn held_to(
+/// The first ply past those an edit touches.
+fn edit_end(edit: &Edit) -> usize {
+    match edit {
+        Edit::Swap { at } => at + 2,
+        Edit::Result { .. } => 0,
+        e => e.at() + 1,
+    }
+}
+
+/// The first state a search from the error at ply `first_error` (from 1) needs, of a
+/// record holding `plies` main-line plies: `window` plies before the error's, and one
+/// more, as a deletion replays the ply before it.
+fn first_state(first_error: usize, plies: usize, window: usize) -> usize {
+    let error_index = first_error.saturating_sub(1).min(plies.saturating_sub(1));
+    error_index.saturating_sub(window).saturating_sub(1)
+}
+
+/// The state before main-line ply `n` (counted from 0) of a game whose record holds its
+/// main line from the start (in part, the rest read from its text). `None` when its rules
+/// or start are not known, or a ply before it fails.
+pub(super) fn state_before(
     parsed: &ParsedGame,
-    held: usize,
-    plies: usize,
-    read: usize,
-) -> Option<(ParsedGame, usize)> {
-    (held < plies && read > held).then(|| {
-        let more = (read + HELD_PAST).min(plies);
-        (holding(parsed, more), more)
-    })
+    n: usize,
+    options: &ReplayOptions,
+) -> Option<GameState> {
+    let record = &parsed.record;
+    let lean = options.quieted();
+    let rules = replay::rules_for(record, &lean).ok()?;
+    let start = replay::start_of(record, &rules).ok()?;
+    let mut state = GameState::new(rules, start);
+    if n == 0 {
+        return Some(state);
+    }
+    let held = held_plies(parsed);
+    let tail = (held < n).then_some(TextTail {
+        text: &parsed.text,
+        offset: parsed.offset,
+        line: parsed.line,
+        skip: held,
+        until: n,
+    });
+    let inputs = PlyInput::main_line(record);
+    let mut trace = Trace::default();
+    replay_from(
+        &mut state,
+        inputs.iter().take(n),
+        tail,
+        record,
+        true,
+        &lean,
+        &mut trace,
+    );
+    trace.is_valid().then_some(state)
 }
 
 /// [`search_from`] for a game whose text has `plies` main-line plies, of which its
-/// record may hold only the first (see [`crate::pmn::GameText::parse_cut`]): the plies
-/// past those held are read from the game's text when a replay comes to them, so a long
-/// game whose candidates fail soon costs no more than its text. The search and its
-/// ranking are those of the whole record.
+/// record may hold only the first (see [`crate::pmn::GameText::parse_cut`]): the search
+/// reads the game through a [`Window`], so a long game whose candidates fail soon costs
+/// no more than its text. The search and its ranking are those of the whole record.
 pub(super) fn search_held(
     parsed: &ParsedGame,
     plies: usize,
@@ -124,34 +305,8 @@ pub(super) fn search_held(
     /// Single edits tried as the first of two: the furthest, likeliest ones.
     const FIRSTS: usize = 6;
     let started = Instant::now();
-    // The search reads the record from its window to the plies after the error.
-    let again;
-    let read = plies_read(first_error as usize);
-    let parsed = match held_to(parsed, held_plies(parsed), plies, read) {
-        Some((game, _)) => {
-            again = game;
-            &again
-        }
-        None => parsed,
-    };
-    let held = held_plies(parsed);
-    let tail = |held: usize| {
-        (held < plies).then_some(TextTail {
-            text: &parsed.text,
-            offset: parsed.offset,
-            line: parsed.line,
-            skip: held,
-        })
-    };
-    let mut result = search_single(
-        parsed,
-        first_error,
-        tail(held),
-        plies,
-        options,
-        bounds,
-        started,
-    );
+    let window = Window::at(parsed, plies, first_error as usize, bounds.window, options);
+    let mut result = search_single(&window, first_error, options, bounds, started);
     if result.repairs.iter().any(|r| r.complete) || result.stopped_early {
         return result;
     }
@@ -161,42 +316,22 @@ pub(super) fn search_held(
             result.stopped_early = true;
             break;
         }
-        // The second search reads the record from the error the first edit leaves: held
-        // further when it is past the plies held.
-        let further;
-        let (from, held) = match held_to(parsed, held, plies, plies_read(first.replays + 2)) {
-            Some((game, more)) => {
-                further = game;
-                (&further, more)
-            }
-            None => (parsed, held),
-        };
-        // An insertion or a deletion moves the plies held by one.
-        let edited_plies = match first.edit {
-            Edit::Insert { .. } => plies + 1,
-            Edit::Delete { .. } if plies > 0 => plies - 1,
-            _ => plies,
-        };
-        let edited = ParsedGame {
-            record: apply_edit(&from.record, &first.edit),
-            problems: from.problems.clone(),
-            text: String::new(),
-            offset: from.offset,
-            line: from.line,
-        };
+        // The second search reads the game from the error the first edit leaves.
+        let next_error = first.replays + 1;
+        let read = plies_read(first.replays + 2);
+        let edited = window.edited(
+            parsed,
+            &first.edit,
+            next_error,
+            read,
+            bounds.window,
+            options,
+        );
         let rest = RepairOptions {
             plies: bounds.plies - result.replayed,
             ..bounds.clone()
         };
-        let next = search_single(
-            &edited,
-            first.replays as u32 + 1,
-            tail(held),
-            edited_plies,
-            options,
-            &rest,
-            started,
-        );
+        let next = search_single(&edited, next_error as u32, options, &rest, started);
         result.tried += next.tried;
         result.replayed += next.replayed;
         result.stopped_early |= next.stopped_early;
@@ -232,32 +367,33 @@ fn stop_work(edit: &Edit) -> u64 {
 }
 
 /// One level of the search: single edits of plies up to `bounds.window` before the
-/// first error, of the checkpoint that fails, of the result that fails. The record
-/// holds the game's main line up to where `text_tail` takes it on (if given), `plies`
-/// plies in all.
+/// first error, of the checkpoint that fails, of the result that fails, of the game
+/// its `window` reads.
 fn search_single(
-    parsed: &ParsedGame,
+    window: &Window<'_>,
     first_error: u32,
-    text_tail: Option<TextTail<'_>>,
-    plies: usize,
     options: &ReplayOptions,
     bounds: &RepairOptions,
     started: Instant,
 ) -> RepairSearch {
+    let parsed = window.game.as_ref();
     let record = &parsed.record;
+    let (held, plies, text_tail) = (window.base, window.plies, window.tail);
     let lean = options.quieted();
     let mut result = RepairSearch::default();
-    let Ok(rules) = replay::rules_for(record, &lean) else {
+    let Some(state) = &window.state else {
         return result;
     };
-    let Ok(start) = replay::start_of(record, &rules) else {
-        return result;
-    };
-    let inputs = PlyInput::main_line(record);
+    let rules = state.rules().clone();
+    // The plies held, from ply `held` on: `inputs[i]` is ply `held + i`, numbered so.
+    let mut inputs = PlyInput::main_line(record);
+    for input in &mut inputs {
+        input.number += held as u32;
+    }
     if first_error == 0 || inputs.is_empty() {
         return result;
     }
-    let error_index = (first_error as usize - 1).min(inputs.len().saturating_sub(1));
+    let error_index = (first_error as usize - 1).min(held + inputs.len() - 1);
     // The text's own errors (a Result tag against the result token, a missing result,
     // a duplicate tag) stay whatever ply is edited: with one, no edit makes the record
     // replay completely, and none is said to. A result edit writes the tag and the token alike.
@@ -266,16 +402,22 @@ fn search_single(
         .problems
         .iter()
         .any(|p| p.is_error() && p.code != pmn::Code::ResultMismatch);
-    let lowest = error_index.saturating_sub(bounds.window);
+    let lowest = error_index.saturating_sub(bounds.window).max(held);
     // One more state before the window: a deletion replays the ply before it.
-    let first_state = lowest.saturating_sub(1);
+    let first_state = lowest.saturating_sub(1).max(held);
     let out_of_bounds = |result: &RepairSearch| {
         result.replayed >= bounds.plies || bounds.budget.is_some_and(|b| started.elapsed() > b)
     };
 
-    // The game state before each ply of the window, from one replay of the prefix.
-    let start_state = GameState::new(rules.clone(), start);
-    let states = states_before(start_state, &inputs, first_state, error_index, &lean);
+    // The game state before each ply of the window, from one replay of the plies held
+    // before it.
+    let states = states_before(
+        state.clone(),
+        &inputs,
+        first_state - held,
+        error_index - held,
+        &lean,
+    );
     let base = first_state;
 
     // How far the record as written replays: to the ply of the first error, or past it
@@ -289,7 +431,7 @@ fn search_single(
         };
         replay_from(
             &mut st,
-            inputs[error_index..].iter(),
+            inputs[error_index - held..].iter(),
             text_tail,
             record,
             replay::cut_short(parsed),
@@ -325,7 +467,7 @@ fn search_single(
         if let Some(st) = states.get(error_index - base) {
             let mut st = st.clone();
             let (mut effect, mut scratch, mut failed) = (Effect::default(), Vec::new(), false);
-            let mut bare = inputs[error_index].clone();
+            let mut bare = inputs[error_index - held].clone();
             bare.commands.clear();
             replay::step(
                 &mut st,
@@ -391,13 +533,19 @@ fn search_single(
     // work, and a listing stops at what is left of the bound: a listing can be long (a
     // Tsoro sowing reaching its heads many times).
     let left = |result: &RepairSearch| bounds.plies.saturating_sub(result.replayed);
-    for at in (lowest..=error_index.min(states.len() + base - 1)).rev() {
+    let states_to = (base + states.len())
+        .checked_sub(1)
+        .filter(|_| !states.is_empty());
+    for at in (lowest..=error_index.min(states_to.unwrap_or(0))).rev() {
+        if states.is_empty() {
+            break;
+        }
         if out_of_bounds(&result) {
             result.stopped_early = true;
             break;
         }
         let st = &states[at - base];
-        let here = inputs.get(at).map(|i| i.syntax);
+        let here = inputs.get(at - held).map(|i| i.syntax);
         let here_text = here.map(|s| s.to_string()).unwrap_or_default();
         let mut seen = std::collections::HashSet::new();
         if let Some(w) = here {
@@ -452,7 +600,7 @@ fn search_single(
         let tail;
         match &edit {
             Edit::Replace { at, with } => {
-                let mut input = inputs[*at].clone();
+                let mut input = inputs[at - held].clone();
                 input.syntax = with;
                 head.push(input);
                 tail = at + 1;
@@ -461,7 +609,7 @@ fn search_single(
                 head.push(PlyInput {
                     number: 0,
                     syntax: ply,
-                    span: inputs.get(*at).map_or(&NO_SPAN, |i| i.span),
+                    span: inputs.get(at - held).map_or(&NO_SPAN, |i| i.span),
                     commands: Vec::new(),
                 });
                 tail = *at;
@@ -471,8 +619,9 @@ fn search_single(
                 // ply before it (a checkpoint is evidence, not part of the ply). So the
                 // replay starts at that ply, which now carries both sets of commands.
                 if *at > base {
-                    let mut prev = inputs[at - 1].clone();
-                    prev.commands.extend(inputs[*at].commands.iter().copied());
+                    let mut prev = inputs[at - 1 - held].clone();
+                    prev.commands
+                        .extend(inputs[at - held].commands.iter().copied());
                     head.push(prev);
                     from = at - 1;
                 }
@@ -481,7 +630,8 @@ fn search_single(
             Edit::Swap { at } => {
                 // The plies change places; the comments (and their checkpoints) stay:
                 // a checkpoint tells the position after the ply written before it.
-                let (mut first, mut second) = (inputs[*at].clone(), inputs[at + 1].clone());
+                let (mut first, mut second) =
+                    (inputs[at - held].clone(), inputs[at + 1 - held].clone());
                 std::mem::swap(&mut first.syntax, &mut second.syntax);
                 std::mem::swap(&mut first.span, &mut second.span);
                 head.push(first);
@@ -493,7 +643,7 @@ fn search_single(
                 south,
                 north,
             } => {
-                let mut input = inputs[*after].clone();
+                let mut input = inputs[after - held].clone();
                 let i = (input.commands.iter())
                     .position(|c| c.name == "stones")
                     .unwrap_or_default();
@@ -511,7 +661,7 @@ fn search_single(
             input.number = (from + k + 1) as u32;
         }
         let (head_len, edited_len) = (head.len(), head.len() + plies - tail);
-        let rest = (inputs[tail..].iter().enumerate()).map(|(k, input)| PlyInput {
+        let rest = (inputs[tail - held..].iter().enumerate()).map(|(k, input)| PlyInput {
             number: (from + head_len + k + 1) as u32,
             ..input.clone()
         });
@@ -625,6 +775,7 @@ fn likely_meant(token: &str) -> String {
 /// plies before it do not replay.
 pub(super) fn unreadable_ply_repairs(
     game: &ParsedGame,
+    plies: usize,
     error: &crate::diagnostic::Diagnostic,
     options: &ReplayOptions,
     keep: usize,
@@ -663,16 +814,12 @@ pub(super) fn unreadable_ply_repairs(
         .get(start..end)
         .filter(|t| !t.is_empty() && !t.starts_with(|c: char| c.is_ascii_digit()))?;
     let meant = likely_meant(token);
-    // The state before the unreadable ply: the plies read before it replay.
+    // The state before the unreadable ply: the `plies` read before it replay.
     let lean = options.quieted();
-    let rules = replay::rules_for(&game.record, &lean).ok()?;
-    let start_position = replay::start_of(&game.record, &rules).ok()?;
-    let inputs = PlyInput::main_line(&game.record);
-    if inputs.len() + 1 != number {
+    if plies + 1 != number {
         return None;
     }
-    let start_state = GameState::new(rules, start_position);
-    let state = states_before(start_state, &inputs, inputs.len(), inputs.len(), &lean).pop()?;
+    let state = state_before(game, plies, options)?;
     let mut candidates: Vec<(usize, usize, String)> = legal_plies(&state, None, most)
         .0
         .iter()

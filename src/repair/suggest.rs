@@ -1,14 +1,15 @@
 //! Repairs as suggestions on diagnostics, and `sow repair`'s text of a repaired game.
 
+use std::fmt::Write as _;
+
 use crate::diagnostic::{SuggestedEdit, Suggestion};
 use crate::pmn::parse::move_number_for;
-use crate::pmn::{self, Dots, Element, ParsedGame};
+use crate::pmn::{self, Dots, ParsedGame};
 use crate::replay::{self, ReplayOptions, Trace};
 
-use super::apply::{apply_edit, edit_record, edited_text};
-use super::search::{
-    held_plies, holding, plies_read, search_held, unreadable_ply_repairs, HELD_PAST,
-};
+use super::apply::{edit_record, edited_text};
+use super::search::{search_held, unreadable_ply_repairs};
+use super::shown::{shown_range, Plies, Written};
 use super::{Edit, Repair, RepairOptions};
 
 /// A repair ready to be shown and applied: a search's [`Repair`], or mended tokens of
@@ -22,8 +23,8 @@ pub struct Fix {
 
 #[derive(Clone, Debug)]
 pub(super) enum How {
-    /// A repair of the record, whose text has this many main-line plies.
-    Record(Repair, usize),
+    /// A repair of the record.
+    Record(Repair),
     /// Tokens of the game's text replaced, in the order of the text.
     Text(Vec<Mend>),
 }
@@ -65,6 +66,7 @@ pub fn suggest(
     // record cannot reach past it; the text is mended instead.
     if let Some(found) = unreadable_ply_repairs(
         game,
+        trace.plies_written,
         &trace.diagnostics[at],
         options,
         bounds.keep,
@@ -81,50 +83,28 @@ pub fn suggest(
     // The record may hold its main line only in part (see `search_held`): the trace
     // counts the plies of the text.
     let in_text = trace.plies_written;
-    // A long record is held only as far as the search reads it.
-    let cut;
-    let game = match plies_read(first_error as usize) + HELD_PAST {
-        read if read < held_plies(game) => {
-            cut = holding(game, read);
-            &cut
-        }
-        _ => game,
-    };
     let found = search_held(game, in_text, first_error, options, bounds);
-    // The suggestions' text reads the record to the plies after the furthest edit, a
-    // result's to the end of the game.
+    // The plies the suggestions show: around their edits, and between them.
     let kept = &found.repairs[..found.repairs.len().min(bounds.keep)];
-    let need = (kept.iter())
-        .flat_map(|r| std::iter::once(&r.edit).chain(&r.second))
-        .map(|e| match e {
-            Edit::Result { .. } => in_text,
-            e => plies_read(e.at() + 2),
-        })
-        .max()
-        .unwrap_or(0);
-    let whole;
-    let game = match held_plies(game) < in_text && need > held_plies(game) {
-        true => {
-            whole = holding(game, need.min(in_text));
-            &whole
-        }
-        false => game,
-    };
+    let mut wanted: Vec<std::ops::Range<usize>> = (kept.iter())
+        .map(|r| shown_range(std::iter::once(&r.edit).chain(&r.second), in_text))
+        .collect();
+    wanted.sort_by_key(|r| r.start);
+    let written = Written::read(game, in_text, &wanted);
+    let written = Plies::Written(&written);
     let mut last_key = None;
     let mut rank = 0;
-    // The edits are shown from the record's plies, not from copies of the record.
-    let written: Vec<&pmn::PlySyntax> = game.record.main_line().map(|e| &e.ply.syntax).collect();
-    for (i, r) in found.repairs.iter().take(bounds.keep).enumerate() {
+    for (i, r) in kept.iter().enumerate() {
         let key = r.key();
         if last_key != Some(key) {
             rank = i + 1;
             last_key = Some(key);
         }
-        let once = r.edit.edited_plies(&written);
+        let once = Plies::Edited(&r.edit, &written);
         let twice;
         let plies = match &r.second {
             Some(second) => {
-                twice = second.edited_plies(&once);
+                twice = Plies::Edited(second, &once);
                 &twice
             }
             None => &once,
@@ -132,25 +112,23 @@ pub fn suggest(
         let shown = r.second.as_ref().unwrap_or(&r.edit).at().min(plies.len());
         let from = r.edit.at().min(shown).saturating_sub(1);
         let to = (shown + 3).min(plies.len());
-        let context: Vec<String> = (from..to)
-            .map(|i| format!("{}:{}", i + 1, plies[i]))
-            .collect();
+        // Written into one text: between far edits it shows many plies.
+        let mut context = String::new();
+        for i in from..to {
+            let space = if i > from { " " } else { "" };
+            let ply = plies.get(i).unwrap_or_default();
+            let _ = write!(context, "{space}{}:{ply}", i + 1);
+        }
         let mut edit = r.edit.describe(&written);
         if let Some(second) = &r.second {
             edit = format!("{edit}, then {}", second.describe(&once));
         }
-        // A second edit of a checkpoint or the result reads the comments or the result
-        // of the record the first made.
-        let then = r.second.as_ref().map(|second| match second {
-            Edit::Checkpoint { .. } | Edit::Result { .. } => {
-                second.structured(&apply_edit(&game.record, &r.edit))
-            }
-            _ => second.structured_in(&once, &game.record),
-        });
+        // A second edit reads the plies, comments and result of the game the first made.
+        let then = (r.second.as_ref()).map(|second| second.structured_in(&once, &game.record));
         out.fixes.push(Fix {
             suggestion: Suggestion {
                 edit,
-                text: context.join(" "),
+                text: context,
                 replays: r.replays,
                 complete: r.complete,
                 change: r.edit.structured_in(&written, &game.record),
@@ -158,7 +136,7 @@ pub fn suggest(
                 rank,
                 then,
             },
-            how: How::Record(r.clone(), in_text),
+            how: How::Record(r.clone()),
         });
     }
     let window = RepairOptions::default().window.max(bounds.window);
@@ -187,25 +165,14 @@ pub fn suggest(
 /// in export form; a mended token changes the text there alone.
 pub fn fixed_text(game: &ParsedGame, fix: &Fix) -> String {
     match &fix.how {
-        How::Record(r, plies) => {
-            // Written from the text as it is read, when the edits can be (and the game
-            // has its text: a record built otherwise has none).
+        How::Record(r) => {
             let edits: Vec<&Edit> = std::iter::once(&r.edit).chain(&r.second).collect();
-            let has_text = !game.text.is_empty() || game.record.moves.is_empty();
-            let read = || edited_text(&game.text, game.offset, game.line, &game.record, &edits);
-            if let Some(text) = has_text.then(read).flatten() {
-                return text;
+            // Written from the text as it is read (a record built otherwise, with no
+            // text, from the record).
+            if !game.text.is_empty() || game.record.moves.is_empty() {
+                return edited_text(&game.text, game.offset, game.line, &game.record, &edits);
             }
-            // The whole record is written: read whole when it is held in part.
-            let whole;
-            let record = match held_plies(game) < *plies {
-                true => {
-                    whole = holding(game, *plies).record;
-                    &whole
-                }
-                false => &game.record,
-            };
-            let once = edit_record(record, &r.edit, true);
+            let once = edit_record(&game.record, &r.edit, true);
             let twice = match &r.second {
                 // The second edit's plies are those of the record the first made; the
                 // comment the first added is no ply and shifts none.
@@ -232,44 +199,29 @@ pub fn fixed_text(game: &ParsedGame, fix: &Fix) -> String {
 
 /// The main line's move numbers that do not fit the ply after them, each written as the
 /// one that fits: one fix for a game that replays without an error, when the game so
-/// renumbered reads with no move number out of step.
+/// renumbered reads with no move number out of step. The numbers are read from the
+/// game's text as the reader reads it, and the game so renumbered is replayed from its
+/// text: no syntax tree is built, however long the game.
 fn renumbering(game: &ParsedGame, trace: &Trace, options: &ReplayOptions) -> Option<Fix> {
-    let written = |n: u64, dots: Dots| match dots {
-        Dots::One => format!("{n}."),
-        Dots::Three => format!("{n}..."),
+    let mut numbers = Numbers {
+        game,
+        index: u64::from(game.record.first_side() == pmn::Side::North),
+        plies: 0,
+        number: None,
+        mends: Vec::new(),
+        first_ply: 0,
+        first_text: String::new(),
+        lost: false,
     };
-    let mut index = u64::from(game.record.first_side() == pmn::Side::North);
-    let mut plies = 0;
-    let mut number = None;
-    let mut mends = Vec::new();
-    let mut first_ply = 0;
-    for element in &game.record.moves {
-        match element {
-            Element::MoveNumber(m) => number = Some(*m),
-            Element::Ply(_) => {
-                plies += 1;
-                if let Some(m) = number.take() {
-                    let (fits, dots) = move_number_for(index);
-                    if (u64::from(m.number), m.dots) != (fits, dots) {
-                        let start = m.span.start.checked_sub(game.offset)?;
-                        let end = m.span.end.checked_sub(game.offset)?;
-                        if mends.is_empty() {
-                            first_ply = plies;
-                        }
-                        mends.push(Mend {
-                            start,
-                            end,
-                            old: game.text.get(start..end)?.to_string(),
-                            new: written(fits, dots),
-                        });
-                    }
-                }
-                index += 1;
-            }
-            _ => {}
-        }
-    }
-    let first = mends.first()?.clone();
+    pmn::parse::read_game(&game.text, game.offset, game.line, &mut numbers);
+    let Numbers {
+        mends,
+        first_ply,
+        first_text,
+        lost,
+        ..
+    } = numbers;
+    let first = mends.first().filter(|_| !lost)?.clone();
     let edit = match mends.len() {
         1 => format!("write move number `{}` as `{}`", first.old, first.new),
         n => format!(
@@ -282,7 +234,7 @@ fn renumbering(game: &ParsedGame, trace: &Trace, options: &ReplayOptions) -> Opt
     let fix = Fix {
         suggestion: Suggestion {
             edit,
-            text: format!("{} {}", first.new, ply_text(game, first_ply)),
+            text: format!("{} {first_text}", first.new),
             replays: trace.plies_written,
             complete: true,
             change: SuggestedEdit {
@@ -298,37 +250,91 @@ fn renumbering(game: &ParsedGame, trace: &Trace, options: &ReplayOptions) -> Opt
         how: How::Text(mends),
     };
     // Offered only when the game so renumbered reads with every move number in step.
-    let again = pmn::parse_str(&fixed_text(game, &fix));
-    let sound = again.len() == 1 && {
-        let t = replay::replay(&again[0], options);
-        t.is_valid() && !t.diagnostics.iter().any(|d| d.code == "move-number")
+    let fixed = fixed_text(game, &fix);
+    let mut again = pmn::Reader::new(fixed.as_bytes());
+    let sound = match (again.next_text(), again.next_text()) {
+        (Some(one), None) => {
+            let t = match replay::Replayer::new().replay_text(&one, options, &|_| true) {
+                Some((_, trace)) => trace,
+                None => replay::replay(&one.parse(), options),
+            };
+            t.is_valid() && !t.diagnostics.iter().any(|d| d.code == "move-number")
+        }
+        _ => false,
     };
     sound.then_some(fix)
 }
 
-/// The written text of main-line ply `number` (from 1).
-fn ply_text(game: &ParsedGame, number: usize) -> String {
-    (game.record.main_line().nth(number.saturating_sub(1)))
-        .map(|e| e.ply.syntax.to_string())
-        .unwrap_or_default()
+/// The reader's events of a game's text: its main line's move numbers that do not fit
+/// the ply after them (variations are skipped).
+struct Numbers<'g> {
+    game: &'g ParsedGame,
+    /// The index of the next ply in the game, from its first side.
+    index: u64,
+    /// Main-line plies read.
+    plies: usize,
+    /// The last move number read, before the next ply.
+    number: Option<pmn::MoveNumber>,
+    mends: Vec<Mend>,
+    /// The ply after the first number out of step (from 1), and its text.
+    first_ply: usize,
+    first_text: String,
+    /// A number not found in the text where the reader said.
+    lost: bool,
 }
 
-/// The main-line plies of a game a search for its repairs reads, from its trace: a
-/// record parsed to this many (see [`crate::pmn::GameText::parse_cut`]) gets the
-/// suggestions of the whole record.
-pub fn plies_read_for(trace: &Trace) -> usize {
-    (trace.first_error_ply()).map_or(usize::MAX, |e| plies_read(e as usize) + HELD_PAST)
+impl pmn::Visitor for Numbers<'_> {
+    fn move_number(&mut self, number: pmn::MoveNumber) -> std::ops::ControlFlow<()> {
+        self.number = Some(number);
+        std::ops::ControlFlow::Continue(())
+    }
+
+    fn ply(&mut self, ply: pmn::Ply) -> std::ops::ControlFlow<()> {
+        self.plies += 1;
+        if let Some(m) = self.number.take() {
+            let (fits, dots) = move_number_for(self.index);
+            if (u64::from(m.number), m.dots) != (fits, dots) {
+                let game = self.game;
+                let start = m.span.start.checked_sub(game.offset);
+                let end = m.span.end.checked_sub(game.offset);
+                let old = start.zip(end).and_then(|(s, e)| game.text.get(s..e));
+                let (Some(start), Some(end), Some(old)) = (start, end, old) else {
+                    self.lost = true;
+                    return std::ops::ControlFlow::Break(());
+                };
+                if self.mends.is_empty() {
+                    self.first_ply = self.plies;
+                    self.first_text = ply.syntax.to_string();
+                }
+                let new = match dots {
+                    Dots::One => format!("{fits}."),
+                    Dots::Three => format!("{fits}..."),
+                };
+                self.mends.push(Mend {
+                    start,
+                    end,
+                    old: old.to_string(),
+                    new,
+                });
+            }
+        }
+        self.index += 1;
+        std::ops::ControlFlow::Continue(())
+    }
+
+    fn problem(&mut self, _problem: pmn::Problem) {}
 }
 
-/// [`attach_suggestions`] for the trace of a game replayed from its text, which is parsed
-/// only as far as the search for repairs reads it.
+/// [`attach_suggestions`] for the trace of a game replayed from its text, of which only
+/// the tags, result and problems are parsed: the search for repairs reads the plies it
+/// needs from the text.
 pub fn attach_suggestions_from_text(
     text: &pmn::GameText,
     trace: &mut Trace,
     options: &ReplayOptions,
     bounds: &RepairOptions,
 ) {
-    let game = text.clone().parse_cut(plies_read_for(trace));
+    let game = text.clone().parse_cut(0);
     attach_suggestions(&game, trace, options, bounds);
 }
 
@@ -431,9 +437,9 @@ pub fn repair_text(
         }
         out.push_str(&text[copied..start]);
         copied = end;
-        // Replayed from its text, and parsed only as far as the search reads it.
+        // Replayed from its text, of which the search reads only the plies it needs.
         let (game, trace) = match replayer.replay_text(&game, options, &|_| true) {
-            Some((_, trace)) => (game.parse_cut(plies_read_for(&trace)), trace),
+            Some((_, trace)) => (game.parse_cut(0), trace),
             None => {
                 let game = game.parse();
                 let trace = replay::replay(&game, options);
