@@ -420,6 +420,9 @@ mod tests {
         let games = [
             "[Game \"Tsoro\"]\n[Result \"1-0\"]\n\n1. a3 $1 $2 {c} d10 (d11 {v} (a2)) 2. a4 {[%stones 3 4]} d9 $4 3. b5 1-0\n",
             "[Game \"Tsoro\"]\n[SetUp \"1\"]\n[Position \"2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 N\"]\n\n1... d10 ; line\n2. a3 d9\n",
+            // Checkpoints before the first ply, in a variation, in a line comment, two
+            // in one comment and after the last ply; a swap across a variation.
+            "[Game \"Tsoro\"]\n\n{[%stones 1 1]} 1. a3! $3 {x [%stones 2 2] y [%stones 9 9]} d10?! (d11 {[%stones 5 5]} a2 $1) {[%foul] [%stones 7 7]} 2. a4 ;[%stones 4 4] z\nd9 $4 {[%stones 6 6]} *\n",
         ];
         for text in games {
             let game = &crate::pmn::parse_str(text)[0];
@@ -439,6 +442,12 @@ mod tests {
                 });
                 edits.push(Edit::Insert { at, ply: ply("c7") });
                 edits.push(Edit::Delete { at });
+                edits.push(Edit::Swap { at });
+                edits.push(Edit::Checkpoint {
+                    after: at,
+                    south: 10,
+                    north: 12,
+                });
             }
             let pairs = (edits.iter()).flat_map(|a| {
                 std::iter::once(vec![a]).chain(edits.iter().map(move |b| vec![a, b]))
@@ -451,7 +460,7 @@ mod tests {
                 let whole = pmn::write_game(&record);
                 let read =
                     apply::edited_text(&game.text, game.offset, game.line, &game.record, &pair);
-                assert_eq!(read.as_deref(), Some(whole.as_str()), "{pair:?}");
+                assert_eq!(read, whole, "{pair:?}");
             }
         }
     }

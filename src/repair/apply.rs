@@ -22,6 +22,25 @@ fn repaired_comment(what: String) -> Element {
     })
 }
 
+/// A comment's first `[%stones]` command written with the counts `south` and `north`,
+/// and what the comment that records the change says (`was stones 3 4`: not a command,
+/// so that it is no checkpoint itself); `None`, and the comment unchanged, when it holds
+/// no such command.
+fn correct_checkpoint(c: &mut pmn::Comment, south: u32, north: u32) -> Option<String> {
+    let k = c.commands.iter().position(|c| c.name == "stones")?;
+    let was = format!("was stones {}", c.commands[k].args.as_str());
+    if let Some(open) = c.text.find("[%stones") {
+        let close = c.text[open..]
+            .find(']')
+            .map_or(c.text.len(), |e| open + e + 1);
+        let now = format!("[%stones {south} {north}]");
+        let text = format!("{}{now}{}", &c.text[..open], &c.text[close..]);
+        c.text = text.as_str().into();
+    }
+    c.commands[k].args = pmn::Args::split(&format!("{south} {north}"));
+    Some(was)
+}
+
 /// [`apply_edit`], and with `mark` each change recorded in a comment beside it.
 pub(super) fn edit_record(record: &Record, edit: &Edit, mark: bool) -> Record {
     let mut out = record.clone();
@@ -102,32 +121,21 @@ pub(super) fn edit_record(record: &Record, edit: &Edit, mark: bool) -> Record {
             south,
             north,
         } => {
-            // The first `[%stones]` in the comments between the ply and the next.
-            let from = ply_at.get(*ply).map_or(0, |&i| i + 1);
+            // The first `[%stones]` in the comments between the ply and the next; none
+            // after a ply the record does not have.
+            let Some(&from) = ply_at.get(*ply) else {
+                return out;
+            };
             let to = ply_at.get(ply + 1).copied().unwrap_or(out.moves.len());
-            for i in from..to {
+            for i in from + 1..to {
                 let Element::Comment(c) = &mut out.moves[i] else {
                     continue;
                 };
-                let Some(k) = c.commands.iter().position(|c| c.name == "stones") else {
+                let Some(was) = correct_checkpoint(c, *south, *north) else {
                     continue;
                 };
-                let was = format!("[%stones {}]", c.commands[k].args.as_str());
-                let now = format!("[%stones {south} {north}]");
-                if let Some(open) = c.text.find("[%stones") {
-                    let close = c.text[open..]
-                        .find(']')
-                        .map_or(c.text.len(), |e| open + e + 1);
-                    let text = format!("{}{now}{}", &c.text[..open], &c.text[close..]);
-                    c.text = text.as_str().into();
-                }
-                c.commands[k].args = pmn::Args::split(&format!("{south} {north}"));
                 if mark {
-                    // Not a command: the comment says what was written, and is no
-                    // checkpoint itself.
-                    let old = was.trim_start_matches("[%").trim_end_matches(']');
-                    out.moves
-                        .insert(i + 1, repaired_comment(format!("was {old}")));
+                    out.moves.insert(i + 1, repaired_comment(was));
                 }
                 break;
             }
@@ -152,25 +160,15 @@ pub(super) fn edit_record(record: &Record, edit: &Edit, mark: bool) -> Record {
 /// A game's text written in the export form with edits applied, each recorded in a
 /// comment, as [`edit_record`] applies them (`mark`) to the record the text reads as
 /// and [`pmn::write_game`] writes it: from the reader's events, so that the record is
-/// never held. `record` holds the game's tags, result and first side (its moves may be
-/// held in part). `None` when an edit is not one of those written so (a swap or a
-/// checkpoint: the caller edits the record).
+/// never held (a swap holds what lies between its two plies). `record` holds the game's
+/// tags, result and first side (its moves may be held in part).
 pub(super) fn edited_text(
     text: &str,
     offset: usize,
     line: u32,
     record: &Record,
     edits: &[&Edit],
-) -> Option<String> {
-    let streamed = |e: &&&Edit| {
-        matches!(
-            e,
-            Edit::Replace { .. } | Edit::Insert { .. } | Edit::Delete { .. } | Edit::Result { .. }
-        )
-    };
-    if !edits.iter().all(|e| streamed(&e)) {
-        return None;
-    }
+) -> String {
     // The tags and the result token as the edits leave them, and what each result edit
     // says was declared before it.
     let mut head = Record {
@@ -202,11 +200,13 @@ pub(super) fn edited_text(
             plies: 0,
             pending: None,
             dropping: false,
+            held: None,
+            done: false,
         }));
     }
     pmn::parse::read_game(text, offset, line, &mut next);
     next.finish(head.result.map(|r| r.result));
-    Some(out)
+    out
 }
 
 /// Where an edit's events go: the writer, or the next edit.
@@ -229,6 +229,20 @@ struct Edited<'e, 'o> {
     pending: Option<pmn::Comment>,
     /// The NAGs of a deleted ply go with it.
     dropping: bool,
+    /// The first ply of a swap, and the events read after it, until its second ply.
+    held: Option<(pmn::Ply, Vec<Event>)>,
+    /// The checkpoint is corrected.
+    done: bool,
+}
+
+/// An event of the reader held by a swap.
+enum Event {
+    Ply(pmn::Ply),
+    Comment(pmn::Comment),
+    Nag(pmn::Nag),
+    MoveNumber(pmn::MoveNumber),
+    Begin(pmn::Span),
+    End(pmn::Span),
 }
 
 fn repaired(what: String) -> pmn::Comment {
@@ -243,6 +257,11 @@ impl Next<'_, '_> {
         match self {
             Next::Writer(w) => w.finish(result),
             Next::Edited(mut e) => {
+                // A swap whose second ply never came: its first is written as it was.
+                if let Some((ply, events)) = e.held.take() {
+                    let _ = e.next.ply(ply);
+                    e.hand_on(events);
+                }
                 e.flush();
                 match e.edit {
                     Edit::Insert { at, ply } if *at >= e.plies => {
@@ -273,6 +292,35 @@ impl Edited<'_, '_> {
             let _ = self.next.comment(c);
         }
     }
+
+    /// Holds an event while a swap waits for its second ply: whether it was held.
+    fn hold(&mut self, event: impl FnOnce() -> Event) -> bool {
+        match &mut self.held {
+            Some((_, events)) => {
+                events.push(event());
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Reads the events a swap held, as they were read.
+    fn hand_on(&mut self, events: Vec<Event>) {
+        use pmn::Visitor as _;
+        for event in events {
+            let _ = match event {
+                Event::Ply(p) => self.ply(p),
+                Event::Comment(c) => self.comment(c),
+                Event::Nag(n) => self.nag(n),
+                Event::MoveNumber(m) => self.move_number(m),
+                Event::Begin(open) => {
+                    self.begin_variation(open);
+                    std::ops::ControlFlow::Continue(())
+                }
+                Event::End(span) => self.end_variation(span),
+            };
+        }
+    }
 }
 
 impl pmn::Visitor for Next<'_, '_> {
@@ -286,64 +334,47 @@ impl pmn::Visitor for Next<'_, '_> {
     fn comment(&mut self, comment: pmn::Comment) -> std::ops::ControlFlow<()> {
         match self {
             Next::Writer(w) => w.comment(comment),
-            Next::Edited(e) => {
-                if e.depth == 0 {
-                    e.flush();
-                }
-                e.next.comment(comment)
-            }
+            Next::Edited(e) => e.comment(comment),
         }
     }
 
     fn nag(&mut self, nag: pmn::Nag) -> std::ops::ControlFlow<()> {
         match self {
             Next::Writer(w) => w.nag(nag),
-            Next::Edited(e) if e.depth == 0 && e.dropping => std::ops::ControlFlow::Continue(()),
-            Next::Edited(e) => e.next.nag(nag),
+            Next::Edited(e) => e.nag(nag),
         }
     }
 
     fn move_number(&mut self, number: pmn::MoveNumber) -> std::ops::ControlFlow<()> {
         match self {
             Next::Writer(w) => w.move_number(number),
-            Next::Edited(e) => {
-                if e.depth == 0 {
-                    e.flush();
-                }
-                e.next.move_number(number)
-            }
+            Next::Edited(e) => e.move_number(number),
         }
     }
 
     fn begin_variation(&mut self, open: pmn::Span) -> pmn::Skip {
         match self {
             Next::Writer(w) => w.begin_variation(open),
-            Next::Edited(e) => {
-                if e.depth == 0 {
-                    e.flush();
-                }
-                e.depth += 1;
-                e.next.begin_variation(open)
-            }
+            Next::Edited(e) => e.begin_variation(open),
         }
     }
 
     fn end_variation(&mut self, span: pmn::Span) -> std::ops::ControlFlow<()> {
         match self {
             Next::Writer(w) => w.end_variation(span),
-            Next::Edited(e) => {
-                e.depth = e.depth.saturating_sub(1);
-                e.next.end_variation(span)
-            }
+            Next::Edited(e) => e.end_variation(span),
         }
     }
 
     fn problem(&mut self, _problem: pmn::Problem) {}
 }
 
-impl Edited<'_, '_> {
+impl pmn::Visitor for Edited<'_, '_> {
     fn ply(&mut self, mut ply: pmn::Ply) -> std::ops::ControlFlow<()> {
         if self.depth > 0 {
+            if self.hold(|| Event::Ply(ply.clone())) {
+                return std::ops::ControlFlow::Continue(());
+            }
             return self.next.ply(ply);
         }
         self.flush();
@@ -369,7 +400,95 @@ impl Edited<'_, '_> {
                 self.next
                     .comment(repaired(format!("deleted {}", ply.syntax)))
             }
+            // The plies alone change places; what lies between them stays, and each
+            // ply's comment goes after the NAGs of the place it takes.
+            Edit::Swap { at } if *at == k => {
+                self.held = Some((ply, Vec::new()));
+                std::ops::ControlFlow::Continue(())
+            }
+            Edit::Swap { at } if *at + 1 == k => {
+                let Some((first, events)) = self.held.take() else {
+                    return self.next.ply(ply);
+                };
+                let second = ply.syntax.to_string();
+                self.pending = Some(repaired(format!("was {}", first.syntax)));
+                self.next.ply(ply)?;
+                self.hand_on(events);
+                self.flush();
+                self.pending = Some(repaired(format!("was {second}")));
+                self.next.ply(first)
+            }
             _ => self.next.ply(ply),
         }
     }
+
+    fn comment(&mut self, mut comment: pmn::Comment) -> std::ops::ControlFlow<()> {
+        if self.hold(|| Event::Comment(comment.clone())) {
+            return std::ops::ControlFlow::Continue(());
+        }
+        if self.depth > 0 {
+            return self.next.comment(comment);
+        }
+        self.flush();
+        match self.edit {
+            // The first `[%stones]` in the comments after the ply, before the next.
+            Edit::Checkpoint {
+                after,
+                south,
+                north,
+            } if !self.done && self.plies == after + 1 => {
+                match correct_checkpoint(&mut comment, *south, *north) {
+                    Some(was) => {
+                        self.done = true;
+                        self.next.comment(comment)?;
+                        self.next.comment(repaired(was))
+                    }
+                    None => self.next.comment(comment),
+                }
+            }
+            _ => self.next.comment(comment),
+        }
+    }
+
+    fn nag(&mut self, nag: pmn::Nag) -> std::ops::ControlFlow<()> {
+        if self.hold(|| Event::Nag(nag)) {
+            return std::ops::ControlFlow::Continue(());
+        }
+        match self.depth == 0 && self.dropping {
+            true => std::ops::ControlFlow::Continue(()),
+            false => self.next.nag(nag),
+        }
+    }
+
+    fn move_number(&mut self, number: pmn::MoveNumber) -> std::ops::ControlFlow<()> {
+        if self.hold(|| Event::MoveNumber(number)) {
+            return std::ops::ControlFlow::Continue(());
+        }
+        if self.depth == 0 {
+            self.flush();
+        }
+        self.next.move_number(number)
+    }
+
+    fn begin_variation(&mut self, open: pmn::Span) -> pmn::Skip {
+        if self.hold(|| Event::Begin(open)) {
+            self.depth += 1;
+            return pmn::Skip::No;
+        }
+        if self.depth == 0 {
+            self.flush();
+        }
+        self.depth += 1;
+        self.next.begin_variation(open)
+    }
+
+    fn end_variation(&mut self, span: pmn::Span) -> std::ops::ControlFlow<()> {
+        self.depth = self.depth.saturating_sub(1);
+        if self.hold(|| Event::End(span)) {
+            return std::ops::ControlFlow::Continue(());
+        }
+        self.next.end_variation(span)
+    }
+
+    fn problem(&mut self, _problem: pmn::Problem) {}
 }

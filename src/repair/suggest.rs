@@ -22,8 +22,8 @@ pub struct Fix {
 
 #[derive(Clone, Debug)]
 pub(super) enum How {
-    /// A repair of the record, whose text has this many main-line plies.
-    Record(Repair, usize),
+    /// A repair of the record.
+    Record(Repair),
     /// Tokens of the game's text replaced, in the order of the text.
     Text(Vec<Mend>),
 }
@@ -158,7 +158,7 @@ pub fn suggest(
                 rank,
                 then,
             },
-            how: How::Record(r.clone(), in_text),
+            how: How::Record(r.clone()),
         });
     }
     let window = RepairOptions::default().window.max(bounds.window);
@@ -187,24 +187,14 @@ pub fn suggest(
 /// in export form; a mended token changes the text there alone.
 pub fn fixed_text(game: &ParsedGame, fix: &Fix) -> String {
     match &fix.how {
-        How::Record(r, plies) => {
-            // Written from the text as it is read, when the edits can be (and the game
-            // has its text: a record built otherwise has none).
+        How::Record(r) => {
+            // Written from the text as it is read; a game with no text (a record built
+            // otherwise, held whole) from its record.
             let edits: Vec<&Edit> = std::iter::once(&r.edit).chain(&r.second).collect();
-            let has_text = !game.text.is_empty() || game.record.moves.is_empty();
-            let read = || edited_text(&game.text, game.offset, game.line, &game.record, &edits);
-            if let Some(text) = has_text.then(read).flatten() {
-                return text;
+            if !game.text.is_empty() || game.record.moves.is_empty() {
+                return edited_text(&game.text, game.offset, game.line, &game.record, &edits);
             }
-            // The whole record is written: read whole when it is held in part.
-            let whole;
-            let record = match held_plies(game) < *plies {
-                true => {
-                    whole = holding(game, *plies).record;
-                    &whole
-                }
-                false => &game.record,
-            };
+            let record = &game.record;
             let once = edit_record(record, &r.edit, true);
             let twice = match &r.second {
                 // The second edit's plies are those of the record the first made; the
