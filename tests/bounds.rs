@@ -517,3 +517,60 @@ fn a_page_of_many_games_holds_one_batch_of_games_at_a_time() {
         more_page / MB
     );
 }
+
+/// The long valid game with its text changed at its first move numbered past `number`
+/// (`N. X Y`): `change(X, Y)` written in place of `X Y`.
+fn long_game_changed(dir: &Path, number: u64, change: impl Fn(&str, &str) -> String) -> PathBuf {
+    let whole = std::fs::read_to_string(long_valid_game(dir, 8 << 20)).unwrap();
+    let at = whole.find(&format!(" {number}. ")).unwrap() + 1;
+    let plies = at + whole[at..].find(". ").unwrap() + 2;
+    let words: Vec<&str> = whole[plies..].splitn(3, [' ', '\n']).collect();
+    let end = plies + words[0].len() + 1 + words[1].len();
+    let changed = format!(
+        "{}{}{}",
+        &whole[..plies],
+        change(words[0], words[1]),
+        &whole[end..]
+    );
+    let path = dir.join("changed.pmn");
+    std::fs::write(&path, changed).unwrap();
+    path
+}
+
+#[test]
+fn a_long_game_repaired_by_a_swap_or_a_checkpoint_takes_a_small_multiple_of_its_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = 8 << 20;
+    // An early error, so that the search reads few plies: the game repaired is written
+    // from its text, not from its whole record.
+    let swapped = |south: &str, north: &str| format!("{north} {south}");
+    let checked = |south: &str, north: &str| format!("{south} {{[%stones 1 99]}} {north}");
+    for (change, said, name) in [
+        (
+            &swapped as &dyn Fn(&str, &str) -> String,
+            "repaired: swap plies",
+            "swap.pmn",
+        ),
+        (
+            &checked,
+            "repaired: correct the checkpoint",
+            "checkpoint.pmn",
+        ),
+    ] {
+        let game = long_game_changed(dir.path(), 271, change);
+        let game = game.to_str().unwrap();
+        let out = dir.path().join(name);
+        let out = out.to_str().unwrap();
+        let r = run(&["repair", game, "-o", out], None);
+        assert_eq!(r.status, Some(0), "{}", r.said);
+        assert!(r.said.contains(said), "{}", r.said);
+        assert!(
+            r.peak < 4 * text as u64 + 40 * MB,
+            "{said}: {} MB for {} MB of text",
+            r.peak / MB,
+            text as u64 / MB
+        );
+        let valid = run(&["validate", out], None);
+        assert_eq!(valid.status, Some(0), "{}", valid.said);
+    }
+}
