@@ -236,47 +236,34 @@ fn convert_text(
     let valid = trace.is_valid();
     let compact = forms.to == ConvertTo::Jsonl && !forms.writes_plies();
     let from_text = (forms.to == ConvertTo::Pmn || compact) && (valid || forms.keep_broken);
-    let kept = |trace: &Trace| match valid {
-        true => Vec::new(),
-        false => {
-            // The summary places a diagnostic with no place at the game's first line.
-            let at = ParsedGame {
-                record: Default::default(),
-                problems: Vec::new(),
-                text: String::new(),
-                offset: text.offset(),
-                line: text.line(),
-            };
-            let error = broken_summary(name, index, &at, trace);
-            vec![format!("{error}; kept (--keep-broken)")]
+    if let Some(game) = from_text.then(|| super::exported(&text, &trace)).flatten() {
+        let written = game.write(&text, !compact);
+        let mut notes = altered(name, &game.problems);
+        let conversion = Conversion {
+            file: name.to_string(),
+            game: index,
+            trace,
+            record: game.record,
+            rest: None,
+            unread_tags: Vec::new(),
+            after_result: game.after_result,
+        };
+        match valid {
+            true => notes.extend(conversion.kept_summary()),
+            false => {
+                let error = broken_summary(name, index, &placed(&text), &conversion.trace);
+                notes.push(format!("{error}; kept (--keep-broken)"));
+            }
         }
-    };
-    if from_text && compact {
-        if let Some((record, movetext)) = super::export_move_text(&text, &trace) {
-            let notes = kept(&trace);
-            let conversion = Conversion {
-                file: name.to_string(),
-                game: index,
-                trace,
-                record,
-                rest: None,
-                unread_tags: Vec::new(),
-                after_result: None,
-            };
-            return Converted {
-                notes,
-                output: Some(Rendered::Text(to_compact_json_with(&conversion, movetext))),
-                left_out: 0,
-            };
-        }
-    } else if from_text {
-        if let Some(pmn) = super::export_text(&text, &trace) {
-            return Converted {
-                notes: kept(&trace),
-                output: Some(Rendered::Text(pmn)),
-                left_out: 0,
-            };
-        }
+        let output = match compact {
+            true => to_compact_json_with(&conversion, written),
+            false => written,
+        };
+        return Converted {
+            notes,
+            output: Some(Rendered::Text(output)),
+            left_out: 0,
+        };
     }
     let parsed = match trace.played < trace.plies_written && !forms.keep_broken {
         true => text.parse_cut(trace.played + 1),
@@ -313,13 +300,7 @@ fn convert_one(
     if trace.is_none() && !filter.accepts(&parsed.record) {
         return Converted::default();
     }
-    // What the reading changed of the text (bytes read as Latin-1 or replaced, NUL
-    // bytes read as spaces) is said, as PMN.md asks, since the output holds it so.
-    let altered = |p: &&Problem| matches!(p.code, Code::Encoding | Code::NulByte);
-    let mut notes: Vec<String> = (parsed.problems.iter())
-        .filter(altered)
-        .map(|p| format!("{name}:{p}"))
-        .collect();
+    let mut notes = altered(name, &parsed.problems);
     let trace = trace.unwrap_or_else(|| crate::replay::replay(&parsed, replay));
     if trace.is_valid() {
         // The record is taken, not copied: the game is not read again.
@@ -362,6 +343,28 @@ fn convert_one(
                 left_out: 1,
             }
         }
+    }
+}
+
+/// What the reading changed of a game's text (bytes read as Latin-1 or replaced, NUL
+/// bytes read as spaces), said as PMN.md asks, since the output holds it so: of the
+/// game's `problems`, in their order.
+fn altered(name: &str, problems: &[Problem]) -> Vec<String> {
+    (problems.iter())
+        .filter(|p| matches!(p.code, Code::Encoding | Code::NulByte))
+        .map(|p| format!("{name}:{p}"))
+        .collect()
+}
+
+/// A game of `text` as [`broken_summary`] places it (a diagnostic with no place at the
+/// game's first line), without its record.
+fn placed(text: &GameText) -> ParsedGame {
+    ParsedGame {
+        record: Default::default(),
+        problems: Vec::new(),
+        text: String::new(),
+        offset: text.offset(),
+        line: text.line(),
     }
 }
 
