@@ -265,11 +265,47 @@ fn convert_text(
             left_out: 0,
         };
     }
+    // A game with errors left out, or kept as it is written (the reader stopped in it),
+    // is not parsed: no record of it is written. Long text and CSV, and the other forms
+    // of a game the reader read without an error, are written from its record.
+    let from_record = |to| match to {
+        ConvertTo::Long | ConvertTo::Csv => true,
+        ConvertTo::Ludii => false,
+        ConvertTo::Pmn | ConvertTo::Relative | ConvertTo::Json | ConvertTo::Jsonl => {
+            reads_without_error(&text)
+        }
+    };
+    if !valid && !(forms.keep_broken && from_record(forms.to)) {
+        let mut problems = text.problems().to_vec();
+        problems.sort_by_key(|p| p.span.start);
+        let notes = altered(name, &problems);
+        let kept = (forms.keep_broken)
+            .then(|| kept_as_written(text.text(), forms))
+            .flatten();
+        return broken(name, index, &placed(&text), &trace, notes, kept, forms);
+    }
     let parsed = match trace.played < trace.plies_written && !forms.keep_broken {
         true => text.parse_cut(trace.played + 1),
         false => text.parse(),
     };
     convert_one(name, index, parsed, Some(trace), filter, replay, forms)
+}
+
+/// Whether a game's text reads without an error (not [`ParsedGame::has_errors`] of
+/// the game parsed), read without a record.
+fn reads_without_error(text: &GameText) -> bool {
+    struct Errors(bool);
+    impl crate::pmn::Visitor for Errors {
+        fn ply(&mut self, _ply: crate::pmn::Ply) -> std::ops::ControlFlow<()> {
+            std::ops::ControlFlow::Continue(())
+        }
+        fn problem(&mut self, problem: Problem) {
+            self.0 |= problem.is_error();
+        }
+    }
+    let mut errors = Errors(text.problems().iter().any(Problem::is_error));
+    text.read(&mut errors);
+    !errors.0
 }
 
 /// Converts a game read, `index` of its input `name`, if the filter accepts it, into the
@@ -314,11 +350,25 @@ fn convert_one(
             ..Converted::default()
         };
     }
-    let error = broken_summary(name, index, &parsed, &trace);
     let kept = forms
         .keep_broken
         .then(|| keep_broken(name, index, &parsed, replay, forms));
-    match kept.flatten() {
+    broken(name, index, &parsed, &trace, notes, kept.flatten(), forms)
+}
+
+/// A game with errors, `parsed` placing its diagnostics (see [`broken_summary`]), kept
+/// as `kept` or left out, and what is said of it after `notes`.
+fn broken(
+    name: &str,
+    index: usize,
+    parsed: &ParsedGame,
+    trace: &Trace,
+    mut notes: Vec<String>,
+    kept: Option<Rendered>,
+    forms: Forms,
+) -> Converted {
+    let error = broken_summary(name, index, parsed, trace);
+    match kept {
         Some(output) => {
             notes.push(format!("{error}; kept (--keep-broken)"));
             Converted {
@@ -392,7 +442,7 @@ pub(super) fn keep_broken(
     replay: &ReplayOptions,
     forms: Forms,
 ) -> Option<Rendered> {
-    let Forms { from, to, .. } = forms;
+    let Forms { to, .. } = forms;
     match to {
         ConvertTo::Pmn | ConvertTo::Relative | ConvertTo::Json | ConvertTo::Jsonl => {
             if let Some(c) = convert_broken_game(name, index, parsed, replay) {
@@ -404,19 +454,25 @@ pub(super) fn keep_broken(
                 }
                 return Some(rendered);
             }
-            let pmn_text = matches!(from, Some(ConvertFrom::Pmn | ConvertFrom::Json));
-            if to == ConvertTo::Pmn && pmn_text {
-                let mut text = parsed.text.trim_matches(is_space).to_string();
-                text.push('\n');
-                return Some(Rendered::Text(text));
-            }
-            None
+            kept_as_written(&parsed.text, forms)
         }
         ConvertTo::Long | ConvertTo::Csv => {
             Some(render(forms, &convert_game(name, index, parsed, replay)))
         }
         ConvertTo::Ludii => None,
     }
+}
+
+/// A game with errors whose reading has errors, kept failing where it fails: PMN read
+/// from PMN or JSON as its text (`text`), verbatim; `None` in any other form.
+fn kept_as_written(text: &str, forms: Forms) -> Option<Rendered> {
+    let pmn_text = matches!(forms.from, Some(ConvertFrom::Pmn | ConvertFrom::Json));
+    if forms.to == ConvertTo::Pmn && pmn_text {
+        let mut text = text.trim_matches(is_space).to_string();
+        text.push('\n');
+        return Some(Rendered::Text(text));
+    }
+    None
 }
 
 /// Whether the relative text of a broken game, read back, fails where `trace` does: at
