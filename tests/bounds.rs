@@ -574,3 +574,50 @@ fn a_long_game_repaired_by_a_swap_or_a_checkpoint_takes_a_small_multiple_of_its_
         assert_eq!(valid.status, Some(0), "{}", valid.said);
     }
 }
+
+#[test]
+fn convert_of_a_long_game_not_read_whole_takes_a_small_multiple_of_its_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = 8 << 20;
+    let whole = std::fs::read_to_string(long_valid_game(dir.path(), text)).unwrap();
+    let half = whole[whole.len() / 2..].find(". ").unwrap() + whole.len() / 2;
+    let number = whole[..half].rfind(' ').unwrap() + 1;
+    // A stray `)` half way, where the reader stops; text after the result; a tag line
+    // the reader cannot read.
+    let games = [
+        (
+            "stray.pmn",
+            format!("{}) {}", &whole[..number], &whole[number..]),
+        ),
+        (
+            "after.pmn",
+            format!("{} and more words\n", whole.trim_end()),
+        ),
+        ("tag.pmn", whole.replacen("[SetUp", "[Bad tag\n[SetUp", 1)),
+    ];
+    for (name, game) in games {
+        let path = dir.path().join(name);
+        std::fs::write(&path, game).unwrap();
+        let path = path.to_str().unwrap();
+        for to in ["pmn", "jsonl", "relative"] {
+            for kept in [&[][..], &["--keep-broken"]] {
+                let args = [&["convert", "--to", to, path][..], kept].concat();
+                let r = run(&args, None);
+                assert!(matches!(r.status, Some(0 | 1)), "{args:?}: {}", r.said);
+                assert!(r.said.contains(&format!("{path}:")), "{args:?}: {}", r.said);
+                // A game the reader stopped in is not held as its record: left out, or
+                // kept as its text; nor is one it read whole, but for text after its
+                // result, in the forms written from its text.
+                if name == "after.pmn" && to == "relative" {
+                    continue;
+                }
+                assert!(
+                    r.peak < 4 * text as u64 + 40 * MB,
+                    "{args:?}: {} MB for {} MB of text",
+                    r.peak / MB,
+                    text as u64 / MB
+                );
+            }
+        }
+    }
+}
