@@ -275,7 +275,8 @@ fn convert_text(
             reads_without_error(&text)
         }
     };
-    if !valid && !(forms.keep_broken && from_record(forms.to)) {
+    let needs_record = valid || (forms.keep_broken && from_record(forms.to));
+    if !needs_record {
         let mut problems = text.problems().to_vec();
         problems.sort_by_key(|p| p.span.start);
         let notes = altered(name, &problems);
