@@ -251,7 +251,7 @@ pub fn convert_broken_game(
 /// its last ply. `trace` is the game's replay.
 pub fn export_text(text: &GameText, trace: &Trace) -> Option<String> {
     let game = exported(text, trace)?;
-    Some(game.write(text, true))
+    Some(game.write(text, true, None))
 }
 
 /// A game [`export_text`] writes: its record without moves (its tags as the conversion
@@ -267,13 +267,20 @@ impl Exported {
     /// The export form of the game ([`export_text`]), or with `tags` false its move text
     /// as the export form writes it after the tags' blank line, without the line break
     /// that ends it ([`crate::pmn::write_move_text`]): so the JSON forms that hold the
-    /// move text as text ([`to_compact_json_with`]) are written without the record.
-    pub(crate) fn write(&self, text: &GameText, tags: bool) -> String {
+    /// move text as text ([`to_compact_json_with`]) are written without the record. With
+    /// `numbers` the plies' pits are written as it says.
+    pub(crate) fn write(
+        &self,
+        text: &GameText,
+        tags: bool,
+        numbers: Option<&dyn crate::pmn::PitNumbers>,
+    ) -> String {
         use crate::pmn::Visitor as _;
         let record = &self.record;
         let mut out = String::with_capacity(text.text().len() + 64);
         let tags = if tags { &record.tags[..] } else { &[] };
-        let mut writer = crate::pmn::ExportWriter::new(tags, record.first_side(), &mut out);
+        let first = record.first_side();
+        let mut writer = crate::pmn::ExportWriter::numbered(tags, first, numbers, &mut out);
         text.read(&mut writer);
         if let Some(u) = &self.after_result {
             for element in verbatim_comments(AFTER_RESULT_NOTE, u) {

@@ -12,10 +12,11 @@ use crate::replay::{replay, ReplayOptions, Replayer, Trace};
 
 use super::forms::{ConvertFrom, ConvertTo, Forms};
 use super::input::{from_relative, read_input, InputError};
+use super::numbering::{self, Numbering};
 use super::verdict::{is_space, replay_cause};
 use super::writers::{
-    csv_rows, to_compact_json, to_compact_json_with, to_json, to_lean_json, to_long, to_ludii,
-    to_pmn, to_relative, CSV_HEADER,
+    csv_rows, relative_tags, to_compact_json, to_compact_json_with, to_json, to_lean_json, to_long,
+    to_ludii, to_pmn, to_relative, CSV_HEADER,
 };
 use super::{convert_broken_game, convert_game, converted, Conversion};
 
@@ -232,12 +233,22 @@ fn convert_text(
         return Converted::default();
     };
     // A game in PMN, or in JSON lines of move text, valid or with errors kept broken,
-    // read whole, is written from its text.
+    // read whole, is written from its text; and a valid game in relative numbering (one
+    // kept broken is read back from its record, to see that it fails alike).
     let valid = trace.is_valid();
     let compact = forms.to == ConvertTo::Jsonl && !forms.writes_plies();
-    let from_text = (forms.to == ConvertTo::Pmn || compact) && (valid || forms.keep_broken);
-    if let Some(game) = from_text.then(|| super::exported(&text, &trace)).flatten() {
-        let written = game.write(&text, !compact);
+    let relative = forms.to == ConvertTo::Relative && valid;
+    let from_text =
+        relative || (forms.to == ConvertTo::Pmn || compact) && (valid || forms.keep_broken);
+    if let Some(mut game) = from_text.then(|| super::exported(&text, &trace)).flatten() {
+        let numbers = (trace.rules.as_ref())
+            .filter(|_| relative)
+            .map(|rules| numbering::PitNumbers::new(rules, Numbering::Relative));
+        if numbers.is_some() {
+            game.record.tags = relative_tags(&game.record.tags);
+        }
+        let numbers = numbers.as_ref().map(|n| n as &dyn crate::pmn::PitNumbers);
+        let written = game.write(&text, !compact, numbers);
         let mut notes = altered(name, &game.problems);
         let conversion = Conversion {
             file: name.to_string(),
