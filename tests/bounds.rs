@@ -309,11 +309,12 @@ fn one_long_valid_game_takes_a_small_multiple_of_its_text() {
     assert_eq!(valid.status, Some(0), "{}", valid.said);
     assert!(valid.said.contains("1 valid"), "{}", valid.said);
     let db = dir.path().join("games.sqlite").display().to_string();
-    // The export form written from the game's text, and so the move text of its JSON
-    // line; the search's criteria read each ply as it is replayed; the database's rows
+    // The export form written from the game's text (in PMN's names or seat-relative
+    // numbers), and so the move text of its JSON line; the search's criteria read each ply as it is replayed; the database's rows
     // inserted as the game is replayed again.
-    let commands: [&[&str]; 5] = [
+    let commands: [&[&str]; 6] = [
         &["convert", "--to", "pmn", game],
+        &["convert", "--to", "relative", game],
         &["convert", "--to", "jsonl", game],
         &["search", "--relay", "1", game],
         &["search", "--plies", "c5 a3", "--format", "json", game],
@@ -606,11 +607,8 @@ fn convert_of_a_long_game_not_read_whole_takes_a_small_multiple_of_its_text() {
                 assert!(matches!(r.status, Some(0 | 1)), "{args:?}: {}", r.said);
                 assert!(r.said.contains(&format!("{path}:")), "{args:?}: {}", r.said);
                 // A game the reader stopped in is not held as its record: left out, or
-                // kept as its text; nor is one it read whole, but for text after its
-                // result, in the forms written from its text.
-                if name == "after.pmn" && to == "relative" {
-                    continue;
-                }
+                // kept as its text; nor is one it read whole but for text after its
+                // result, written from its text.
                 assert!(
                     r.peak < 4 * text as u64 + 40 * MB,
                     "{args:?}: {} MB for {} MB of text",
