@@ -278,9 +278,9 @@ impl Exported {
         use crate::pmn::Visitor as _;
         let record = &self.record;
         let mut out = String::with_capacity(text.text().len() + 64);
-        let tags = if tags { &record.tags[..] } else { &[] };
+        let written = if tags { &record.tags[..] } else { &[] };
         let first = record.first_side();
-        let mut writer = crate::pmn::ExportWriter::numbered(tags, first, numbers, &mut out);
+        let mut writer = crate::pmn::ExportWriter::numbered(written, first, numbers, &mut out);
         text.read(&mut writer);
         if let Some(u) = &self.after_result {
             for element in verbatim_comments(AFTER_RESULT_NOTE, u) {
@@ -290,7 +290,7 @@ impl Exported {
             }
         }
         writer.finish(record.result.map(|r| r.result));
-        if tags.is_empty() && out.ends_with('\n') {
+        if !tags && out.ends_with('\n') {
             out.pop();
         }
         out

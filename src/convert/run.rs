@@ -65,7 +65,7 @@ pub fn run(
         keep_positions: replay.keep_positions && writes_positions,
         keep_laps: replay.keep_laps && writes_positions,
         // PMN, relative numbering and JSON lines of move text are written from the
-        // record: no ply is kept.
+        // game's text or its record: no ply is kept.
         diagnostics_only: replay.diagnostics_only || !forms.writes_plies(),
         ..replay.clone()
     };
