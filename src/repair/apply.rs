@@ -293,15 +293,9 @@ impl Edited<'_, '_> {
         }
     }
 
-    /// Holds an event while a swap waits for its second ply: whether it was held.
-    fn hold(&mut self, event: impl FnOnce() -> Event) -> bool {
-        match &mut self.held {
-            Some((_, events)) => {
-                events.push(event());
-                true
-            }
-            None => false,
-        }
+    /// Where the events go while a swap waits for its second ply.
+    fn holding(&mut self) -> Option<&mut Vec<Event>> {
+        self.held.as_mut().map(|(_, events)| events)
     }
 
     /// Reads the events a swap held, as they were read.
@@ -372,7 +366,8 @@ impl pmn::Visitor for Next<'_, '_> {
 impl pmn::Visitor for Edited<'_, '_> {
     fn ply(&mut self, mut ply: pmn::Ply) -> std::ops::ControlFlow<()> {
         if self.depth > 0 {
-            if self.hold(|| Event::Ply(ply.clone())) {
+            if let Some(events) = self.holding() {
+                events.push(Event::Ply(ply));
                 return std::ops::ControlFlow::Continue(());
             }
             return self.next.ply(ply);
@@ -423,7 +418,8 @@ impl pmn::Visitor for Edited<'_, '_> {
     }
 
     fn comment(&mut self, mut comment: pmn::Comment) -> std::ops::ControlFlow<()> {
-        if self.hold(|| Event::Comment(comment.clone())) {
+        if let Some(events) = self.holding() {
+            events.push(Event::Comment(comment));
             return std::ops::ControlFlow::Continue(());
         }
         if self.depth > 0 {
@@ -451,7 +447,8 @@ impl pmn::Visitor for Edited<'_, '_> {
     }
 
     fn nag(&mut self, nag: pmn::Nag) -> std::ops::ControlFlow<()> {
-        if self.hold(|| Event::Nag(nag)) {
+        if let Some(events) = self.holding() {
+            events.push(Event::Nag(nag));
             return std::ops::ControlFlow::Continue(());
         }
         match self.depth == 0 && self.dropping {
@@ -461,7 +458,8 @@ impl pmn::Visitor for Edited<'_, '_> {
     }
 
     fn move_number(&mut self, number: pmn::MoveNumber) -> std::ops::ControlFlow<()> {
-        if self.hold(|| Event::MoveNumber(number)) {
+        if let Some(events) = self.holding() {
+            events.push(Event::MoveNumber(number));
             return std::ops::ControlFlow::Continue(());
         }
         if self.depth == 0 {
@@ -471,7 +469,8 @@ impl pmn::Visitor for Edited<'_, '_> {
     }
 
     fn begin_variation(&mut self, open: pmn::Span) -> pmn::Skip {
-        if self.hold(|| Event::Begin(open)) {
+        if let Some(events) = self.holding() {
+            events.push(Event::Begin(open));
             self.depth += 1;
             return pmn::Skip::No;
         }
@@ -484,7 +483,8 @@ impl pmn::Visitor for Edited<'_, '_> {
 
     fn end_variation(&mut self, span: pmn::Span) -> std::ops::ControlFlow<()> {
         self.depth = self.depth.saturating_sub(1);
-        if self.hold(|| Event::End(span)) {
+        if let Some(events) = self.holding() {
+            events.push(Event::End(span));
             return std::ops::ControlFlow::Continue(());
         }
         self.next.end_variation(span)
