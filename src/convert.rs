@@ -245,40 +245,63 @@ pub fn convert_broken_game(
 /// (what [`to_pmn`] writes of [`convert_game`]) or a game with errors kept failing where
 /// it fails (of [`convert_broken_game`]), written from its text as the reader reads it,
 /// so that its record is never held: for a game whose text the reader read whole, with
-/// no problem and nothing it skipped (no tag line it could not read, no text after the
-/// result). `None` for any other game, which is converted from its record, and for a
-/// valid game whose replay stopped before its last ply. `trace` is the game's replay.
+/// no error and nothing it skipped but text after the result (kept verbatim in comments
+/// before the result, as the record's conversion keeps it). `None` for any other game,
+/// which is converted from its record, and for a valid game whose replay stopped before
+/// its last ply. `trace` is the game's replay.
 pub fn export_text(text: &GameText, trace: &Trace) -> Option<String> {
-    let record = exported(text, trace)?;
-    let mut out = String::with_capacity(text.text().len() + 64);
-    let mut writer = crate::pmn::ExportWriter::new(&record.tags, record.first_side(), &mut out);
-    text.read(&mut writer);
-    writer.finish(record.result.map(|r| r.result));
-    Some(out)
+    let game = exported(text, trace)?;
+    Some(game.write(text, true, None))
 }
 
-/// The move text of a game [`export_text`] writes, as the export form writes it
-/// ([`crate::pmn::write_move_text`]), and its record without moves (its tags as the
-/// conversion writes them, and its result): so the JSON forms that hold the move text
-/// as text ([`to_compact_json_with`]) are written without the record. `None` where
-/// [`export_text`] gives none.
-pub fn export_move_text(text: &GameText, trace: &Trace) -> Option<(Record, String)> {
-    let record = exported(text, trace)?;
-    let mut movetext = String::with_capacity(text.text().len());
-    let mut writer = crate::pmn::ExportWriter::new(&[], record.first_side(), &mut movetext);
-    text.read(&mut writer);
-    writer.finish(record.result.map(|r| r.result));
-    if movetext.ends_with('\n') {
-        movetext.pop();
+/// A game [`export_text`] writes: its record without moves (its tags as the conversion
+/// writes them, and its result), the text after its result, and its problems (of its
+/// bytes and of its reading, in the order of the text, as a parse gives them).
+pub(crate) struct Exported {
+    pub(crate) record: Record,
+    pub(crate) after_result: Option<Unread>,
+    pub(crate) problems: Vec<crate::pmn::Problem>,
+}
+
+impl Exported {
+    /// The export form of the game ([`export_text`]), or with `tags` false its move text
+    /// as the export form writes it after the tags' blank line, without the line break
+    /// that ends it ([`crate::pmn::write_move_text`]): so the JSON forms that hold the
+    /// move text as text ([`to_compact_json_with`]) are written without the record. With
+    /// `numbers` the plies' pits are written as it says.
+    pub(crate) fn write(
+        &self,
+        text: &GameText,
+        tags: bool,
+        numbers: Option<&dyn crate::pmn::PitNumbers>,
+    ) -> String {
+        use crate::pmn::Visitor as _;
+        let record = &self.record;
+        let mut out = String::with_capacity(text.text().len() + 64);
+        let written = if tags { &record.tags[..] } else { &[] };
+        let first = record.first_side();
+        let mut writer = crate::pmn::ExportWriter::numbered(written, first, numbers, &mut out);
+        text.read(&mut writer);
+        if let Some(u) = &self.after_result {
+            for element in verbatim_comments(AFTER_RESULT_NOTE, u) {
+                if let Element::Comment(c) = element {
+                    let _ = writer.comment(c);
+                }
+            }
+        }
+        writer.finish(record.result.map(|r| r.result));
+        if !tags && out.ends_with('\n') {
+            out.pop();
+        }
+        out
     }
-    Some((record, movetext))
 }
 
-/// The record of a game [`export_text`] writes, without its moves: its tags as the
-/// conversion writes them, and its result.
-fn exported(text: &GameText, trace: &Trace) -> Option<Record> {
+/// The game [`export_text`] writes, when it can be written from its text.
+pub(crate) fn exported(text: &GameText, trace: &Trace) -> Option<Exported> {
     let cut = trace.is_valid() && trace.played < trace.plies_written;
-    if cut || !text.is_game() || !text.problems().is_empty() {
+    let error = text.problems().iter().any(crate::pmn::Problem::is_error);
+    if cut || !text.is_game() || error {
         return None;
     }
     let game = text.text();
@@ -298,6 +321,7 @@ fn exported(text: &GameText, trace: &Trace) -> Option<Record> {
         depth: 0,
         whole: true,
         result: None,
+        problems: Vec::new(),
     };
     let tags = text.read(&mut read)?;
     // Nothing but spaces before each tag.
@@ -310,10 +334,27 @@ fn exported(text: &GameText, trace: &Trace) -> Option<Record> {
     }
     let end = offset + game.len();
     let moves_end = read.result.map_or(end, |r| r.span.start);
-    let after_result = read.result.is_some_and(|r| !blank(r.span.end, end));
-    if !read.whole || !blank(read.at, moves_end) || after_result {
+    if !read.whole || !blank(read.at, moves_end) {
         return None;
     }
+    let mut problems = text.problems().to_vec();
+    problems.append(&mut read.problems);
+    problems.sort_by_key(|p| p.span.start);
+    let after_result = match read.result {
+        Some(r) if !blank(r.span.end, end) => {
+            let parsed = ParsedGame {
+                record: Record::default(),
+                problems,
+                text: game.to_string(),
+                offset,
+                line: text.line(),
+            };
+            let unread = verdict::after_result(&parsed, r);
+            problems = parsed.problems;
+            unread
+        }
+        _ => None,
+    };
     let mut record = Record {
         tags,
         moves: Vec::new(),
@@ -322,11 +363,15 @@ fn exported(text: &GameText, trace: &Trace) -> Option<Record> {
     if let Some(rules) = &trace.rules {
         normalise_tags(&mut record, rules);
     }
-    Some(record)
+    Some(Exported {
+        record,
+        after_result,
+        problems,
+    })
 }
 
 /// Whether the reader read a game's move text whole, as [`gaps`] tells it from a
-/// record: nothing but spaces between the main line's elements, no problem.
+/// record: nothing but spaces between the main line's elements, no error.
 struct Whole<'b> {
     blank: &'b dyn Fn(usize, usize) -> bool,
     /// The end of the last tag or main-line element read.
@@ -335,6 +380,8 @@ struct Whole<'b> {
     depth: usize,
     whole: bool,
     result: Option<crate::pmn::ResultToken>,
+    /// The problems read.
+    problems: Vec<crate::pmn::Problem>,
 }
 
 impl Whole<'_> {
@@ -396,8 +443,12 @@ impl crate::pmn::Visitor for Whole<'_> {
         std::ops::ControlFlow::Continue(())
     }
 
-    fn problem(&mut self, _problem: crate::pmn::Problem) {
-        self.whole = false;
+    fn problem(&mut self, problem: crate::pmn::Problem) {
+        // A warning leaves the text read (text after the result is told apart above).
+        if problem.is_error() {
+            self.whole = false;
+        }
+        self.problems.push(problem);
     }
 }
 

@@ -431,6 +431,9 @@ mod tests {
             "[Game \"Tsoro\"]\n[Result \"1-0\"]\n\n1. a3 $1 $2 {c} d10 (d11 {v} (a2)) 2. a4 {[%stones 3 4]} d9 $4 3. b5 1-0\n",
             "[Game \"Tsoro\"]\n[SetUp \"1\"]\n[Position \"2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 N\"]\n\n1... d10 ; line\n2. a3 d9\n",
             "[Game \"Tsoro\"]\n\n{s} 1. a3 $1 {[%stones 1 2] c} (d11 {v} $2 (a2 $3)) d10 $2 $3 {x [%stones 3 4]} {[%stones 7 7]} 2. a4 {[%stones 5 6]} (a5) d9 $4 3. b5 *\n",
+            // Checkpoints before the first ply, in a variation, in a line comment, two
+            // in one comment and after the last ply; a swap across a variation.
+            "[Game \"Tsoro\"]\n\n{[%stones 1 1]} 1. a3! $3 {x [%stones 2 2] y [%stones 9 9]} d10?! (d11 {[%stones 5 5]} a2 $1) {[%foul] [%stones 7 7]} 2. a4 ;[%stones 4 4] z\nd9 $4 {[%stones 6 6]} *\n",
         ];
         for text in games {
             let game = &crate::pmn::parse_str(text)[0];

@@ -321,11 +321,12 @@ fn one_long_valid_game_takes_a_small_multiple_of_its_text() {
     assert_eq!(valid.status, Some(0), "{}", valid.said);
     assert!(valid.said.contains("1 valid"), "{}", valid.said);
     let db = dir.path().join("games.sqlite").display().to_string();
-    // The export form written from the game's text, and so the move text of its JSON
-    // line; the search's criteria read each ply as it is replayed; the database's rows
+    // The export form written from the game's text (in PMN's names or seat-relative
+    // numbers), and so the move text of its JSON line; the search's criteria read each ply as it is replayed; the database's rows
     // inserted as the game is replayed again.
-    let commands: [&[&str]; 5] = [
+    let commands: [&[&str]; 6] = [
         &["convert", "--to", "pmn", game],
+        &["convert", "--to", "relative", game],
         &["convert", "--to", "jsonl", game],
         &["search", "--relay", "1", game],
         &["search", "--plies", "c5 a3", "--format", "json", game],
@@ -670,4 +671,105 @@ fn a_page_of_many_games_holds_one_batch_of_games_at_a_time() {
         400,
         more_page / MB
     );
+}
+
+/// The long valid game with its text changed at its first move numbered past `number`
+/// (`N. X Y`): `change(X, Y)` written in place of `X Y`.
+fn long_game_changed(dir: &Path, number: u64, change: impl Fn(&str, &str) -> String) -> PathBuf {
+    let whole = std::fs::read_to_string(long_valid_game(dir, 8 << 20)).unwrap();
+    let at = whole.find(&format!(" {number}. ")).unwrap() + 1;
+    let plies = at + whole[at..].find(". ").unwrap() + 2;
+    let words: Vec<&str> = whole[plies..].splitn(3, [' ', '\n']).collect();
+    let end = plies + words[0].len() + 1 + words[1].len();
+    let changed = format!(
+        "{}{}{}",
+        &whole[..plies],
+        change(words[0], words[1]),
+        &whole[end..]
+    );
+    let path = dir.join("changed.pmn");
+    std::fs::write(&path, changed).unwrap();
+    path
+}
+
+#[test]
+fn a_long_game_repaired_by_a_swap_or_a_checkpoint_takes_a_small_multiple_of_its_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = 8 << 20;
+    // An early error, so that the search reads few plies: the game repaired is written
+    // from its text, not from its whole record.
+    let swapped = |south: &str, north: &str| format!("{north} {south}");
+    let checked = |south: &str, north: &str| format!("{south} {{[%stones 1 99]}} {north}");
+    for (change, said, name) in [
+        (
+            &swapped as &dyn Fn(&str, &str) -> String,
+            "repaired: swap plies",
+            "swap.pmn",
+        ),
+        (
+            &checked,
+            "repaired: correct the checkpoint",
+            "checkpoint.pmn",
+        ),
+    ] {
+        let game = long_game_changed(dir.path(), 271, change);
+        let game = game.to_str().unwrap();
+        let out = dir.path().join(name);
+        let out = out.to_str().unwrap();
+        let r = run(&["repair", game, "-o", out], None);
+        assert_eq!(r.status, Some(0), "{}", r.said);
+        assert!(r.said.contains(said), "{}", r.said);
+        assert!(
+            r.peak < 4 * text as u64 + 40 * MB,
+            "{said}: {} MB for {} MB of text",
+            r.peak / MB,
+            text as u64 / MB
+        );
+        let valid = run(&["validate", out], None);
+        assert_eq!(valid.status, Some(0), "{}", valid.said);
+    }
+}
+
+#[test]
+fn convert_of_a_long_game_not_read_whole_takes_a_small_multiple_of_its_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = 8 << 20;
+    let whole = std::fs::read_to_string(long_valid_game(dir.path(), text)).unwrap();
+    let half = whole[whole.len() / 2..].find(". ").unwrap() + whole.len() / 2;
+    let number = whole[..half].rfind(' ').unwrap() + 1;
+    // A stray `)` half way, where the reader stops; text after the result; a tag line
+    // the reader cannot read.
+    let games = [
+        (
+            "stray.pmn",
+            format!("{}) {}", &whole[..number], &whole[number..]),
+        ),
+        (
+            "after.pmn",
+            format!("{} and more words\n", whole.trim_end()),
+        ),
+        ("tag.pmn", whole.replacen("[SetUp", "[Bad tag\n[SetUp", 1)),
+    ];
+    for (name, game) in games {
+        let path = dir.path().join(name);
+        std::fs::write(&path, game).unwrap();
+        let path = path.to_str().unwrap();
+        for to in ["pmn", "jsonl", "relative"] {
+            for kept in [&[][..], &["--keep-broken"]] {
+                let args = [&["convert", "--to", to, path][..], kept].concat();
+                let r = run(&args, None);
+                assert!(matches!(r.status, Some(0 | 1)), "{args:?}: {}", r.said);
+                assert!(r.said.contains(&format!("{path}:")), "{args:?}: {}", r.said);
+                // A game the reader stopped in is not held as its record: left out, or
+                // kept as its text; nor is one it read whole but for text after its
+                // result, written from its text.
+                assert!(
+                    r.peak < 4 * text as u64 + 40 * MB,
+                    "{args:?}: {} MB for {} MB of text",
+                    r.peak / MB,
+                    text as u64 / MB
+                );
+            }
+        }
+    }
 }

@@ -480,3 +480,40 @@ fn the_export_form_written_from_events_is_the_records_for_every_record_shipped()
     }
     assert!(files > 20, "{files}");
 }
+
+#[test]
+fn the_numbered_form_written_from_events_is_the_records_for_every_record_shipped() {
+    use sow::convert::numbering::{Numbering, PitNumbers};
+    let mut games = 0;
+    for dir in ["records/examples", "records/flawed", "tests/data/pmn"] {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "pmn") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let mut reader = Reader::new(text.as_bytes());
+            while let Some(game) = reader.next_text() {
+                let parsed = game.clone().parse();
+                let trace = sow::replay::replay(&parsed, &Default::default());
+                let Some(rules) = &trace.rules else {
+                    continue;
+                };
+                for numbering in [Numbering::Relative, Numbering::Ludii] {
+                    let numbers = PitNumbers::new(rules, numbering);
+                    let mut written = String::new();
+                    let tags = &parsed.record.tags;
+                    let first = parsed.record.first_side();
+                    let mut writer =
+                        ExportWriter::numbered(tags, first, Some(&numbers), &mut written);
+                    game.read(&mut writer);
+                    writer.finish(parsed.record.result.map(|r| r.result));
+                    let whole = write_numbered_game(&parsed.record, &numbers);
+                    assert_eq!(written, whole, "{}", path.display());
+                    games += 1;
+                }
+            }
+        }
+    }
+    assert!(games > 40, "{games}");
+}

@@ -12,10 +12,11 @@ use crate::replay::{replay, ReplayOptions, Replayer, Trace};
 
 use super::forms::{ConvertFrom, ConvertTo, Forms};
 use super::input::{from_relative, read_input, InputError};
+use super::numbering::{self, Numbering};
 use super::verdict::{is_space, replay_cause};
 use super::writers::{
-    csv_rows, to_compact_json, to_compact_json_with, to_json, to_lean_json, to_long, to_ludii,
-    to_pmn, to_relative, CSV_HEADER,
+    csv_rows, relative_tags, to_compact_json, to_compact_json_with, to_json, to_lean_json, to_long,
+    to_ludii, to_pmn, to_relative, CSV_HEADER,
 };
 use super::{convert_broken_game, convert_game, converted, Conversion};
 
@@ -64,7 +65,7 @@ pub fn run(
         keep_positions: replay.keep_positions && writes_positions,
         keep_laps: replay.keep_laps && writes_positions,
         // PMN, relative numbering and JSON lines of move text are written from the
-        // record: no ply is kept.
+        // game's text or its record: no ply is kept.
         diagnostics_only: replay.diagnostics_only || !forms.writes_plies(),
         ..replay.clone()
     };
@@ -232,57 +233,91 @@ fn convert_text(
         return Converted::default();
     };
     // A game in PMN, or in JSON lines of move text, valid or with errors kept broken,
-    // read whole, is written from its text.
+    // read whole, is written from its text; and a valid game in relative numbering (one
+    // kept broken is read back from its record, to see that it fails alike).
     let valid = trace.is_valid();
     let compact = forms.to == ConvertTo::Jsonl && !forms.writes_plies();
-    let from_text = (forms.to == ConvertTo::Pmn || compact) && (valid || forms.keep_broken);
-    let kept = |trace: &Trace| match valid {
-        true => Vec::new(),
-        false => {
-            // The summary places a diagnostic with no place at the game's first line.
-            let at = ParsedGame {
-                record: Default::default(),
-                problems: Vec::new(),
-                text: String::new(),
-                offset: text.offset(),
-                line: text.line(),
-            };
-            let error = broken_summary(name, index, &at, trace);
-            vec![format!("{error}; kept (--keep-broken)")]
+    let relative = forms.to == ConvertTo::Relative && valid;
+    let from_text =
+        relative || (forms.to == ConvertTo::Pmn || compact) && (valid || forms.keep_broken);
+    if let Some(mut game) = from_text.then(|| super::exported(&text, &trace)).flatten() {
+        let numbers = (trace.rules.as_ref())
+            .filter(|_| relative)
+            .map(|rules| numbering::PitNumbers::new(rules, Numbering::Relative));
+        if numbers.is_some() {
+            game.record.tags = relative_tags(&game.record.tags);
+        }
+        let numbers = numbers.as_ref().map(|n| n as &dyn crate::pmn::PitNumbers);
+        let written = game.write(&text, !compact, numbers);
+        let mut notes = altered(name, &game.problems);
+        let conversion = Conversion {
+            file: name.to_string(),
+            game: index,
+            trace,
+            record: game.record,
+            rest: None,
+            unread_tags: Vec::new(),
+            after_result: game.after_result,
+        };
+        match valid {
+            true => notes.extend(conversion.kept_summary()),
+            false => {
+                let error = broken_summary(name, index, &placed(&text), &conversion.trace);
+                notes.push(format!("{error}; kept (--keep-broken)"));
+            }
+        }
+        let output = match compact {
+            true => to_compact_json_with(&conversion, written),
+            false => written,
+        };
+        return Converted {
+            notes,
+            output: Some(Rendered::Text(output)),
+            left_out: 0,
+        };
+    }
+    // A game with errors left out, or kept as it is written (the reader stopped in it),
+    // is not parsed: no record of it is written. Long text and CSV, and the other forms
+    // of a game the reader read without an error, are written from its record.
+    let from_record = |to| match to {
+        ConvertTo::Long | ConvertTo::Csv => true,
+        ConvertTo::Ludii => false,
+        ConvertTo::Pmn | ConvertTo::Relative | ConvertTo::Json | ConvertTo::Jsonl => {
+            reads_without_error(&text)
         }
     };
-    if from_text && compact {
-        if let Some((record, movetext)) = super::export_move_text(&text, &trace) {
-            let notes = kept(&trace);
-            let conversion = Conversion {
-                file: name.to_string(),
-                game: index,
-                trace,
-                record,
-                rest: None,
-                unread_tags: Vec::new(),
-                after_result: None,
-            };
-            return Converted {
-                notes,
-                output: Some(Rendered::Text(to_compact_json_with(&conversion, movetext))),
-                left_out: 0,
-            };
-        }
-    } else if from_text {
-        if let Some(pmn) = super::export_text(&text, &trace) {
-            return Converted {
-                notes: kept(&trace),
-                output: Some(Rendered::Text(pmn)),
-                left_out: 0,
-            };
-        }
+    let needs_record = valid || (forms.keep_broken && from_record(forms.to));
+    if !needs_record {
+        let mut problems = text.problems().to_vec();
+        problems.sort_by_key(|p| p.span.start);
+        let notes = altered(name, &problems);
+        let kept = (forms.keep_broken)
+            .then(|| kept_as_written(text.text(), forms))
+            .flatten();
+        return broken(name, index, &placed(&text), &trace, notes, kept, forms);
     }
     let parsed = match trace.played < trace.plies_written && !forms.keep_broken {
         true => text.parse_cut(trace.played + 1),
         false => text.parse(),
     };
     convert_one(name, index, parsed, Some(trace), filter, replay, forms)
+}
+
+/// Whether a game's text reads without an error (not [`ParsedGame::has_errors`] of
+/// the game parsed), read without a record.
+fn reads_without_error(text: &GameText) -> bool {
+    struct Errors(bool);
+    impl crate::pmn::Visitor for Errors {
+        fn ply(&mut self, _ply: crate::pmn::Ply) -> std::ops::ControlFlow<()> {
+            std::ops::ControlFlow::Continue(())
+        }
+        fn problem(&mut self, problem: Problem) {
+            self.0 |= problem.is_error();
+        }
+    }
+    let mut errors = Errors(text.problems().iter().any(Problem::is_error));
+    text.read(&mut errors);
+    !errors.0
 }
 
 /// Converts a game read, `index` of its input `name`, if the filter accepts it, into the
@@ -313,13 +348,7 @@ fn convert_one(
     if trace.is_none() && !filter.accepts(&parsed.record) {
         return Converted::default();
     }
-    // What the reading changed of the text (bytes read as Latin-1 or replaced, NUL
-    // bytes read as spaces) is said, as PMN.md asks, since the output holds it so.
-    let altered = |p: &&Problem| matches!(p.code, Code::Encoding | Code::NulByte);
-    let mut notes: Vec<String> = (parsed.problems.iter())
-        .filter(altered)
-        .map(|p| format!("{name}:{p}"))
-        .collect();
+    let mut notes = altered(name, &parsed.problems);
     let trace = trace.unwrap_or_else(|| crate::replay::replay(&parsed, replay));
     if trace.is_valid() {
         // The record is taken, not copied: the game is not read again.
@@ -333,11 +362,25 @@ fn convert_one(
             ..Converted::default()
         };
     }
-    let error = broken_summary(name, index, &parsed, &trace);
     let kept = forms
         .keep_broken
         .then(|| keep_broken(name, index, &parsed, replay, forms));
-    match kept.flatten() {
+    broken(name, index, &parsed, &trace, notes, kept.flatten(), forms)
+}
+
+/// A game with errors, `parsed` placing its diagnostics (see [`broken_summary`]), kept
+/// as `kept` or left out, and what is said of it after `notes`.
+fn broken(
+    name: &str,
+    index: usize,
+    parsed: &ParsedGame,
+    trace: &Trace,
+    mut notes: Vec<String>,
+    kept: Option<Rendered>,
+    forms: Forms,
+) -> Converted {
+    let error = broken_summary(name, index, parsed, trace);
+    match kept {
         Some(output) => {
             notes.push(format!("{error}; kept (--keep-broken)"));
             Converted {
@@ -365,6 +408,28 @@ fn convert_one(
     }
 }
 
+/// What the reading changed of a game's text (bytes read as Latin-1 or replaced, NUL
+/// bytes read as spaces), said as PMN.md asks, since the output holds it so: of the
+/// game's `problems`, in their order.
+fn altered(name: &str, problems: &[Problem]) -> Vec<String> {
+    (problems.iter())
+        .filter(|p| matches!(p.code, Code::Encoding | Code::NulByte))
+        .map(|p| format!("{name}:{p}"))
+        .collect()
+}
+
+/// A game of `text` as [`broken_summary`] places it (a diagnostic with no place at the
+/// game's first line), without its record.
+fn placed(text: &GameText) -> ParsedGame {
+    ParsedGame {
+        record: Default::default(),
+        problems: Vec::new(),
+        text: String::new(),
+        offset: text.offset(),
+        line: text.line(),
+    }
+}
+
 /// `FILE:LINE:COL: game K: error[CODE]: message` for a game with errors, at its first
 /// error.
 fn broken_summary(file: &str, game: usize, parsed: &ParsedGame, trace: &Trace) -> String {
@@ -389,7 +454,7 @@ pub(super) fn keep_broken(
     replay: &ReplayOptions,
     forms: Forms,
 ) -> Option<Rendered> {
-    let Forms { from, to, .. } = forms;
+    let Forms { to, .. } = forms;
     match to {
         ConvertTo::Pmn | ConvertTo::Relative | ConvertTo::Json | ConvertTo::Jsonl => {
             if let Some(c) = convert_broken_game(name, index, parsed, replay) {
@@ -401,19 +466,25 @@ pub(super) fn keep_broken(
                 }
                 return Some(rendered);
             }
-            let pmn_text = matches!(from, Some(ConvertFrom::Pmn | ConvertFrom::Json));
-            if to == ConvertTo::Pmn && pmn_text {
-                let mut text = parsed.text.trim_matches(is_space).to_string();
-                text.push('\n');
-                return Some(Rendered::Text(text));
-            }
-            None
+            kept_as_written(&parsed.text, forms)
         }
         ConvertTo::Long | ConvertTo::Csv => {
             Some(render(forms, &convert_game(name, index, parsed, replay)))
         }
         ConvertTo::Ludii => None,
     }
+}
+
+/// A game with errors whose reading has errors, kept failing where it fails: PMN read
+/// from PMN or JSON as its text (`text`), verbatim; `None` in any other form.
+fn kept_as_written(text: &str, forms: Forms) -> Option<Rendered> {
+    let pmn_text = matches!(forms.from, Some(ConvertFrom::Pmn | ConvertFrom::Json));
+    if forms.to == ConvertTo::Pmn && pmn_text {
+        let mut text = text.trim_matches(is_space).to_string();
+        text.push('\n');
+        return Some(Rendered::Text(text));
+    }
+    None
 }
 
 /// Whether the relative text of a broken game, read back, fails where `trace` does: at

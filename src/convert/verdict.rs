@@ -81,16 +81,21 @@ pub(super) fn gaps(parsed: &ParsedGame, record: &Record) -> Gaps {
     if gaps.stop.is_none() && !is_blank(text_at(parsed, at, moves_end)) {
         gaps.stop = Some((record.moves.len(), at));
     }
-    if let Some(result) = record.result {
-        let after = text_at(parsed, result.span.end, end);
-        if !is_blank(after) {
-            let mut unread = unread(parsed, result.span.end, after);
-            unread.cause.message =
-                "a game ends at its result; the next game's tags were expected here".into();
-            gaps.after_result = Some(unread);
-        }
-    }
+    gaps.after_result = record.result.and_then(|r| after_result(parsed, r));
     gaps
+}
+
+/// The text after a game's result token (`result`), when it is more than spaces.
+pub(super) fn after_result(parsed: &ParsedGame, result: ResultToken) -> Option<Unread> {
+    let end = parsed.offset + parsed.text.len();
+    let after = text_at(parsed, result.span.end, end);
+    if is_blank(after) {
+        return None;
+    }
+    let mut unread = unread(parsed, result.span.end, after);
+    unread.cause.message =
+        "a game ends at its result; the next game's tags were expected here".into();
+    Some(unread)
 }
 
 /// The pieces of text between two tags the reader read: each line that begins with `[`

@@ -31,17 +31,27 @@ pub fn to_relative(c: &Conversion) -> String {
         return pmn::write_game(&c.record);
     };
     let mut record = c.record.clone();
-    record.tags.retain(|t| !is_relative_mark(t));
-    // The export form sorts tags of one name in the order they are held: the mark is
-    // written first of them, then the record's own.
-    let at = (record.tags.iter())
-        .position(|t| t.name == NUMBERING_TAG)
-        .unwrap_or(record.tags.len());
-    record.tags.insert(at, Tag::new(NUMBERING_TAG, RELATIVE));
+    record.tags = relative_tags(&record.tags);
     pmn::write_numbered_game(
         &record,
         &numbering::PitNumbers::new(rules, Numbering::Relative),
     )
+}
+
+/// A game's tags in relative numbering: the mark `[Numbering "relative"]`, written first
+/// of the Numbering tags (the export form sorts tags of one name in the order they are
+/// held), then the record's own.
+pub(super) fn relative_tags(tags: &[Tag]) -> Vec<Tag> {
+    let mut tags: Vec<Tag> = tags
+        .iter()
+        .filter(|t| !is_relative_mark(t))
+        .cloned()
+        .collect();
+    let at = (tags.iter())
+        .position(|t| t.name == NUMBERING_TAG)
+        .unwrap_or(tags.len());
+    tags.insert(at, Tag::new(NUMBERING_TAG, RELATIVE));
+    tags
 }
 
 /// The game as a Ludii-style move list (docs/ludii.md). Games Ludii does not have here

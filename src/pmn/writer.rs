@@ -198,9 +198,20 @@ impl<'o> ExportWriter<'o> {
     /// Writes `tags` to `out`, then the move text of the events, its first ply played
     /// by `first`.
     pub fn new(tags: &[Tag], first: Side, out: &'o mut String) -> ExportWriter<'o> {
+        ExportWriter::numbered(tags, first, None, out)
+    }
+
+    /// [`ExportWriter::new`], the plies' pits written as `numbers` says when given: the
+    /// text [`write_numbered_game`] gives of the record the events build.
+    pub fn numbered(
+        tags: &[Tag],
+        first: Side,
+        numbers: Option<&'o dyn PitNumbers>,
+        out: &'o mut String,
+    ) -> ExportWriter<'o> {
         write_tags(tags, out);
         ExportWriter {
-            tokens: Tokens::new(None, !tags.is_empty(), out),
+            tokens: Tokens::new(numbers, !tags.is_empty(), out),
             outer: Vec::new(),
             line: Line::from(u64::from(first == Side::North)),
         }
