@@ -1,8 +1,16 @@
 //! Nothing grows without bound: an endless input (`/dev/zero`, `/dev/urandom`, an
 //! endless comment) ends every command with an error naming the limit, and memory for
 //! one game stays a small multiple of its text. Each command runs as a child process,
-//! and its peak memory is read from the kernel's account of it (`wait4`'s maximum
-//! resident set size), never timed.
+//! and its peak memory is read from the kernel's account of it (the maximum resident
+//! set size that `wait4` gives), never timed.
+//!
+//! A child started by this process is accounted at least this process's own peak at
+//! the moment it starts (Linux counts the memory the child shared with its parent until
+//! it ran `sow`), and this process holds the texts and outputs of the tests running
+//! beside it. So each command is started through GNU time (`/usr/bin/time`, which
+//! `.ci/run` installs), a small process of its own, which starts `sow` and writes its
+//! peak as `wait4` gives it; without GNU time, the peak of this process's own child is
+//! read, which may be too high but is never too low.
 
 #![cfg(target_os = "linux")]
 
@@ -21,13 +29,28 @@ struct Run {
 
 const MB: u64 = 1 << 20;
 
-/// Runs `sow ARGS` with its standard input fed by `feed` (none: no input), and waits
-/// for it with `wait4` for its peak memory.
+/// GNU time, when it is installed.
+const GNU_TIME: &str = "/usr/bin/time";
+
+/// Runs `sow ARGS` with its standard input fed by `feed` (none: no input), and reads its
+/// peak memory (see the module's note).
 // The child is waited for by `wait4`, which clippy does not know.
 #[allow(clippy::zombie_processes)]
 fn run(args: &[&str], feed: Option<Box<dyn FnOnce(std::process::ChildStdin) + Send>>) -> Run {
     let mut said_file = tempfile::tempfile().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sow"))
+    let peak_file = tempfile::NamedTempFile::new().unwrap();
+    let timed = Path::new(GNU_TIME).exists();
+    let mut command = match timed {
+        true => {
+            let mut c = Command::new(GNU_TIME);
+            c.args(["-f", "%M", "-o"])
+                .arg(peak_file.path())
+                .arg(env!("CARGO_BIN_EXE_sow"));
+            c
+        }
+        false => Command::new(env!("CARGO_BIN_EXE_sow")),
+    };
+    let mut child = command
         .args(args)
         .stdin(if feed.is_some() {
             Stdio::piped()
@@ -54,11 +77,24 @@ fn run(args: &[&str], feed: Option<Box<dyn FnOnce(std::process::ChildStdin) + Se
     let mut said = Vec::new();
     said_file.rewind().unwrap();
     said_file.read_to_end(&mut said).unwrap();
+    // Linux gives the maximum resident set size in KiB; GNU time writes it last, after
+    // a line on a status other than 0.
+    let kib = match timed {
+        true => {
+            let written = std::fs::read_to_string(peak_file.path()).unwrap();
+            let last = written.lines().last().unwrap_or_default();
+            last.trim()
+                .parse::<u64>()
+                .unwrap_or_else(|_| panic!("GNU time wrote {written:?}"))
+        }
+        false => usage.ru_maxrss as u64,
+    };
+    let exited = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
     Run {
-        status: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
+        // GNU time exits with its command's status, or 128 and the signal that ended it.
+        status: exited.filter(|&code| !timed || code < 128),
         said: String::from_utf8_lossy(&said).into_owned(),
-        // Linux gives the maximum resident set size in KiB.
-        peak: usage.ru_maxrss as u64 * 1024,
+        peak: kib * 1024,
     }
 }
 
