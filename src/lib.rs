@@ -35,6 +35,7 @@ pub mod rules;
 pub mod search;
 pub mod show;
 mod sowing;
+mod spool;
 pub mod stats;
 pub mod tree;
 pub mod twins;

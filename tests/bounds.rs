@@ -809,3 +809,45 @@ fn convert_of_a_long_game_not_read_whole_takes_a_small_multiple_of_its_text() {
         }
     }
 }
+
+#[test]
+fn each_ply_of_one_long_valid_game_is_written_as_it_is_played() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = 1 << 20;
+    let whole = std::fs::read_to_string(long_valid_game(dir.path(), text)).unwrap();
+    // With text after its result: kept in comments at the end of its tree.
+    let game = dir.path().join("after.pmn");
+    std::fs::write(&game, format!("{} and more words\n", whole.trim_end())).unwrap();
+    let game = game.to_str().unwrap();
+    let forms: [&[&str]; 5] = [
+        &["--to", "csv"],
+        &["--to", "long"],
+        &["--to", "json"],
+        &["--to", "jsonl", "--plies"],
+        &["--to", "jsonl", "--positions"],
+    ];
+    for form in forms {
+        let out = dir.path().join("out");
+        let out_name = out.to_str().unwrap();
+        let args = [&["convert", game, "-o", out_name, "--force"][..], form].concat();
+        let r = run(&args, None);
+        assert_eq!(r.status, Some(0), "{args:?}: {}", r.said);
+        assert!(r.said.contains("kept verbatim"), "{args:?}: {}", r.said);
+        // Every ply's effect (and in some forms the position after it): the output is
+        // many times the text, and is never held, nor is the game's tree.
+        let bound = 4 * text as u64 + 40 * MB;
+        let written = std::fs::metadata(&out).unwrap().len();
+        assert!(
+            written > 6 * text as u64,
+            "{args:?}: {} MB written",
+            written / MB
+        );
+        assert!(
+            r.peak < bound,
+            "{args:?}: {} MB for {} MB of text",
+            r.peak / MB,
+            text as u64 / MB
+        );
+        assert!(count_in_file(&out, "and more words") == 1, "{args:?}");
+    }
+}

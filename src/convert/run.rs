@@ -8,15 +8,17 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use crate::corpus::{self, Batches, Filter, Input, WholeInputs, Work};
 use crate::error::CommandError;
 use crate::pmn::{Code, GameText, ParsedGame, Problem};
-use crate::replay::{replay, ReplayOptions, Replayer, Trace};
+use crate::replay::{replay, PlyTrace, ReplayOptions, Replayer, Trace};
+use crate::spool::Spool;
 
 use super::forms::{ConvertFrom, ConvertTo, Forms};
 use super::input::{from_relative, read_input, InputError};
 use super::numbering::{self, Numbering};
 use super::verdict::{is_space, replay_cause};
 use super::writers::{
-    csv_rows, relative_tags, to_compact_json, to_compact_json_with, to_json, to_lean_json, to_long,
-    to_ludii, to_pmn, to_relative, CSV_HEADER,
+    csv_head_rows, csv_ply_row, csv_rows, csv_tail_rows, long_head, long_ply, long_tail,
+    relative_tags, to_compact_json, to_compact_json_with, to_json, to_lean_json, to_long, to_ludii,
+    to_pmn, to_relative, write_json_of_text, CSV_HEADER,
 };
 use super::{convert_broken_game, convert_game, converted, Conversion};
 
@@ -58,17 +60,7 @@ pub fn run(
     // Once an input has failed, nothing will be written: the games left are only read,
     // for the failures of their inputs, and not converted.
     let stopped = AtomicBool::new(false);
-    // Positions and laps are kept only for the forms that write them: a long game's
-    // trace is then a few words a ply.
-    let writes_positions = forms.writes_positions();
-    let output_replay = &ReplayOptions {
-        keep_positions: replay.keep_positions && writes_positions,
-        keep_laps: replay.keep_laps && writes_positions,
-        // PMN, relative numbering and JSON lines of move text are written from the
-        // game's text or its record: no ply is kept.
-        diagnostics_only: replay.diagnostics_only || !forms.writes_plies(),
-        ..replay.clone()
-    };
+    let output_replay = &output_replay(replay, forms);
     let convert = |input: usize, index: usize, parsed: ParsedGame, from| -> Converted {
         if stopped.load(Ordering::Relaxed) {
             return Converted::default();
@@ -190,6 +182,20 @@ pub fn run(
     Ok(left_out)
 }
 
+/// The replay's options for the output's form: positions and laps kept only for the
+/// forms that write them (a long game's trace is then a few words a ply), no ply kept
+/// for PMN, relative numbering and JSON lines of move text, which are written from the
+/// game's text or its record.
+fn output_replay(replay: &ReplayOptions, forms: Forms) -> ReplayOptions {
+    let writes_positions = forms.writes_positions();
+    ReplayOptions {
+        keep_positions: replay.keep_positions && writes_positions,
+        keep_laps: replay.keep_laps && writes_positions,
+        diagnostics_only: replay.diagnostics_only || !forms.writes_plies(),
+        ..replay.clone()
+    }
+}
+
 /// What the work on a piece of the inputs gives: games converted (a game of PMN, or an
 /// input's games in Ludii's or the JSON form), or why their input could not be read.
 enum Piece {
@@ -211,6 +217,13 @@ struct Converted {
 pub(super) enum Rendered {
     Text(String),
     Rows(Vec<[String; 11]>),
+    /// Long text, CSV or JSON with plies, written as the replay played: `head` and
+    /// `tail` around the bytes written then, or why they could not be written.
+    Spooled {
+        head: Vec<u8>,
+        plies: io::Result<Spool>,
+        tail: Vec<u8>,
+    },
 }
 
 /// [`convert_one`] of a game's text read as PMN: replayed from its text as it is read,
@@ -228,8 +241,23 @@ fn convert_text(
     if !text.is_game() {
         return convert_one(name, index, text.parse(), None, filter, replay, forms);
     }
-    let Some((_, trace)) = Replayer::new().replay_text(&text, replay, &|r| filter.accepts(r))
-    else {
+    let keep = |r: &crate::pmn::Record| filter.accepts(r);
+    let mut replayer = Replayer::new();
+    // Each ply of a valid game written as the replay plays it, in the forms that write
+    // plies (JSON lines of move text are written from the text below).
+    let trace = match forms.to {
+        ConvertTo::Long | ConvertTo::Csv | ConvertTo::Json | ConvertTo::Jsonl
+            if forms.writes_plies() =>
+        {
+            match spooled(name, index, &text, &mut replayer, replay, &keep, forms) {
+                Spooled::Written(converted) => return converted,
+                Spooled::LeftOut(trace) => trace.map(|t| *t),
+                Spooled::Again => replayer.replay_text(&text, replay, &keep).map(|(_, t)| t),
+            }
+        }
+        _ => replayer.replay_text(&text, replay, &keep).map(|(_, t)| t),
+    };
+    let Some(trace) = trace else {
         return Converted::default();
     };
     // A game in PMN, or in JSON lines of move text, valid or with errors kept broken,
@@ -301,6 +329,172 @@ fn convert_text(
         false => text.parse(),
     };
     convert_one(name, index, parsed, Some(trace), filter, replay, forms)
+}
+
+/// What [`spooled`] made of a game.
+enum Spooled {
+    /// The game, written.
+    Written(Converted),
+    /// A game with errors not kept, or `None`: a game the filter turns down.
+    LeftOut(Option<Box<Trace>>),
+    /// A game written from its record: to be replayed again, keeping its plies.
+    Again,
+}
+
+/// Long text, CSV or JSON with plies of a valid game whose text the reader reads whole,
+/// each ply written as the replay plays it (see [`Spool`]): memory holds the game's
+/// text, not its plies or its tree.
+fn spooled(
+    name: &str,
+    index: usize,
+    text: &GameText,
+    replayer: &mut Replayer,
+    replay: &ReplayOptions,
+    keep: &dyn Fn(&crate::pmn::Record) -> bool,
+    forms: Forms,
+) -> Spooled {
+    // The plies are replayed again as they are written: this replay, which tells
+    // whether the game is written, keeps none.
+    let lean = ReplayOptions {
+        diagnostics_only: true,
+        keep_positions: false,
+        keep_laps: false,
+        ..replay.clone()
+    };
+    let replayed = replayer.replay_text(text, &lean, keep);
+    let Some((_, trace)) = replayed else {
+        return Spooled::LeftOut(None);
+    };
+    if !trace.is_valid() {
+        return match forms.keep_broken {
+            true => Spooled::Again,
+            false => Spooled::LeftOut(Some(Box::new(trace))),
+        };
+    }
+    let Some(game) = super::exported(text, &trace) else {
+        return Spooled::Again;
+    };
+    let mut notes = altered(name, &game.problems);
+    let conversion = Conversion {
+        file: name.to_string(),
+        game: index,
+        trace,
+        record: game.record,
+        rest: None,
+        unread_tags: Vec::new(),
+        after_result: game.after_result,
+    };
+    notes.extend(conversion.kept_summary());
+    Spooled::Written(Converted {
+        notes,
+        output: Some(match forms.to {
+            ConvertTo::Json | ConvertTo::Jsonl => json_spooled(&conversion, forms, text, replay),
+            _ => {
+                let mut plies = PlyOut::new(forms.to);
+                let mut each = |_: &crate::rules::Rules, view: &crate::replay::PlyView<'_>| {
+                    plies.ply(name, index, &view.to_trace(replay));
+                };
+                replayer.replay_text_each(text, replay, &|_| true, Some(&mut each));
+                plies.finish(&conversion)
+            }
+        }),
+        left_out: 0,
+    })
+}
+
+/// The JSON of a valid game converted whole, written as its tree is read again and its
+/// plies are replayed again (see [`write_json_of_text`]).
+fn json_spooled(c: &Conversion, forms: Forms, text: &GameText, replay: &ReplayOptions) -> Rendered {
+    let pretty = forms.to == ConvertTo::Json;
+    let mut out = Spool::new();
+    let written = write_json_of_text(c, pretty, forms.writes_positions(), text, replay, &mut out);
+    Rendered::Spooled {
+        head: Vec::new(),
+        plies: written.map(|()| out).map_err(io::Error::from),
+        tail: Vec::new(),
+    }
+}
+
+/// The plies of a game in long text or CSV, written as they are played.
+enum PlyOut {
+    Long {
+        plies: Spool,
+        ply: String,
+        failed: Option<io::Error>,
+    },
+    // Boxed: the writer keeps its buffer's state inline, some 370 bytes.
+    Csv(Box<csv::Writer<Spool>>, Option<csv::Error>),
+}
+
+impl PlyOut {
+    fn new(to: ConvertTo) -> PlyOut {
+        match to {
+            ConvertTo::Csv => PlyOut::Csv(Box::new(csv::Writer::from_writer(Spool::new())), None),
+            _ => PlyOut::Long {
+                plies: Spool::new(),
+                ply: String::new(),
+                failed: None,
+            },
+        }
+    }
+
+    fn ply(&mut self, file: &str, game: usize, p: &PlyTrace) {
+        match self {
+            PlyOut::Long {
+                failed: Some(_), ..
+            }
+            | PlyOut::Csv(_, Some(_)) => {}
+            PlyOut::Long { plies, ply, failed } => {
+                ply.clear();
+                long_ply(ply, p);
+                // A ply's lines end with a line break: escaped a ply at a time as whole.
+                let written = plies.write_all(crate::escape::escaped(ply).as_bytes());
+                *failed = written.err();
+            }
+            PlyOut::Csv(w, failed) => *failed = w.write_record(csv_ply_row(file, game, p)).err(),
+        }
+    }
+
+    /// The game written: its plies between what comes before and after them.
+    fn finish(self, c: &Conversion) -> Rendered {
+        let (head, plies, tail) = match self {
+            PlyOut::Long { plies, failed, .. } => {
+                let escaped = |s: String| crate::escape::escaped_owned(s).into_bytes();
+                let plies = failed.map_or(Ok(plies), Err);
+                (escaped(long_head(c)), plies, escaped(long_tail(c)))
+            }
+            PlyOut::Csv(w, failed) => {
+                let plies = match failed {
+                    Some(e) => Err(csv_io_error(e)),
+                    None => w.into_inner().map_err(|e| e.into_error()),
+                };
+                (
+                    csv_bytes(csv_head_rows(c)),
+                    plies,
+                    csv_bytes(csv_tail_rows(c)),
+                )
+            }
+        };
+        Rendered::Spooled { head, plies, tail }
+    }
+}
+
+/// Rows written as CSV.
+fn csv_bytes(rows: Vec<[String; 11]>) -> Vec<u8> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for row in rows {
+        // Writing to memory fails only as its allocation does.
+        let _ = w.write_record(&row);
+    }
+    w.into_inner().unwrap_or_default()
+}
+
+/// A CSV writer's failure, as the failure to write its bytes.
+fn csv_io_error(e: csv::Error) -> io::Error {
+    match e.into_kind() {
+        csv::ErrorKind::Io(e) => e,
+        kind => io::Error::other(format!("{kind:?}")),
+    }
 }
 
 /// Whether a game's text reads without an error (not [`ParsedGame::has_errors`] of
@@ -517,8 +711,8 @@ enum Sink<'a> {
     JsonArray(&'a mut dyn io::Write),
     /// A JSON record a line.
     JsonLines(&'a mut dyn io::Write),
-    // Boxed: the writer keeps its buffer's state inline, some 370 bytes.
-    Csv(Box<csv::Writer<&'a mut dyn io::Write>>),
+    /// CSV: its header, then each game's rows.
+    Csv(&'a mut dyn io::Write),
 }
 
 /// A game in the form `forms.to`: made where the game is converted, written in input
@@ -550,9 +744,10 @@ impl<'a> OutputWriter<'a> {
             ConvertTo::Json => Sink::JsonArray(out),
             ConvertTo::Jsonl => Sink::JsonLines(out),
             ConvertTo::Csv => {
-                let mut w = csv::Writer::from_writer(out);
-                w.write_record(CSV_HEADER).map_err(|e| csv_error(e, name))?;
-                Sink::Csv(Box::new(w))
+                let header = csv_bytes(vec![CSV_HEADER.map(String::from)]);
+                out.write_all(&header)
+                    .map_err(|e| CommandError::io(name, e))?;
+                Sink::Csv(out)
             }
         };
         Ok(OutputWriter {
@@ -566,29 +761,22 @@ impl<'a> OutputWriter<'a> {
     fn write(&mut self, game: Rendered) -> Result<(), CommandError> {
         let first = self.games == 0;
         self.games += 1;
-        let name = self.name;
-        let (out, before, text, after) = match (&mut self.sink, game) {
-            (Sink::Csv(w), Rendered::Rows(rows)) => {
-                for row in rows {
-                    w.write_record(&row).map_err(|e| csv_error(e, name))?;
-                }
-                return Ok(());
-            }
-            (Sink::Games(out), Rendered::Text(text)) => {
-                (out, if first { "" } else { "\n" }, text, "")
-            }
-            (Sink::JsonArray(out), Rendered::Text(text)) => {
-                (out, if first { "[\n" } else { ",\n" }, text, "")
-            }
-            (Sink::JsonLines(out), Rendered::Text(text)) => (out, "", text, "\n"),
-            _ => unreachable!("a game is rendered in the writer's own form"),
+        let (out, before, after): (_, &[u8], &[u8]) = match &mut self.sink {
+            Sink::Csv(out) => (out, b"", b""),
+            Sink::Games(out) => (out, if first { b"" } else { b"\n" }, b""),
+            Sink::JsonArray(out) => (out, if first { b"[\n" } else { b",\n" }, b""),
+            Sink::JsonLines(out) => (out, b"", b"\n"),
         };
-        (|| {
-            out.write_all(before.as_bytes())?;
-            out.write_all(text.as_bytes())?;
-            out.write_all(after.as_bytes())
-        })()
-        .map_err(|e| CommandError::io(name, e))
+        let written = match game {
+            Rendered::Rows(rows) => out.write_all(&csv_bytes(rows)),
+            Rendered::Text(text) => write_spooled(out, before, text.as_bytes(), None, after),
+            Rendered::Spooled { head, plies, tail } => {
+                let plies = plies.map_err(|e| CommandError::io(self.name, e))?;
+                write_spooled(out, before, &head, Some(plies), &tail)
+                    .and_then(|()| out.write_all(after))
+            }
+        };
+        written.map_err(|e| CommandError::io(self.name, e))
     }
 
     fn finish(self) -> Result<(), CommandError> {
@@ -599,17 +787,121 @@ impl<'a> OutputWriter<'a> {
                 out.write_all(end.as_bytes())
                     .map_err(|e| CommandError::io(name, e))
             }
-            Sink::Games(_) | Sink::JsonLines(_) => Ok(()),
-            Sink::Csv(mut w) => w.flush().map_err(|e| CommandError::io(name, e)),
+            Sink::Games(_) | Sink::JsonLines(_) | Sink::Csv(_) => Ok(()),
         }
     }
 }
 
-/// A CSV writer's failure: writing, as a failure of the output file.
-fn csv_error(e: csv::Error, name: &Path) -> CommandError {
-    let message = e.to_string();
-    match e.into_kind() {
-        csv::ErrorKind::Io(e) => CommandError::io(name, e),
-        _ => CommandError::Output(message),
+/// Writes `head`, the bytes of `plies` and `tail`, after `before`.
+fn write_spooled(
+    out: &mut dyn io::Write,
+    before: &[u8],
+    head: &[u8],
+    plies: Option<Spool>,
+    tail: &[u8],
+) -> io::Result<()> {
+    out.write_all(before)?;
+    out.write_all(head)?;
+    if let Some(plies) = plies {
+        plies.write_to(out)?;
+    }
+    out.write_all(tail)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Games the reader reads whole, valid: nested variations, NAGs, a suffix, comments
+    /// with commands, a `;` comment, text after the result (a warning), Kiothi's
+    /// opening redistribution and nki.
+    const GAMES: &str = r#"[Game "Tsoro"]
+[Board "4x6"]
+[Rules "heads=0"]
+[SetUp "1"]
+[Position "0,0,0,0,0,0/0,0,1,0,2,1/0,0,1,0,0,0/0,0,1,0,1,1 N"]
+[Result "*"]
+
+{before the first ply} 1... c5 $1 {a note [%clock 0:01]} (1... c5 {inner} (1... c5) $2)
+2. a3!? c6 ;a line comment
+3. a6 (3. a6) d6 4. a5 d5 *
+trailing words after the result
+
+[Game "Kiothi"]
+[Result "*"]
+
+1. a7,a9>a5:10 $3 b1,b2>b3:6,b9:4 {every occupied pit nki}
+2. a8:1-a9 {[%stones 0 0]} *
+"#;
+
+    fn forms(to: ConvertTo, plies: bool, positions: bool) -> Forms {
+        Forms {
+            from: Some(ConvertFrom::Pmn),
+            to,
+            keep_broken: false,
+            positions,
+            plies,
+        }
+    }
+
+    /// A converted game's output as the writer writes it, after a first game.
+    fn bytes(to: ConvertTo, game: Converted) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut writer = OutputWriter::new(to, &mut out, Path::new("out")).unwrap();
+        writer.write(Rendered::Text(String::new())).unwrap();
+        if let Some(output) = game.output {
+            writer.write(output).unwrap();
+        }
+        writer.finish().unwrap();
+        out
+    }
+
+    /// The twin of the forms that write each ply as the replay plays it: the same game
+    /// converted from its record. Every game of `records/` and of [`GAMES`], valid or
+    /// not, in each such form: the same notes, the same bytes.
+    #[test]
+    fn a_game_written_as_it_is_played_is_the_bytes_of_its_record() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("records");
+        let mut files = vec![("games".to_string(), GAMES.to_string())];
+        for entry in walkdir::WalkDir::new(root).sort_by_file_name() {
+            let entry = entry.unwrap();
+            if entry.path().extension().is_some_and(|e| e == "pmn") {
+                let text = std::fs::read_to_string(entry.path()).unwrap();
+                files.push((entry.path().display().to_string(), text));
+            }
+        }
+        let all = [
+            forms(ConvertTo::Csv, false, false),
+            forms(ConvertTo::Long, false, false),
+            forms(ConvertTo::Json, false, false),
+            forms(ConvertTo::Jsonl, true, false),
+            forms(ConvertTo::Jsonl, false, true),
+        ];
+        let filter = Filter::new(None, &[]).unwrap();
+        let (mut games, mut written) = (0, 0);
+        for (name, text) in &files {
+            let mut reader = crate::pmn::Reader::new(text.as_bytes());
+            let mut index = 0;
+            while let Some(game) = reader.next_text() {
+                index += 1;
+                games += 1;
+                for forms in all {
+                    let replay = output_replay(&ReplayOptions::full(), forms);
+                    let played = convert_text(name, index, game.clone(), &filter, &replay, forms);
+                    let parsed = game.clone().parse();
+                    let kept = convert_one(name, index, parsed, None, &filter, &replay, forms);
+                    let what = format!("{name}, game {index}, {}", forms.to.name());
+                    assert_eq!(played.notes, kept.notes, "{what}");
+                    assert_eq!(played.left_out, kept.left_out, "{what}");
+                    written += usize::from(played.output.is_some());
+                    let (played, kept) = (bytes(forms.to, played), bytes(forms.to, kept));
+                    assert!(played == kept, "{what}: the bytes differ");
+                }
+            }
+        }
+        assert!(
+            games > 50 && written > 100,
+            "{games} games, {written} written"
+        );
     }
 }

@@ -2,12 +2,16 @@
 //! long form.
 
 use std::fmt::Write as _;
+use std::io;
+use std::ops::ControlFlow;
 
-use serde::Serialize;
+use serde::ser::SerializeSeq;
+use serde::{Serialize, Serializer};
 
 use crate::geometry::Pit;
 use crate::moves::Move;
-use crate::pmn::{self, CommentKind, Element, PitNumbers as _, Record, Tag};
+use crate::pmn::{self, CommentKind, Element, GameText, PitNumbers as _, Record, Tag};
+use crate::replay::{PlyTrace, PlyView, ReplayOptions, Replayer};
 use crate::rules::{Game, Rules};
 
 use super::numbering;
@@ -160,7 +164,7 @@ struct GameJson<'a> {
     #[serde(flatten)]
     pub(super) record: RecordOut<'a>,
     source: SourceJson<'a>,
-    pub(super) replay: ReplayJson,
+    pub(super) replay: ReplayJson<'a>,
 }
 
 /// The record in a game's JSON: its serde form (move text as the tree `moves`), or the
@@ -170,6 +174,108 @@ struct GameJson<'a> {
 enum RecordOut<'a> {
     Tree(&'a Record),
     Text(RecordText<'a>),
+    /// The tree read again from the game's text as it is written.
+    TreeOfText(RecordOfText<'a>),
+}
+
+/// [`Record`]'s serde form, its tree `moves` read from the game's text.
+#[derive(Serialize)]
+struct RecordOfText<'a> {
+    tags: &'a [Tag],
+    moves: MovesOfText<'a>,
+    result: &'a Option<pmn::ResultToken>,
+}
+
+/// A valid game's move text as its record's tree holds it once converted, written an
+/// element of the main line at a time as the reader reads the game's text again: the
+/// elements read, then the text after the result in comments.
+struct MovesOfText<'a> {
+    text: &'a GameText,
+    after_result: Option<&'a super::Unread>,
+}
+
+impl Serialize for MovesOfText<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(None)?;
+        let mut elements = Elements {
+            builder: pmn::RecordBuilder::new(0),
+            seq: &mut seq,
+            failed: None,
+        };
+        self.text.read(&mut elements);
+        elements.builder.close_variations();
+        let _ = elements.write();
+        if let Some(e) = elements.failed {
+            return Err(e);
+        }
+        let after =
+            (self.after_result.iter()).flat_map(|u| verbatim_comments(AFTER_RESULT_NOTE, u));
+        for element in after {
+            seq.serialize_element(&element)?;
+        }
+        seq.end()
+    }
+}
+
+/// The visitor of [`MovesOfText`]: each element of the main line written once it is
+/// read whole (a variation once it is closed).
+struct Elements<'s, S: SerializeSeq> {
+    builder: pmn::RecordBuilder,
+    seq: &'s mut S,
+    failed: Option<S::Error>,
+}
+
+impl<S: SerializeSeq> Elements<'_, S> {
+    fn write(&mut self) -> ControlFlow<()> {
+        if self.failed.is_some() {
+            return ControlFlow::Break(());
+        }
+        for element in self.builder.take_main_line().into_iter().flatten() {
+            if let Err(e) = self.seq.serialize_element(&element) {
+                self.failed = Some(e);
+                return ControlFlow::Break(());
+            }
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+impl<S: SerializeSeq> pmn::Visitor for Elements<'_, S> {
+    fn move_number(&mut self, number: pmn::MoveNumber) -> ControlFlow<()> {
+        let _ = self.builder.move_number(number);
+        self.write()
+    }
+
+    fn ply(&mut self, ply: pmn::Ply) -> ControlFlow<()> {
+        let _ = self.builder.ply(ply);
+        self.write()
+    }
+
+    fn comment(&mut self, comment: pmn::Comment) -> ControlFlow<()> {
+        let _ = self.builder.comment(comment);
+        self.write()
+    }
+
+    fn nag(&mut self, nag: pmn::Nag) -> ControlFlow<()> {
+        let _ = self.builder.nag(nag);
+        self.write()
+    }
+
+    fn begin_variation(&mut self, open: pmn::Span) -> pmn::Skip {
+        self.builder.begin_variation(open)
+    }
+
+    fn end_variation(&mut self, span: pmn::Span) -> ControlFlow<()> {
+        let _ = self.builder.end_variation(span);
+        self.write()
+    }
+
+    fn result(&mut self, result: pmn::ResultToken) -> ControlFlow<()> {
+        self.builder.result(result)
+    }
+
+    // The game was read before, its problems said then.
+    fn problem(&mut self, _problem: pmn::Problem) {}
 }
 
 /// [`Record`]'s serde form with `movetext` in place of `moves`: every other field of
@@ -188,14 +294,14 @@ struct SourceJson<'a> {
 }
 
 #[derive(Serialize)]
-struct ReplayJson {
+struct ReplayJson<'a> {
     /// `Game board options`, when the rules could be built.
     pub(super) rules: Option<String>,
     pub(super) start: Option<String>,
     complete: bool,
     /// Left out with the move text as PMN text.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) plies: Option<Vec<PlyJson>>,
+    pub(super) plies: Option<PliesOut<'a>>,
     /// The count of plies replayed, written in place of the plies.
     #[serde(skip_serializing_if = "Option::is_none")]
     plies_replayed: Option<usize>,
@@ -211,6 +317,42 @@ struct ReplayJson {
     /// record's comments): unreadable tag lines, text after the result.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     not_read: Vec<NotReadJson>,
+}
+
+/// The plies of a game's JSON: those its trace kept, or the game replayed again from
+/// its text, each written as it is played.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum PliesOut<'a> {
+    Kept(Vec<PlyJson>),
+    OfText(PliesOfText<'a>),
+}
+
+/// A valid game replayed again from its text, under the options it was converted with,
+/// each ply written as it is played.
+struct PliesOfText<'a> {
+    text: &'a GameText,
+    replay: &'a ReplayOptions,
+    positions: bool,
+}
+
+impl Serialize for PliesOfText<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(None)?;
+        let mut failed = None;
+        let mut each = |_: &Rules, view: &PlyView<'_>| {
+            if failed.is_none() {
+                let ply = ply_json(&view.to_trace(self.replay), self.positions);
+                failed = seq.serialize_element(&ply).err();
+            }
+        };
+        let mut replayer = Replayer::new();
+        replayer.replay_text_each(self.text, self.replay, &|_| true, Some(&mut each));
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        seq.end()
+    }
 }
 
 #[derive(Serialize)]
@@ -322,43 +464,101 @@ enum Detail {
 
 /// `movetext`, when given, is the record's move text as the export form writes it.
 fn json_of(c: &Conversion, pretty: bool, detail: Detail, movetext: Option<String>) -> String {
+    let mut out = Vec::new();
+    let written = write_json(c, pretty, detail, movetext, None, &mut out);
+    written.expect("a conversion always serialises");
+    String::from_utf8(out).expect("JSON is text")
+}
+
+/// [`to_json`] (`pretty`, or on one line) or, without `positions`, [`to_lean_json`] of
+/// a valid game converted whole from `text` ([`crate::convert::exported`]: its record
+/// holds no move, its trace no ply), written to `out` as its tree is read again from
+/// the text and its plies replayed again under `replay`, the options of the
+/// conversion: memory holds neither, however long the game.
+pub(super) fn write_json_of_text(
+    c: &Conversion,
+    pretty: bool,
+    positions: bool,
+    text: &GameText,
+    replay: &ReplayOptions,
+    out: impl io::Write,
+) -> serde_json::Result<()> {
+    let detail = match positions {
+        true => Detail::Positions,
+        false => Detail::Plies,
+    };
+    write_json(c, pretty, detail, None, Some((text, replay)), out)
+}
+
+/// A ply's JSON, with its laps and the position after it when `positions`.
+fn ply_json(p: &PlyTrace, positions: bool) -> PlyJson {
+    PlyJson {
+        ply: p.number,
+        player: p.side.name(),
+        text: p.text.clone(),
+        laps: positions.then(|| {
+            (p.effect.laps.iter())
+                .map(|l| LapJson {
+                    start: l.start.to_string(),
+                    end: l.end.to_string(),
+                    stones: l.stones,
+                })
+                .collect()
+        }),
+        lap_count: p.effect.lap_count,
+        stones_sown: p.effect.stones_sown,
+        end: p.effect.end.map(|e| e.to_string()),
+        stopped_at_head: p.effect.stopped_at_head,
+        captured: pit_stones(&p.effect.captured),
+        bonus: pit_stones(&p.effect.bonus),
+        prison_gain: p.effect.prison_gain,
+        foul: p.foul,
+        after: positions.then(|| p.after.as_ref().map(ToString::to_string)),
+    }
+}
+
+/// The game's JSON to `out`; with `of_text`, its tree and plies from its text and the
+/// options of its replay (see [`write_json_of_text`]).
+fn write_json(
+    c: &Conversion,
+    pretty: bool,
+    detail: Detail,
+    movetext: Option<String>,
+    of_text: Option<(&GameText, &ReplayOptions)>,
+    out: impl io::Write,
+) -> serde_json::Result<()> {
     let positions = detail == Detail::Positions;
-    let plies = (detail != Detail::MoveText).then(|| {
-        c.trace
-            .plies
-            .iter()
-            .map(|p| PlyJson {
-                ply: p.number,
-                player: p.side.name(),
-                text: p.text.clone(),
-                laps: positions.then(|| {
-                    (p.effect.laps.iter())
-                        .map(|l| LapJson {
-                            start: l.start.to_string(),
-                            end: l.end.to_string(),
-                            stones: l.stones,
-                        })
-                        .collect()
-                }),
-                lap_count: p.effect.lap_count,
-                stones_sown: p.effect.stones_sown,
-                end: p.effect.end.map(|e| e.to_string()),
-                stopped_at_head: p.effect.stopped_at_head,
-                captured: pit_stones(&p.effect.captured),
-                bonus: pit_stones(&p.effect.bonus),
-                prison_gain: p.effect.prison_gain,
-                foul: p.foul,
-                after: positions.then(|| p.after.as_ref().map(ToString::to_string)),
-            })
-            .collect()
+    let plies = (detail != Detail::MoveText).then(|| match of_text {
+        Some((text, replay)) => PliesOut::OfText(PliesOfText {
+            text,
+            replay,
+            positions,
+        }),
+        None => PliesOut::Kept(
+            c.trace
+                .plies
+                .iter()
+                .map(|p| ply_json(p, positions))
+                .collect(),
+        ),
     });
-    let record = match detail {
-        Detail::MoveText => RecordOut::Text(RecordText {
+    let record = match (detail, of_text) {
+        (Detail::MoveText, _) => RecordOut::Text(RecordText {
             tags: &c.record.tags,
             movetext: movetext.unwrap_or_else(|| pmn::write_move_text(&c.record)),
             result: &c.record.result,
         }),
-        Detail::Plies | Detail::Positions => RecordOut::Tree(&c.record),
+        (Detail::Plies | Detail::Positions, None) => RecordOut::Tree(&c.record),
+        (Detail::Plies | Detail::Positions, Some((text, _))) => {
+            RecordOut::TreeOfText(RecordOfText {
+                tags: &c.record.tags,
+                moves: MovesOfText {
+                    text,
+                    after_result: c.after_result.as_ref(),
+                },
+                result: &c.record.result,
+            })
+        }
     };
     let game = GameJson {
         record,
@@ -393,12 +593,10 @@ fn json_of(c: &Conversion, pretty: bool, detail: Detail, movetext: Option<String
                 .collect(),
         },
     };
-    let json = if pretty {
-        serde_json::to_string_pretty(&game)
-    } else {
-        serde_json::to_string(&game)
-    };
-    json.expect("a conversion always serialises")
+    match pretty {
+        true => serde_json::to_writer_pretty(out, &game),
+        false => serde_json::to_writer(out, &game),
+    }
 }
 
 /// The columns of `--to csv`.
@@ -418,45 +616,59 @@ fn pits_text(list: &[(Pit, u16)]) -> String {
 /// text verbatim in `text`. Each tag line not read (first) and text after the result
 /// (last) has a row of its own, with an empty `ply` and the text verbatim in `text`.
 pub(super) fn csv_rows(c: &Conversion) -> Vec<[String; 11]> {
-    let mut rows: Vec<[String; 11]> = c
-        .unread_tags
-        .iter()
-        .map(|u| kept_row(c, String::new(), &u.text))
-        .collect();
-    for p in &c.trace.plies {
-        let (from, lift, arrival) = match &p.mv {
-            Move::Sow(s) => (
-                s.from.to_string(),
-                s.lift.map(|n| n.to_string()).unwrap_or_default(),
-                s.stop.map(|h| h.arrival.to_string()).unwrap_or_default(),
-            ),
-            Move::Redistribute(r) => (
-                format!("{},{}", r.emptied[0], r.emptied[1]),
-                String::new(),
-                String::new(),
-            ),
-        };
-        rows.push([
-            c.file.clone(),
-            c.game.to_string(),
-            p.number.to_string(),
-            p.side.name().to_string(),
-            from,
-            lift,
-            p.effect.end.map(|e| e.to_string()).unwrap_or_default(),
-            arrival,
-            pits_text(&p.effect.captured),
-            pits_text(&p.effect.bonus),
-            p.text.clone(),
-        ]);
-    }
-    if let Some(rest) = &c.rest {
-        rows.push(kept_row(c, rest.ply.to_string(), &rest.text));
-    }
-    if let Some(u) = &c.after_result {
-        rows.push(kept_row(c, String::new(), &u.text));
-    }
+    let mut rows = csv_head_rows(c);
+    rows.extend(
+        c.trace
+            .plies
+            .iter()
+            .map(|p| csv_ply_row(&c.file, c.game, p)),
+    );
+    rows.extend(csv_tail_rows(c));
     rows
+}
+
+/// The rows of [`csv_rows`] before the plies': the tag lines not read.
+pub(super) fn csv_head_rows(c: &Conversion) -> Vec<[String; 11]> {
+    (c.unread_tags.iter())
+        .map(|u| kept_row(c, String::new(), &u.text))
+        .collect()
+}
+
+/// The row of one ply replayed, of game `game` of `file`.
+pub(super) fn csv_ply_row(file: &str, game: usize, p: &PlyTrace) -> [String; 11] {
+    let (from, lift, arrival) = match &p.mv {
+        Move::Sow(s) => (
+            s.from.to_string(),
+            s.lift.map(|n| n.to_string()).unwrap_or_default(),
+            s.stop.map(|h| h.arrival.to_string()).unwrap_or_default(),
+        ),
+        Move::Redistribute(r) => (
+            format!("{},{}", r.emptied[0], r.emptied[1]),
+            String::new(),
+            String::new(),
+        ),
+    };
+    [
+        file.to_string(),
+        game.to_string(),
+        p.number.to_string(),
+        p.side.name().to_string(),
+        from,
+        lift,
+        p.effect.end.map(|e| e.to_string()).unwrap_or_default(),
+        arrival,
+        pits_text(&p.effect.captured),
+        pits_text(&p.effect.bonus),
+        p.text.clone(),
+    ]
+}
+
+/// The rows of [`csv_rows`] after the plies': the rest of the move text not replayed,
+/// and the text after the result.
+pub(super) fn csv_tail_rows(c: &Conversion) -> Vec<[String; 11]> {
+    let rest = (c.rest.iter()).map(|rest| kept_row(c, rest.ply.to_string(), &rest.text));
+    let after = (c.after_result.iter()).map(|u| kept_row(c, String::new(), &u.text));
+    rest.chain(after).collect()
 }
 
 /// A row of text kept verbatim: `ply` and `text` only.
@@ -489,6 +701,18 @@ fn stones(n: u64) -> String {
 
 /// The game with every ply's effect spelled out.
 pub fn to_long(c: &Conversion) -> String {
+    let mut out = long_head(c);
+    for p in &c.trace.plies {
+        long_ply(&mut out, p);
+    }
+    out.push_str(&long_tail(c));
+    // Read by people: the file's name and the text kept verbatim show their controls.
+    crate::escape::escaped_owned(out)
+}
+
+/// What [`to_long`] writes before the plies, its controls not yet escaped: the rules,
+/// the start and the tag lines not read.
+pub(super) fn long_head(c: &Conversion) -> String {
     let mut out = String::new();
     let _ = write!(out, "{}, game {}", c.file, c.game);
     match &c.trace.rules {
@@ -510,70 +734,80 @@ pub fn to_long(c: &Conversion) -> String {
         );
         long_lines(&mut out, &u.text);
     }
-    for p in &c.trace.plies {
-        let _ = writeln!(out, "ply {}, {}: {}", p.number, p.side, p.text);
-        let e = &p.effect;
-        if let Move::Redistribute(r) = &p.mv {
-            let placed: Vec<String> = r.placed.iter().map(|(q, n)| format!("{q} ({n})")).collect();
+    out
+}
+
+/// What [`to_long`] writes of one ply, its controls not yet escaped: lines each ended
+/// by a line break.
+pub(super) fn long_ply(out: &mut String, p: &PlyTrace) {
+    let _ = writeln!(out, "ply {}, {}: {}", p.number, p.side, p.text);
+    let e = &p.effect;
+    if let Move::Redistribute(r) = &p.mv {
+        let placed: Vec<String> = r.placed.iter().map(|(q, n)| format!("{q} ({n})")).collect();
+        let _ = writeln!(
+            out,
+            "  opening redistribution: emptied {} and {}; placed {}",
+            r.emptied[0],
+            r.emptied[1],
+            placed.join(", ")
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "  laps: {} ({} sown)",
+            e.lap_count,
+            stones(e.stones_sown)
+        );
+        for (i, lap) in e.laps.iter().enumerate() {
             let _ = writeln!(
                 out,
-                "  opening redistribution: emptied {} and {}; placed {}",
-                r.emptied[0],
-                r.emptied[1],
-                placed.join(", ")
+                "    {}. {} to {}, {}",
+                i + 1,
+                lap.start,
+                lap.end,
+                stones(lap.stones as u64)
             );
-        } else {
+        }
+        if (e.laps.len() as u64) < e.lap_count {
             let _ = writeln!(
                 out,
-                "  laps: {} ({} sown)",
-                e.lap_count,
-                stones(e.stones_sown)
+                "    ... {} more laps not kept",
+                e.lap_count - e.laps.len() as u64
             );
-            for (i, lap) in e.laps.iter().enumerate() {
-                let _ = writeln!(
-                    out,
-                    "    {}. {} to {}, {}",
-                    i + 1,
-                    lap.start,
-                    lap.end,
-                    stones(lap.stones as u64)
-                );
-            }
-            if (e.laps.len() as u64) < e.lap_count {
-                let _ = writeln!(
-                    out,
-                    "    ... {} more laps not kept",
-                    e.lap_count - e.laps.len() as u64
-                );
-            }
-        }
-        if let Some(end) = e.end {
-            let how = if e.stopped_at_head {
-                " (stopped at the head)"
-            } else {
-                ""
-            };
-            let _ = writeln!(out, "  ended in {end}{how}");
-        }
-        let _ = writeln!(out, "  captured: {}", pits_words(&e.captured));
-        let _ = writeln!(out, "  bonus: {}", pits_words(&e.bonus));
-        if e.prison_gain > 0 {
-            let _ = writeln!(out, "  to {}'s prison: {}", p.side, e.prison_gain);
-        }
-        if !e.nki_cleared.is_empty() {
-            let cleared: Vec<String> = e.nki_cleared.iter().map(Pit::to_string).collect();
-            let _ = writeln!(out, "  nki cleared: {}", cleared.join(", "));
-        }
-        if e.nki_marked {
-            let _ = writeln!(out, "  every occupied pit marked nki");
-        }
-        if p.foul {
-            let _ = writeln!(out, "  played under [%foul]");
-        }
-        if let Some(after) = &p.after {
-            let _ = writeln!(out, "  after: {after}");
         }
     }
+    if let Some(end) = e.end {
+        let how = if e.stopped_at_head {
+            " (stopped at the head)"
+        } else {
+            ""
+        };
+        let _ = writeln!(out, "  ended in {end}{how}");
+    }
+    let _ = writeln!(out, "  captured: {}", pits_words(&e.captured));
+    let _ = writeln!(out, "  bonus: {}", pits_words(&e.bonus));
+    if e.prison_gain > 0 {
+        let _ = writeln!(out, "  to {}'s prison: {}", p.side, e.prison_gain);
+    }
+    if !e.nki_cleared.is_empty() {
+        let cleared: Vec<String> = e.nki_cleared.iter().map(Pit::to_string).collect();
+        let _ = writeln!(out, "  nki cleared: {}", cleared.join(", "));
+    }
+    if e.nki_marked {
+        let _ = writeln!(out, "  every occupied pit marked nki");
+    }
+    if p.foul {
+        let _ = writeln!(out, "  played under [%foul]");
+    }
+    if let Some(after) = &p.after {
+        let _ = writeln!(out, "  after: {after}");
+    }
+}
+
+/// What [`to_long`] writes after the plies, its controls not yet escaped: the text not
+/// replayed or not read, the outcome and the result.
+pub(super) fn long_tail(c: &Conversion) -> String {
+    let mut out = String::new();
     if let Some(rest) = &c.rest {
         let _ = writeln!(
             out,
@@ -596,8 +830,7 @@ pub fn to_long(c: &Conversion) -> String {
     if let Some(declared) = c.trace.declared {
         let _ = writeln!(out, "result: {}", declared.as_str());
     }
-    // Read by people: the file's name and the text kept verbatim show their controls.
-    crate::escape::escaped_owned(out)
+    out
 }
 
 /// Text kept verbatim, each line after `  | `.

@@ -121,18 +121,28 @@ impl RecordBuilder {
 
     /// The record, with `tags`, and the problems.
     pub fn finish(mut self, tags: Vec<Tag>) -> (Record, Vec<Problem>) {
-        // Variations left open were closed by the reader; a visitor stopped early may
-        // leave some, kept in their parents as they are.
-        while let Some((outer, span)) = self.outer.pop() {
-            let elements = std::mem::replace(&mut self.line, outer);
-            self.push(Element::Variation(Variation { elements, span }));
-        }
+        self.close_variations();
         let record = Record {
             tags,
             moves: self.line,
             result: self.result,
         };
         (record, self.problems)
+    }
+
+    /// Closes the variations left open: the reader closed them itself; a visitor
+    /// stopped early may leave some, kept in their parents as they are.
+    pub fn close_variations(&mut self) {
+        while let Some((outer, span)) = self.outer.pop() {
+            let elements = std::mem::replace(&mut self.line, outer);
+            self.push(Element::Variation(Variation { elements, span }));
+        }
+    }
+
+    /// Takes the main line's elements read so far, when no variation is open (each
+    /// whole, then): so a game's tree can be written an element at a time as it is read.
+    pub fn take_main_line(&mut self) -> Option<std::vec::Drain<'_, Element>> {
+        self.outer.is_empty().then(|| self.line.drain(..))
     }
 
     #[inline(always)]

@@ -1,19 +1,15 @@
 //! A game's lines as the page's data lists them: the positions and plies of its main
 //! line and of each variation, written as JSON while the replay plays each ply, never
 //! kept as values. The JSON is held in memory while it is small, and in a temporary
-//! file past [`IN_MEMORY`]: a position a ply makes a page many times its game's text.
+//! file past a bound ([`Spool`]): a position a ply makes a page many times its game's text.
 
-use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
+use std::io::{self, Write};
 use std::ops::Range;
-
-use tempfile::SpooledTempFile;
 
 use super::page::json_in_script;
 use super::{position_changes, PlyView};
 use crate::position::Position;
-
-/// Bytes of one list of a game held in memory; past it, the list goes to a file.
-const IN_MEMORY: usize = 1 << 20;
+use crate::spool::Spool;
 
 /// The positions and the plies of a game's lines, each list written one line after the
 /// other: a line's are a range of each.
@@ -21,45 +17,6 @@ const IN_MEMORY: usize = 1 << 20;
 pub(super) struct GameData {
     positions: Spool,
     plies: Spool,
-}
-
-/// Written bytes, and how many.
-#[derive(Debug)]
-struct Spool {
-    out: BufWriter<SpooledTempFile>,
-    len: u64,
-}
-
-impl Spool {
-    fn new() -> Spool {
-        Spool {
-            out: BufWriter::new(tempfile::spooled_tempfile(IN_MEMORY)),
-            len: 0,
-        }
-    }
-
-    /// Copies the bytes of `range` to `out`.
-    fn copy(&mut self, range: &Range<u64>, out: &mut dyn Write) -> io::Result<()> {
-        let file = self.out.get_mut();
-        file.seek(SeekFrom::Start(range.start))?;
-        let copied = io::copy(&mut Read::by_ref(file).take(range.end - range.start), out)?;
-        match copied == range.end - range.start {
-            true => Ok(()),
-            false => Err(io::Error::from(io::ErrorKind::UnexpectedEof)),
-        }
-    }
-}
-
-impl Write for Spool {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let n = self.out.write(buf)?;
-        self.len += n as u64;
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.out.flush()
-    }
 }
 
 /// Where a line's positions and plies are in its game's data, and what begins its
@@ -84,7 +41,7 @@ impl GameData {
 
     /// The writer of the game's next line: the one before it must be finished.
     pub(super) fn line(&mut self) -> LineWriter<'_> {
-        let (positions, plies) = (self.positions.len, self.plies.len);
+        let (positions, plies) = (self.positions.len(), self.plies.len());
         LineWriter {
             data: self,
             positions,
@@ -187,8 +144,8 @@ impl LineWriter<'_> {
         }
         Ok(LineSpan {
             head: String::from_utf8(head).expect("JSON is text"),
-            positions: self.positions..self.data.positions.len,
-            plies: self.plies..self.data.plies.len,
+            positions: self.positions..self.data.positions.len(),
+            plies: self.plies..self.data.plies.len(),
             plies_written: self.plies_written,
         })
     }
