@@ -366,9 +366,13 @@ fn spooled(
         return Spooled::LeftOut(None);
     };
     if !trace.is_valid() {
-        return match forms.keep_broken {
-            true => Spooled::Again,
-            false => Spooled::LeftOut(Some(Box::new(trace))),
+        return match (forms.keep_broken, forms.to) {
+            (true, ConvertTo::Long | ConvertTo::Csv) => {
+                let kept = broken_spooled(name, index, text, replayer, replay, trace, forms);
+                Spooled::Written(kept)
+            }
+            (true, _) => Spooled::Again,
+            (false, _) => Spooled::LeftOut(Some(Box::new(trace))),
         };
     }
     let Some(game) = super::exported(text, &trace) else {
@@ -385,21 +389,60 @@ fn spooled(
         after_result: game.after_result,
     };
     notes.extend(conversion.kept_summary());
+    let output = match forms.to {
+        ConvertTo::Json | ConvertTo::Jsonl => json_spooled(&conversion, forms, text, replay),
+        to => plies_spooled(&conversion, to, text, replayer, replay),
+    };
     Spooled::Written(Converted {
         notes,
-        output: Some(match forms.to {
-            ConvertTo::Json | ConvertTo::Jsonl => json_spooled(&conversion, forms, text, replay),
-            _ => {
-                let mut plies = PlyOut::new(forms.to);
-                let mut each = |_: &crate::rules::Rules, view: &crate::replay::PlyView<'_>| {
-                    plies.ply(name, index, &view.to_trace(replay));
-                };
-                replayer.replay_text_each(text, replay, &|_| true, Some(&mut each));
-                plies.finish(&conversion)
-            }
-        }),
+        output: Some(output),
         left_out: 0,
     })
+}
+
+/// Long text or CSV of a game with errors kept broken: its plies up to the error
+/// written as they are replayed again, and what was not replayed or not read, from its
+/// record parsed only to the first ply not replayed.
+fn broken_spooled(
+    name: &str,
+    index: usize,
+    text: &GameText,
+    replayer: &mut Replayer,
+    replay: &ReplayOptions,
+    trace: Trace,
+    forms: Forms,
+) -> Converted {
+    let mut parsed = text.clone().parse_cut(trace.played + 1);
+    let notes = altered(name, &parsed.problems);
+    let record = std::mem::take(&mut parsed.record);
+    let conversion = converted(name, index, &parsed, record, trace, false);
+    let output = plies_spooled(&conversion, forms.to, text, replayer, replay);
+    broken(
+        name,
+        index,
+        &parsed,
+        &conversion.trace,
+        notes,
+        Some(output),
+        forms,
+    )
+}
+
+/// Long text or CSV (`to`) of a game converted from `text`, its plies replayed again
+/// under `replay` and written as they are played.
+fn plies_spooled(
+    c: &Conversion,
+    to: ConvertTo,
+    text: &GameText,
+    replayer: &mut Replayer,
+    replay: &ReplayOptions,
+) -> Rendered {
+    let mut plies = PlyOut::new(to);
+    let mut each = |_: &crate::rules::Rules, view: &crate::replay::PlyView<'_>| {
+        plies.ply(&c.file, c.game, &view.to_trace(replay));
+    };
+    replayer.replay_text_each(text, replay, &|_| true, Some(&mut each));
+    plies.finish(c)
 }
 
 /// The JSON of a valid game converted whole, written as its tree is read again and its
@@ -858,7 +901,8 @@ trailing words after the result
 
     /// The twin of the forms that write each ply as the replay plays it: the same game
     /// converted from its record. Every game of `records/` and of [`GAMES`], valid or
-    /// not, in each such form: the same notes, the same bytes.
+    /// not, in each such form, long text and CSV kept broken too: the same notes, the
+    /// same bytes.
     #[test]
     fn a_game_written_as_it_is_played_is_the_bytes_of_its_record() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("records");
@@ -870,9 +914,15 @@ trailing words after the result
                 files.push((entry.path().display().to_string(), text));
             }
         }
+        let kept = |to| Forms {
+            keep_broken: true,
+            ..forms(to, false, false)
+        };
         let all = [
             forms(ConvertTo::Csv, false, false),
             forms(ConvertTo::Long, false, false),
+            kept(ConvertTo::Csv),
+            kept(ConvertTo::Long),
             forms(ConvertTo::Json, false, false),
             forms(ConvertTo::Jsonl, true, false),
             forms(ConvertTo::Jsonl, false, true),
