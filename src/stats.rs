@@ -23,6 +23,7 @@ use crate::pmn::GameText;
 use crate::pmn::{ParsedGame, Record};
 use crate::replay::{replay, PlyView, ReplayOptions, Replayer, Trace};
 use crate::rules::{Game, Rules};
+use crate::spool::Spool;
 use crate::validate::push_decimal;
 
 pub use crate::corpus::BATCH;
@@ -436,6 +437,9 @@ fn push_quoted(out: &mut Vec<u8>, bytes: &[u8]) {
 /// known only at the end.
 struct RowWriter {
     out: Vec<u8>,
+    /// The game's rows before those in `out`, once they pass [`SPILLED`]: a long game's
+    /// rows are not held.
+    spilled: Option<io::Result<Spool>>,
     /// `FILE,GAME,` of the game's rows.
     prefix: Vec<u8>,
     /// `,SET\n` of the game's rows, once its rules are known.
@@ -448,6 +452,7 @@ impl RowWriter {
     fn new() -> RowWriter {
         RowWriter {
             out: Vec::new(),
+            spilled: None,
             prefix: Vec::new(),
             suffix: Vec::new(),
             legal: None,
@@ -457,6 +462,7 @@ impl RowWriter {
     /// Begins the rows of game `game` of the file `file`.
     fn begin(&mut self, file: &str, game: usize) {
         self.out.clear();
+        self.spilled = None;
         self.prefix.clear();
         push_field(&mut self.prefix, file);
         self.prefix.push(b',');
@@ -475,6 +481,9 @@ impl RowWriter {
     fn ply(&mut self, rules: &Rules, p: &PlyView<'_>) {
         if let Some(legal) = self.legal.take() {
             self.end_row(legal);
+            if self.out.len() >= SPILLED {
+                self.spill();
+            }
         }
         if self.suffix.is_empty() {
             self.suffix.push(b',');
@@ -540,6 +549,62 @@ impl RowWriter {
             self.end_row(if trace.outcome.is_some() { 0 } else { legal });
         }
     }
+
+    /// Moves the rows written to the game's spool.
+    fn spill(&mut self) {
+        let spool = self.spilled.get_or_insert_with(|| Ok(Spool::new()));
+        if let Ok(spool) = spool {
+            if let Err(e) = spool.write_all(&self.out) {
+                self.spilled = Some(Err(e));
+            }
+        }
+        self.out.clear();
+    }
+
+    /// The game's rows, those spilled first; the writer keeps a buffer as large as the
+    /// game's last rows (up to [`SPILLED`]) for the next game's: games of a corpus are
+    /// much alike, and a buffer grown from nothing copies its rows again at every
+    /// doubling.
+    fn take(&mut self) -> GameRows {
+        let next = Vec::with_capacity(self.out.len().min(SPILLED));
+        GameRows {
+            spilled: self.spilled.take(),
+            rows: std::mem::replace(&mut self.out, next),
+        }
+    }
+}
+
+/// Bytes of a game's rows held in memory; past them, the rows go to a spool. Small in
+/// the tests, so that the twin of the rows spills.
+#[cfg(not(test))]
+const SPILLED: usize = 1 << 20;
+#[cfg(test)]
+const SPILLED: usize = 1 << 10;
+
+/// The rows of one game: those spilled to a spool (or why they could not be), then the
+/// rest.
+#[derive(Default)]
+struct GameRows {
+    spilled: Option<io::Result<Spool>>,
+    rows: Vec<u8>,
+}
+
+impl GameRows {
+    fn write_to(self, out: &mut dyn Write) -> io::Result<()> {
+        if let Some(spilled) = self.spilled {
+            spilled?.write_to(out)?;
+        }
+        out.write_all(&self.rows)
+    }
+}
+
+impl From<Vec<u8>> for GameRows {
+    fn from(rows: Vec<u8>) -> GameRows {
+        GameRows {
+            spilled: None,
+            rows,
+        }
+    }
 }
 
 /// A row being written, as the writer of a ply's text.
@@ -570,7 +635,7 @@ fn text_csv(
     filter: &Filter,
     options: &ReplayOptions,
     per: Per,
-) -> Result<Vec<u8>, CommandError> {
+) -> Result<GameRows, CommandError> {
     let keep = |record: &Record| filter.accepts(record);
     let Worker { replayer, rows } = worker;
     rows.begin(name, index);
@@ -587,25 +652,21 @@ fn text_csv(
     };
     // The text is a game: turned down by the filter.
     let Some((record, trace)) = replayed else {
-        return Ok(Vec::new());
+        return Ok(GameRows::default());
     };
     // Text that holds no tag, result or ply may stand for no game, as a parse tells
     // (see `ParsedGame::is_no_game`); it holds no ply, so its tree is small.
     if record.tags.is_empty() && record.result.is_none() && trace.plies_written == 0 {
         let game = text.clone().parse();
         if game.is_no_game() {
-            return Ok(Vec::new());
+            return Ok(GameRows::default());
         }
-        return game_csv(name, index, &game, &replay(&game, options), per);
+        return game_csv(name, index, &game, &replay(&game, options), per).map(GameRows::from);
     }
     match per {
         Per::Ply => {
             rows.finish(&trace);
-            // The next game's rows go to a buffer as large as this game's (up to a
-            // megabyte): games of a corpus are much alike, and a buffer grown from
-            // nothing copies its rows again at every doubling.
-            let next = Vec::with_capacity(rows.out.len().min(1 << 20));
-            Ok(std::mem::replace(&mut rows.out, next))
+            Ok(rows.take())
         }
         Per::Game => {
             let mut w = csv::WriterBuilder::new()
@@ -613,7 +674,10 @@ fn text_csv(
                 .from_writer(std::mem::take(&mut rows.out));
             w.serialize(tally.row(name, index, &record, &trace))
                 .map_err(csv_error)?;
-            w.into_inner().map_err(|e| csv_error(e.into_error().into()))
+            let row = w
+                .into_inner()
+                .map_err(|e| csv_error(e.into_error().into()))?;
+            Ok(GameRows::from(row))
         }
     }
 }
@@ -661,25 +725,26 @@ pub fn write_stats(
         replayer: Replayer::new(),
         rows: RowWriter::new(),
     };
-    let rows = |worker: &mut Worker, work: Work| -> Result<Result<Vec<u8>, CommandError>, String> {
-        let input = work.input();
-        let (index, text) = work.game_text(&names)?;
-        if !text.is_game() {
-            return Ok(Ok(Vec::new()));
-        }
-        Ok(text_csv(
-            worker,
-            &names[input],
-            index,
-            &text,
-            filter,
-            options,
-            per,
-        ))
-    };
-    let write = |_, rows: Result<Result<Vec<u8>, CommandError>, String>| {
+    let rows =
+        |worker: &mut Worker, work: Work| -> Result<Result<GameRows, CommandError>, String> {
+            let input = work.input();
+            let (index, text) = work.game_text(&names)?;
+            if !text.is_game() {
+                return Ok(Ok(GameRows::default()));
+            }
+            Ok(text_csv(
+                worker,
+                &names[input],
+                index,
+                &text,
+                filter,
+                options,
+                per,
+            ))
+        };
+    let write = |_, rows: Result<Result<GameRows, CommandError>, String>| {
         match rows {
-            Ok(rows) => out.write_all(&rows?).map_err(output_error)?,
+            Ok(rows) => rows?.write_to(out).map_err(output_error)?,
             Err(report) => {
                 notes(report);
                 unreadable += 1;
@@ -804,8 +869,10 @@ mod tests {
                     if !text.is_game() {
                         continue;
                     }
-                    let fast =
+                    let game_rows =
                         text_csv(&mut worker, &name, index, &text, &filter, &options, per).unwrap();
+                    let mut fast = Vec::new();
+                    game_rows.write_to(&mut fast).unwrap();
                     let game = text.parse();
                     let slow = match game.is_no_game() {
                         true => Vec::new(),

@@ -357,11 +357,13 @@ fn one_long_valid_game_takes_a_small_multiple_of_its_text() {
     assert_eq!(valid.status, Some(0), "{}", valid.said);
     assert!(valid.said.contains("1 valid"), "{}", valid.said);
     let db = dir.path().join("games.sqlite").display().to_string();
+    let table = dir.path().join("plies.csv").display().to_string();
     // The export form written from the game's text (in PMN's names or seat-relative
     // numbers), and so the move text of its JSON line; the search's criteria read each ply as it is replayed; the database's rows
     // inserted as the game is replayed again.
-    let commands: [&[&str]; 6] = [
+    let commands: [&[&str]; 7] = [
         &["convert", "--to", "pmn", game],
+        &["stats", "--per", "ply", game, "-o", &table],
         &["convert", "--to", "relative", game],
         &["convert", "--to", "jsonl", game],
         &["search", "--relay", "1", game],
