@@ -388,14 +388,14 @@ pub struct Figure {
     /// With `every`: each game's plies and material series.
     series: Vec<(usize, Vec<[u32; 2]>)>,
     /// At each ply (0: the start), how many games had each material value, per side.
-    material: Vec<[BTreeMap<u32, u64>; 2]>,
+    material: Vec<[Tally; 2]>,
     /// Game lengths counted, per kind.
     lengths: Vec<Counts>,
     /// Laps per ply counted, per kind.
     laps: Vec<Counts>,
-    /// Per side and ply (from 1), the stones taken in all and the games in which the
-    /// side played that ply.
-    captures: [BTreeMap<usize, (u64, u64)>; 2],
+    /// Per side and ply (from 1, at index `ply - 1`), the stones taken in all and the
+    /// games in which the side played that ply (none: the side never played it).
+    captures: [Vec<(u64, u64)>; 2],
     /// Game lengths counted, of all kinds.
     plies: Counts,
 }
@@ -416,7 +416,7 @@ impl Figure {
             material: Vec::new(),
             lengths: Vec::new(),
             laps: Vec::new(),
-            captures: [BTreeMap::new(), BTreeMap::new()],
+            captures: [Vec::new(), Vec::new()],
             plies: Counts::new(),
         }
     }
@@ -452,9 +452,12 @@ impl Figure {
             *self.laps[k].entry(laps).or_insert(0) += 1;
         }
         for (i, &(side, taken)) in game.captures.iter().enumerate() {
-            let e = self.captures[side.index()].entry(i + 1).or_insert((0, 0));
-            e.0 += taken as u64;
-            e.1 += 1;
+            let plies = &mut self.captures[side.index()];
+            if plies.len() <= i {
+                plies.resize(i + 1, (0, 0));
+            }
+            plies[i].0 += taken as u64;
+            plies[i].1 += 1;
         }
         if self.material.len() < game.material.len() {
             self.material
@@ -462,7 +465,7 @@ impl Figure {
         }
         for (at, m) in self.material.iter_mut().zip(&game.material) {
             for side in 0..2 {
-                *at[side].entry(m[side]).or_insert(0) += 1;
+                at[side].add(m[side]);
             }
         }
         if self.every {
@@ -506,10 +509,7 @@ impl Figure {
 
     /// Games still running at each ply (0: the start).
     fn running(&self) -> Vec<u64> {
-        self.material
-            .iter()
-            .map(|at| at[0].values().sum())
-            .collect()
+        self.material.iter().map(|at| at[0].total()).collect()
     }
 
     /// The median and quartiles of each side's material at each ply, over the games
@@ -519,7 +519,7 @@ impl Figure {
         let needed = self.games.div_ceil(10).max(1) as u64;
         let mut out = [Vec::new(), Vec::new()];
         for (n, at) in self.material.iter().enumerate() {
-            let running: u64 = at[0].values().sum();
+            let running: u64 = at[0].total();
             if running < needed {
                 break;
             }
@@ -538,20 +538,62 @@ impl Figure {
         let needed = self.games.div_ceil(10).max(1) as u64;
         let reaching = |ply: usize| -> u64 { self.plies.range(ply as u64..).map(|(_, n)| n).sum() };
         self.captures.clone().map(|m| {
-            m.into_iter()
-                .filter(|(ply, _)| reaching(*ply) >= needed)
+            (m.into_iter().enumerate())
+                .map(|(i, taken)| (i + 1, taken))
+                .filter(|&(ply, (_, n))| n > 0 && reaching(ply) >= needed)
                 .map(|(ply, (sum, n))| (ply as f64, sum as f64 / n as f64))
                 .collect()
         })
     }
 }
 
+/// How many games had each value (one side's material at one ply), in value order: a
+/// single value is held in place (every ply that one game alone reaches, as the end
+/// of a long game), more in a map.
+#[derive(Clone, Debug, Default)]
+enum Tally {
+    #[default]
+    Empty,
+    One(u32, u64),
+    // Boxed: the map's own 24 bytes would make every ply's tally half as large again.
+    #[allow(clippy::box_collection)]
+    Many(Box<BTreeMap<u32, u64>>),
+}
+
+impl Tally {
+    /// Counts a game that had `value`.
+    fn add(&mut self, value: u32) {
+        match self {
+            Tally::Empty => *self = Tally::One(value, 1),
+            Tally::One(v, n) if *v == value => *n += 1,
+            Tally::One(v, n) => {
+                *self = Tally::Many(Box::new(BTreeMap::from([(*v, *n), (value, 1)])));
+            }
+            Tally::Many(counts) => *counts.entry(value).or_insert(0) += 1,
+        }
+    }
+
+    /// The values and their counts, in value order.
+    fn counts(&self) -> Box<dyn Iterator<Item = (u32, u64)> + '_> {
+        match self {
+            Tally::Empty => Box::new(std::iter::empty()),
+            Tally::One(v, n) => Box::new(std::iter::once((*v, *n))),
+            Tally::Many(counts) => Box::new(counts.iter().map(|(&v, &n)| (v, n))),
+        }
+    }
+
+    /// The games counted.
+    fn total(&self) -> u64 {
+        self.counts().map(|(_, n)| n).sum()
+    }
+}
+
 /// Quantile `q` of values given by their counts (`total` in all): linear interpolation
 /// between the values of the ranks on either side of `q (total - 1)`.
-fn counted_quantile(counts: &BTreeMap<u32, u64>, total: u64, q: f64) -> f64 {
+fn counted_quantile(counts: &Tally, total: u64, q: f64) -> f64 {
     let at_rank = |rank: u64| -> f64 {
         let mut below = 0;
-        for (&v, &n) in counts {
+        for (v, n) in counts.counts() {
             below += n;
             if below > rank {
                 return v as f64;
@@ -1817,10 +1859,10 @@ mod tests {
     use super::*;
 
     /// Values by their counts.
-    fn counted(values: &[u32]) -> BTreeMap<u32, u64> {
-        let mut counts = BTreeMap::new();
+    fn counted(values: &[u32]) -> Tally {
+        let mut counts = Tally::default();
         for &v in values {
-            *counts.entry(v).or_insert(0) += 1;
+            counts.add(v);
         }
         counts
     }
@@ -1853,13 +1895,31 @@ mod tests {
         }
         assert!(figure.only.is_none() && figure.series.is_empty());
         assert_eq!(figure.material.len(), 32);
-        let held: usize = (figure.material.iter().flatten()).map(BTreeMap::len).sum();
+        let held: usize = (figure.material.iter().flatten())
+            .map(|t| t.counts().count())
+            .sum();
         assert!(held <= 32 * 2 * 3, "{held} values held");
         assert_eq!(figure.plies.len(), 2);
         assert_eq!(figure.laps[0].len(), 1);
         // The counts give what the values would: the median of 40, 41, 42 is 41.
         let [south, _] = figure.material_quantiles();
         assert_eq!(south[0], (0.0, [40.0, 41.0, 42.0]));
+    }
+
+    #[test]
+    fn a_tally_counts_as_a_map_does() {
+        let values = [7u32, 7, 3, 7, 12, 3, 0];
+        let mut map = BTreeMap::new();
+        let mut tally = Tally::default();
+        assert_eq!(tally.total(), 0);
+        for v in values {
+            *map.entry(v).or_insert(0u64) += 1;
+            tally.add(v);
+            let counted: Vec<(u32, u64)> = tally.counts().collect();
+            let mapped: Vec<(u32, u64)> = map.iter().map(|(&v, &n)| (v, n)).collect();
+            assert_eq!(counted, mapped);
+            assert_eq!(tally.total(), map.values().sum::<u64>());
+        }
     }
 
     #[test]
