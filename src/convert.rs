@@ -297,6 +297,32 @@ impl Exported {
     }
 }
 
+/// Whether a game's text reads without an error (not [`ParsedGame::has_errors`] of
+/// the game parsed), read without a record.
+pub(crate) fn reads_without_error(text: &GameText) -> bool {
+    struct Errors(bool);
+    impl crate::pmn::Visitor for Errors {
+        fn ply(&mut self, _ply: crate::pmn::Ply) -> std::ops::ControlFlow<()> {
+            std::ops::ControlFlow::Continue(())
+        }
+        fn problem(&mut self, problem: crate::pmn::Problem) {
+            self.0 |= problem.is_error();
+        }
+    }
+    let mut errors = Errors(text.problems().iter().any(crate::pmn::Problem::is_error));
+    text.read(&mut errors);
+    !errors.0
+}
+
+/// The export form of a game with errors whose reading has errors (see
+/// [`reads_without_error`]): no record of it fails where it fails, so it is kept as it
+/// is written.
+pub(crate) fn as_written(text: &str) -> String {
+    let mut text = text.trim().to_string();
+    text.push('\n');
+    text
+}
+
 /// The game [`export_text`] writes, when it can be written from its text.
 pub(crate) fn exported(text: &GameText, trace: &Trace) -> Option<Exported> {
     let cut = trace.is_valid() && trace.played < trace.plies_written;

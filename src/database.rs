@@ -158,8 +158,11 @@ fn text_rows(
     let mut rows = rows_of(file, game, &record.tags, &trace);
     let again = long && trace.rules.is_some();
     let pmn = crate::convert::export_text(&text, &trace);
+    // A game with errors in its reading is kept as it is written: it is not parsed.
+    let as_written = || !trace.is_valid() && !crate::convert::reads_without_error(&text);
     let (pmn, text) = match pmn {
         Some(pmn) => (pmn, Some(text)),
+        None if as_written() => (crate::convert::as_written(text.text()), Some(text)),
         // A long game's text is kept, to be replayed again.
         None if again => {
             let parsed = text.clone().parse();

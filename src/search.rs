@@ -685,11 +685,7 @@ pub fn broken_export_form(
     };
     match convert_broken_game(file, game, parsed, options) {
         Some(c) => to_pmn(&c),
-        None => {
-            let mut text = parsed.text.trim().to_string();
-            text.push('\n');
-            text
-        }
+        None => crate::convert::as_written(&parsed.text),
     }
 }
 
@@ -833,10 +829,15 @@ pub fn search_pmn(
             return Ok(None);
         };
         let name = &names[input];
-        // A game read whole is written from its text, never parsed whole.
+        // A game read whole is written from its text, never parsed whole, and so is one
+        // with errors in its reading, as it is written.
         let pmn = (search.format == Format::Pmn).then(|| {
-            export_text(&text, &trace)
-                .unwrap_or_else(|| export_form(name, index, &text.parse(), search.replay))
+            export_text(&text, &trace).unwrap_or_else(|| {
+                match !trace.is_valid() && !crate::convert::reads_without_error(&text) {
+                    true => crate::convert::as_written(text.text()),
+                    false => export_form(name, index, &text.parse(), search.replay),
+                }
+            })
         });
         let tags = tags_hit(search.filter, search.wheres);
         Ok(Some(Found {

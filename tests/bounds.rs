@@ -853,3 +853,30 @@ fn each_ply_of_one_long_valid_game_is_written_as_it_is_played() {
         assert!(count_in_file(&out, "and more words") == 1, "{args:?}");
     }
 }
+
+#[test]
+fn a_long_game_with_errors_in_its_reading_is_searched_and_stored_unparsed() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = 8 << 20;
+    let whole = std::fs::read_to_string(long_valid_game(dir.path(), text)).unwrap();
+    let half = whole[whole.len() / 2..].find(". ").unwrap() + whole.len() / 2;
+    let number = whole[..half].rfind(' ').unwrap() + 1;
+    // A stray `)` half way, where the reader stops: the game is kept as it is written.
+    let game = dir.path().join("stray.pmn");
+    std::fs::write(&game, format!("{}) {}", &whole[..number], &whole[number..])).unwrap();
+    let game = game.to_str().unwrap();
+    let found = run(&["search", "--opening", "c5 a3", game], None);
+    assert_eq!(found.status, Some(0), "{}", found.said);
+    assert!(found.said.len() > text, "{} bytes", found.said.len());
+    assert!(
+        found.peak < 4 * text as u64 + 40 * MB,
+        "{} MB",
+        found.peak / MB
+    );
+    let db = dir.path().join("games.sqlite").display().to_string();
+    let stored = run(&["convert", "--to", "sqlite", game, "-o", &db], None);
+    assert!(matches!(stored.status, Some(0 | 1)), "{}", stored.said);
+    // SQLite's page cache (64 MiB) and the sort of its indexes, whatever the game.
+    let bound = 4 * text as u64 + 40 * MB + 120 * MB;
+    assert!(stored.peak < bound, "{} MB", stored.peak / MB);
+}

@@ -20,7 +20,7 @@ use super::writers::{
     relative_tags, to_compact_json, to_compact_json_with, to_json, to_lean_json, to_long, to_ludii,
     to_pmn, to_relative, write_json_of_text, CSV_HEADER,
 };
-use super::{convert_broken_game, convert_game, converted, Conversion};
+use super::{convert_broken_game, convert_game, converted, reads_without_error, Conversion};
 
 /// Runs `sow convert`: walks the inputs with the corpus driver ([`corpus::drive`]),
 /// converts every game the filter accepts in parallel, and writes the output to `out` in
@@ -538,23 +538,6 @@ fn csv_io_error(e: csv::Error) -> io::Error {
         csv::ErrorKind::Io(e) => e,
         kind => io::Error::other(format!("{kind:?}")),
     }
-}
-
-/// Whether a game's text reads without an error (not [`ParsedGame::has_errors`] of
-/// the game parsed), read without a record.
-fn reads_without_error(text: &GameText) -> bool {
-    struct Errors(bool);
-    impl crate::pmn::Visitor for Errors {
-        fn ply(&mut self, _ply: crate::pmn::Ply) -> std::ops::ControlFlow<()> {
-            std::ops::ControlFlow::Continue(())
-        }
-        fn problem(&mut self, problem: Problem) {
-            self.0 |= problem.is_error();
-        }
-    }
-    let mut errors = Errors(text.problems().iter().any(Problem::is_error));
-    text.read(&mut errors);
-    !errors.0
 }
 
 /// Converts a game read, `index` of its input `name`, if the filter accepts it, into the
