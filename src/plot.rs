@@ -377,7 +377,7 @@ pub struct Figure {
     /// Per set, the games counted and those that stop at an error.
     kind_games: Vec<[usize; 2]>,
     /// Material and captures: a figure per set, drawn as a panel each when there are
-    /// several (the counts of this figure are then not drawn).
+    /// several (the counts of this figure are then not drawn); none while there is one.
     panels: Vec<Figure>,
     /// Whether this is a panel: one set's figure, which has no panels of its own.
     is_panel: bool,
@@ -423,15 +423,22 @@ impl Figure {
 
     /// Counts a game in.
     pub fn add(&mut self, game: GameData) {
-        self.games += 1;
         let k = match self.kinds.iter().position(|k| *k == game.kind) {
             Some(k) => k,
             None => {
+                // The panels begin with the second set: the first set's is the figure
+                // as it is then, which holds the first set's games alone.
+                let panels = matches!(self.kind, PlotKind::Material | PlotKind::Captures);
+                if panels && !self.is_panel && self.kinds.len() == 1 {
+                    let mut first = self.clone();
+                    first.is_panel = true;
+                    self.panels.push(first);
+                }
                 self.kinds.push(game.kind.clone());
                 self.kind_games.push([0, 0]);
                 self.lengths.push(Counts::new());
                 self.laps.push(Counts::new());
-                if matches!(self.kind, PlotKind::Material | PlotKind::Captures) && !self.is_panel {
+                if panels && !self.is_panel && self.kinds.len() > 1 {
                     let mut panel = Figure::new(self.kind, self.every);
                     panel.is_panel = true;
                     self.panels.push(panel);
@@ -439,6 +446,7 @@ impl Figure {
                 self.kinds.len() - 1
             }
         };
+        self.games += 1;
         self.kind_games[k][0] += 1;
         self.kind_games[k][1] += usize::from(game.stopped);
         if let Some(panel) = self.panels.get_mut(k) {
@@ -482,9 +490,14 @@ impl Figure {
             .collect()
     }
 
-    /// The figure of one set alone (material and captures), as drawn in its panel.
+    /// The figure of one set alone (material and captures), as drawn in its panel: the
+    /// figure itself while it holds one set.
     pub fn panel(&self, set: usize) -> Option<&Figure> {
-        self.panels.get(set)
+        let panels = matches!(self.kind, PlotKind::Material | PlotKind::Captures);
+        match self.kinds.len() {
+            1 if panels && set == 0 && !self.is_panel => Some(self),
+            _ => self.panels.get(set),
+        }
     }
 
     /// The label of each set's series: the set alone for one set, else with its games.
