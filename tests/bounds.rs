@@ -880,3 +880,43 @@ fn a_long_game_with_errors_in_its_reading_is_searched_and_stored_unparsed() {
     let bound = 4 * text as u64 + 40 * MB + 120 * MB;
     assert!(stored.peak < bound, "{} MB", stored.peak / MB);
 }
+
+#[test]
+fn json_of_one_long_game_kept_broken_is_written_as_it_is_played() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = 1 << 20;
+    let game = long_valid_game(dir.path(), text);
+    with_an_empty_pit(&game, 0.9);
+    let game = game.to_str().unwrap();
+    let forms: [&[&str]; 2] = [&["--to", "json"], &["--to", "jsonl", "--plies"]];
+    for form in forms {
+        let out = dir.path().join("out");
+        let out_name = out.to_str().unwrap();
+        let args = [
+            &["convert", game, "--keep-broken", "-o", out_name, "--force"][..],
+            form,
+        ]
+        .concat();
+        let r = run(&args, None);
+        assert_eq!(r.status, Some(0), "{args:?}: {}", r.said);
+        assert!(
+            r.said.contains("kept (--keep-broken)"),
+            "{args:?}: {}",
+            r.said
+        );
+        // Every ply to the error, and the tree of every ply written.
+        let written = std::fs::metadata(&out).unwrap().len();
+        assert!(
+            written > 6 * text as u64,
+            "{args:?}: {} MB written",
+            written / MB
+        );
+        let bound = 4 * text as u64 + 40 * MB;
+        assert!(
+            r.peak < bound,
+            "{args:?}: {} MB for {} MB of text",
+            r.peak / MB,
+            text as u64 / MB
+        );
+    }
+}

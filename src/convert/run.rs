@@ -365,15 +365,17 @@ fn spooled(
     let Some((_, trace)) = replayed else {
         return Spooled::LeftOut(None);
     };
-    if !trace.is_valid() {
-        return match (forms.keep_broken, forms.to) {
-            (true, ConvertTo::Long | ConvertTo::Csv) => {
-                let kept = broken_spooled(name, index, text, replayer, replay, trace, forms);
-                Spooled::Written(kept)
-            }
-            (true, _) => Spooled::Again,
-            (false, _) => Spooled::LeftOut(Some(Box::new(trace))),
-        };
+    let valid = trace.is_valid();
+    match (valid, forms.keep_broken, forms.to) {
+        (true, ..) => {}
+        (false, false, _) => return Spooled::LeftOut(Some(Box::new(trace))),
+        (false, true, ConvertTo::Long | ConvertTo::Csv) => {
+            let kept = broken_spooled(name, index, text, replayer, replay, trace, forms);
+            return Spooled::Written(kept);
+        }
+        // Kept broken in JSON, every ply written stays a ply: a game read whole is
+        // written from its text as a valid one is.
+        (false, true, _) => {}
     }
     let Some(game) = super::exported(text, &trace) else {
         return Spooled::Again;
@@ -388,7 +390,13 @@ fn spooled(
         unread_tags: Vec::new(),
         after_result: game.after_result,
     };
-    notes.extend(conversion.kept_summary());
+    match valid {
+        true => notes.extend(conversion.kept_summary()),
+        false => {
+            let error = broken_summary(name, index, &placed(text), &conversion.trace);
+            notes.push(format!("{error}; kept (--keep-broken)"));
+        }
+    }
     let output = match forms.to {
         ConvertTo::Json | ConvertTo::Jsonl => json_spooled(&conversion, forms, text, replay),
         to => plies_spooled(&conversion, to, text, replayer, replay),
@@ -884,8 +892,7 @@ trailing words after the result
 
     /// The twin of the forms that write each ply as the replay plays it: the same game
     /// converted from its record. Every game of `records/` and of [`GAMES`], valid or
-    /// not, in each such form, long text and CSV kept broken too: the same notes, the
-    /// same bytes.
+    /// not, in each such form, and kept broken: the same notes, the same bytes.
     #[test]
     fn a_game_written_as_it_is_played_is_the_bytes_of_its_record() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("records");
@@ -906,6 +913,11 @@ trailing words after the result
             forms(ConvertTo::Long, false, false),
             kept(ConvertTo::Csv),
             kept(ConvertTo::Long),
+            kept(ConvertTo::Json),
+            Forms {
+                keep_broken: true,
+                ..forms(ConvertTo::Jsonl, false, true)
+            },
             forms(ConvertTo::Json, false, false),
             forms(ConvertTo::Jsonl, true, false),
             forms(ConvertTo::Jsonl, false, true),
