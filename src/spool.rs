@@ -33,37 +33,56 @@ impl Spool {
     /// Copies the bytes of `range` to `out`; the spool must be flushed.
     pub(crate) fn copy(&mut self, range: &Range<u64>, out: &mut dyn Write) -> io::Result<()> {
         let file = self.out.get_mut();
-        file.seek(SeekFrom::Start(range.start))?;
-        let copied = io::copy(&mut Read::by_ref(file).take(range.end - range.start), out)?;
-        match copied == range.end - range.start {
-            true => Ok(()),
-            false => Err(io::Error::from(io::ErrorKind::UnexpectedEof)),
-        }
+        file.seek(SeekFrom::Start(range.start))
+            .map_err(spool_error)?;
+        copy_out(file, range.end - range.start, out)
     }
 
     /// Writes every byte written to `out`: those held in memory at once.
     pub(crate) fn write_to(self, out: &mut dyn Write) -> io::Result<()> {
         let len = self.len;
-        let file = self
-            .out
-            .into_inner()
-            .map_err(io::IntoInnerError::into_error)?;
+        let file = (self.out.into_inner()).map_err(|e| spool_error(e.into_error()))?;
         match file.into_inner() {
             SpooledData::InMemory(bytes) => out.write_all(bytes.get_ref()),
             SpooledData::OnDisk(mut file) => {
-                file.seek(SeekFrom::Start(0))?;
-                match io::copy(&mut file.take(len), out)? == len {
-                    true => Ok(()),
-                    false => Err(io::Error::from(io::ErrorKind::UnexpectedEof)),
-                }
+                file.seek(SeekFrom::Start(0)).map_err(spool_error)?;
+                copy_out(&mut file, len, out)
             }
         }
     }
 }
 
+/// Copies `len` bytes of the spool's `file` to `out`: a failure to read is the spool's,
+/// one to write is the output's own.
+fn copy_out(file: &mut impl Read, len: u64, out: &mut dyn Write) -> io::Result<()> {
+    let mut chunk = vec![0; 64 << 10];
+    let mut left = len;
+    while left > 0 {
+        let want = left.min(chunk.len() as u64) as usize;
+        let read = file.read(&mut chunk[..want]).map_err(spool_error)?;
+        if read == 0 {
+            return Err(spool_error(io::ErrorKind::UnexpectedEof.into()));
+        }
+        out.write_all(&chunk[..read])?;
+        left -= read as u64;
+    }
+    Ok(())
+}
+
+/// A failure of the spool's temporary file, saying which file it is: not the output,
+/// which the message names.
+fn spool_error(e: io::Error) -> io::Error {
+    let folder = std::env::temp_dir();
+    let message = format!(
+        "the temporary file in {} that holds a long game's output until it is written: {e}",
+        folder.display()
+    );
+    io::Error::new(e.kind(), message)
+}
+
 impl Write for Spool {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let n = self.out.write(buf)?;
+        let n = self.out.write(buf).map_err(spool_error)?;
         self.len += n as u64;
         Ok(n)
     }
@@ -71,13 +90,13 @@ impl Write for Spool {
     // Writers of JSON write a few bytes at a time: each goes straight to the buffer.
     #[inline]
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        self.out.write_all(buf)?;
+        self.out.write_all(buf).map_err(spool_error)?;
         self.len += buf.len() as u64;
         Ok(())
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.out.flush()
+        self.out.flush().map_err(spool_error)
     }
 }
 

@@ -920,3 +920,23 @@ fn json_of_one_long_game_kept_broken_is_written_as_it_is_played() {
         );
     }
 }
+
+#[test]
+fn a_spool_that_cannot_be_made_is_named_and_nothing_is_published() {
+    let dir = tempfile::tempdir().unwrap();
+    // Long text of a game of 1 MiB is some 25 MiB: past what is held in memory.
+    let game = long_valid_game(dir.path(), 1 << 20);
+    let out = dir.path().join("out.txt");
+    let r = Command::new(env!("CARGO_BIN_EXE_sow"))
+        .args(["convert", "--to", "long", "-o"])
+        .arg(&out)
+        .arg(&game)
+        .env("TMPDIR", dir.path().join("no such folder"))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(2), "{said}");
+    assert!(said.contains("the temporary file in"), "{said}");
+    assert!(said.contains("no such folder"), "{said}");
+    assert!(!out.exists());
+}
