@@ -882,13 +882,18 @@ fn a_long_game_with_errors_in_its_reading_is_searched_and_stored_unparsed() {
 }
 
 #[test]
-fn json_of_one_long_game_kept_broken_is_written_as_it_is_played() {
+fn each_ply_of_one_long_game_kept_broken_is_written_as_it_is_played() {
     let dir = tempfile::tempdir().unwrap();
     let text = 1 << 20;
     let game = long_valid_game(dir.path(), text);
     with_an_empty_pit(&game, 0.9);
     let game = game.to_str().unwrap();
-    let forms: [&[&str]; 2] = [&["--to", "json"], &["--to", "jsonl", "--plies"]];
+    let forms: [&[&str]; 4] = [
+        &["--to", "csv"],
+        &["--to", "long"],
+        &["--to", "json"],
+        &["--to", "jsonl", "--plies"],
+    ];
     for form in forms {
         let out = dir.path().join("out");
         let out_name = out.to_str().unwrap();

@@ -14,7 +14,7 @@ use crate::spool::Spool;
 use super::forms::{ConvertFrom, ConvertTo, Forms};
 use super::input::{from_relative, read_input, InputError};
 use super::numbering::{self, Numbering};
-use super::verdict::{is_space, replay_cause};
+use super::verdict::{is_space, replay_cause, rest_of_text};
 use super::writers::{
     csv_head_rows, csv_ply_row, csv_rows, csv_tail_rows, long_head, long_ply, long_tail,
     relative_tags, to_compact_json, to_compact_json_with, to_json, to_lean_json, to_long, to_ludii,
@@ -409,8 +409,9 @@ fn spooled(
 }
 
 /// Long text or CSV of a game with errors kept broken: its plies up to the error
-/// written as they are replayed again, and what was not replayed or not read, from its
-/// record parsed only to the first ply not replayed.
+/// written as they are replayed again, and what was not replayed or not read, told from
+/// its text when the reader reads it whole, else from its record parsed only to the
+/// first ply not replayed.
 fn broken_spooled(
     name: &str,
     index: usize,
@@ -420,20 +421,31 @@ fn broken_spooled(
     trace: Trace,
     forms: Forms,
 ) -> Converted {
-    let mut parsed = text.clone().parse_cut(trace.played + 1);
-    let notes = altered(name, &parsed.problems);
-    let record = std::mem::take(&mut parsed.record);
-    let conversion = converted(name, index, &parsed, record, trace, false);
+    let (parsed, notes, conversion) = match super::exported(text, &trace) {
+        Some(game) => {
+            let parsed = placed(text);
+            let conversion = Conversion {
+                file: name.to_string(),
+                game: index,
+                rest: rest_of_text(text, &parsed, &trace),
+                trace,
+                record: game.record,
+                unread_tags: Vec::new(),
+                after_result: game.after_result,
+            };
+            (parsed, altered(name, &game.problems), conversion)
+        }
+        None => {
+            let mut parsed = text.clone().parse_cut(trace.played + 1);
+            let notes = altered(name, &parsed.problems);
+            let record = std::mem::take(&mut parsed.record);
+            let conversion = converted(name, index, &parsed, record, trace, false);
+            (parsed, notes, conversion)
+        }
+    };
     let output = plies_spooled(&conversion, forms.to, text, replayer, replay);
-    broken(
-        name,
-        index,
-        &parsed,
-        &conversion.trace,
-        notes,
-        Some(output),
-        forms,
-    )
+    let trace = &conversion.trace;
+    broken(name, index, &parsed, trace, notes, Some(output), forms)
 }
 
 /// Long text or CSV (`to`) of a game converted from `text`, its plies replayed again

@@ -1,10 +1,12 @@
 //! What of a game's text its record does not hold (tag lines not read, text after the
 //! result, the rest after a stop), why, and the comments that keep it verbatim.
 
+use std::ops::ControlFlow;
+
 use crate::diagnostic::Diagnostic;
 use crate::pmn::{
-    self, Code, Comment, CommentKind, Element, ParsedGame, Problem, Record, ResultToken, Span,
-    Variation,
+    self, Code, Comment, CommentKind, Element, GameText, ParsedGame, Problem, Record, ResultToken,
+    Span, Variation,
 };
 use crate::replay::Trace;
 
@@ -245,6 +247,108 @@ pub(super) fn rest_text(
     })
     .trim_end()
     .to_string()
+}
+
+/// The rest of a game read whole (see [`crate::convert::exported`]) whose replay stopped
+/// before its last ply, as [`gaps`] and the conversion tell it from its record, told
+/// from its text: from the first ply not replayed, or the move numbers written just
+/// before it, to the result. `placed` places the game (its text is not needed); `None`
+/// when every ply was replayed.
+pub(super) fn rest_of_text(text: &GameText, placed: &ParsedGame, trace: &Trace) -> Option<Rest> {
+    if trace.played >= trace.plies_written {
+        return None;
+    }
+    let mut first = FirstNotReplayed {
+        played: trace.played,
+        plies: 0,
+        depth: 0,
+        numbers: None,
+        start: None,
+        result: None,
+    };
+    text.read(&mut first);
+    let start = first.start?;
+    let game = text.text();
+    let end = first
+        .result
+        .map_or(game.len() + text.offset(), |r| r.span.start);
+    let rest = game.get(start.checked_sub(text.offset())?..end.checked_sub(text.offset())?)?;
+    Some(Rest {
+        ply: trace.played + 1,
+        cause: replay_cause(placed, trace),
+        text: rest.trim_matches(is_space).to_string(),
+    })
+}
+
+/// The visitor of [`rest_of_text`]: where the main line's ply `played` (from 0) begins,
+/// with the move numbers written just before it, and the result.
+struct FirstNotReplayed {
+    played: usize,
+    plies: usize,
+    /// Variations open.
+    depth: usize,
+    /// Where the move numbers just before the element read begin.
+    numbers: Option<usize>,
+    start: Option<usize>,
+    result: Option<ResultToken>,
+}
+
+impl FirstNotReplayed {
+    /// Any main-line element but a move number or a ply: the numbers before it are not
+    /// just before a ply.
+    fn other(&mut self) -> ControlFlow<()> {
+        if self.depth == 0 {
+            self.numbers = None;
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+impl pmn::Visitor for FirstNotReplayed {
+    fn move_number(&mut self, number: pmn::MoveNumber) -> ControlFlow<()> {
+        if self.depth == 0 {
+            self.numbers.get_or_insert(number.span.start);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn ply(&mut self, ply: pmn::Ply) -> ControlFlow<()> {
+        if self.depth > 0 || self.start.is_some() {
+            return ControlFlow::Continue(());
+        }
+        if self.plies == self.played {
+            self.start = Some(self.numbers.unwrap_or(ply.span.start));
+        }
+        self.plies += 1;
+        self.numbers = None;
+        ControlFlow::Continue(())
+    }
+
+    fn comment(&mut self, _comment: pmn::Comment) -> ControlFlow<()> {
+        self.other()
+    }
+
+    fn nag(&mut self, _nag: pmn::Nag) -> ControlFlow<()> {
+        self.other()
+    }
+
+    fn begin_variation(&mut self, _open: Span) -> pmn::Skip {
+        let _ = self.other();
+        self.depth += 1;
+        pmn::Skip::No
+    }
+
+    fn end_variation(&mut self, _span: Span) -> ControlFlow<()> {
+        self.depth = self.depth.saturating_sub(1);
+        ControlFlow::Continue(())
+    }
+
+    fn result(&mut self, result: ResultToken) -> ControlFlow<()> {
+        self.result = Some(result);
+        ControlFlow::Continue(())
+    }
+
+    fn problem(&mut self, _problem: pmn::Problem) {}
 }
 
 /// The note and the verbatim lines of the rest, as comments.
