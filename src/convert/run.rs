@@ -277,23 +277,7 @@ fn convert_text(
         }
         let numbers = numbers.as_ref().map(|n| n as &dyn crate::pmn::PitNumbers);
         let written = game.write(&text, !compact, numbers);
-        let mut notes = altered(name, &game.problems);
-        let conversion = Conversion {
-            file: name.to_string(),
-            game: index,
-            trace,
-            record: game.record,
-            rest: None,
-            unread_tags: Vec::new(),
-            after_result: game.after_result,
-        };
-        match valid {
-            true => notes.extend(conversion.kept_summary()),
-            false => {
-                let error = broken_summary(name, index, &placed(&text), &conversion.trace);
-                notes.push(format!("{error}; kept (--keep-broken)"));
-            }
-        }
+        let (conversion, notes) = of_text(name, index, &text, game, trace);
         let output = match compact {
             true => to_compact_json_with(&conversion, written),
             false => written,
@@ -329,6 +313,36 @@ fn convert_text(
         false => text.parse(),
     };
     convert_one(name, index, parsed, Some(trace), filter, replay, forms)
+}
+
+/// The conversion of a game written from its text (`game`, see [`super::exported`]),
+/// valid or kept broken, and what is said of it: what the reading changed of its text,
+/// then what was kept verbatim (a valid game) or where it fails (one kept broken).
+fn of_text(
+    name: &str,
+    index: usize,
+    text: &GameText,
+    game: super::Exported,
+    trace: Trace,
+) -> (Conversion, Vec<String>) {
+    let mut notes = altered(name, &game.problems);
+    let conversion = Conversion {
+        file: name.to_string(),
+        game: index,
+        trace,
+        record: game.record,
+        rest: None,
+        unread_tags: Vec::new(),
+        after_result: game.after_result,
+    };
+    match conversion.trace.is_valid() {
+        true => notes.extend(conversion.kept_summary()),
+        false => {
+            let error = broken_summary(name, index, &placed(text), &conversion.trace);
+            notes.push(format!("{error}; kept (--keep-broken)"));
+        }
+    }
+    (conversion, notes)
 }
 
 /// What [`spooled`] made of a game.
@@ -380,23 +394,7 @@ fn spooled(
     let Some(game) = super::exported(text, &trace) else {
         return Spooled::Again;
     };
-    let mut notes = altered(name, &game.problems);
-    let conversion = Conversion {
-        file: name.to_string(),
-        game: index,
-        trace,
-        record: game.record,
-        rest: None,
-        unread_tags: Vec::new(),
-        after_result: game.after_result,
-    };
-    match valid {
-        true => notes.extend(conversion.kept_summary()),
-        false => {
-            let error = broken_summary(name, index, &placed(text), &conversion.trace);
-            notes.push(format!("{error}; kept (--keep-broken)"));
-        }
-    }
+    let (conversion, notes) = of_text(name, index, text, game, trace);
     let output = match forms.to {
         ConvertTo::Json | ConvertTo::Jsonl => json_spooled(&conversion, forms, text, replay),
         to => plies_spooled(&conversion, to, text, replayer, replay),
