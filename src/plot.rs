@@ -587,12 +587,13 @@ impl Tally {
     }
 
     /// The values and their counts, in value order.
-    fn counts(&self) -> Box<dyn Iterator<Item = (u32, u64)> + '_> {
-        match self {
-            Tally::Empty => Box::new(std::iter::empty()),
-            Tally::One(v, n) => Box::new(std::iter::once((*v, *n))),
-            Tally::Many(counts) => Box::new(counts.iter().map(|(&v, &n)| (v, n))),
-        }
+    fn counts(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
+        let (one, many) = match self {
+            Tally::Empty => (None, None),
+            Tally::One(v, n) => (Some((*v, *n)), None),
+            Tally::Many(counts) => (None, Some(counts.iter().map(|(&v, &n)| (v, n)))),
+        };
+        one.into_iter().chain(many.into_iter().flatten())
     }
 
     /// The games counted.
