@@ -774,7 +774,7 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
             let kind = args.kind.into();
             let svg = crate::plot::run(&inputs, &filter, &replay, kind, &style, &mut say);
             say_none_matched(&filter);
-            let bytes = crate::figure::encode(&svg?, format, args.figure.dpi)
+            let bytes = crate::figure::encode(svg?, format, args.figure.dpi)
                 .map_err(CommandError::Output)?;
             write_output(Some(&args.output), args.force, &inputs, &bytes)
                 .map_err(|e| CommandError::io(&args.output, e))?;
@@ -1247,7 +1247,7 @@ fn run_show(args: ShowArgs) -> Result<i32, CommandError> {
         let _ = writeln!(io::stderr(), "sow: {}", crate::escape::escaped_owned(note));
     }
     let bytes = match figure_format(format) {
-        Some(f) => crate::figure::encode(&shown.text, f, args.dpi).map_err(CommandError::Output)?,
+        Some(f) => crate::figure::encode(shown.text, f, args.dpi).map_err(CommandError::Output)?,
         None => shown.text.into_bytes(),
     };
     let inputs = std::slice::from_ref(&input);

@@ -306,11 +306,11 @@ pub const DPI: std::ops::RangeInclusive<f64> = 36.0..=2400.0;
 
 /// The figure in a format: SVG as it is, PDF with the font embedded and the page the
 /// figure's print size, PNG at `dpi`.
-pub fn encode(svg: &str, format: Format, dpi: f64) -> Result<Vec<u8>, String> {
+pub fn encode(svg: String, format: Format, dpi: f64) -> Result<Vec<u8>, String> {
     if format == Format::Svg {
-        return Ok(svg.as_bytes().to_vec());
+        return Ok(svg.into_bytes());
     }
-    let tree = usvg::Tree::from_str(svg, usvg_options())
+    let tree = usvg::Tree::from_str(&svg, usvg_options())
         .map_err(|e| format!("cannot read the figure: {e}"))?;
     match format {
         Format::Svg => unreachable!("returned above"),

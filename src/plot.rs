@@ -383,7 +383,8 @@ pub struct Figure {
     is_panel: bool,
     /// Whether some game's material is its prisons (Kiothi), and whether some other's is not.
     prisons: [bool; 2],
-    /// The first game, while it is the only one.
+    /// The first game, while it is the only one: its series are not counted in the
+    /// fields below until a second game comes.
     only: Option<GameData>,
     /// With `every`: each game's plies and material series.
     series: Vec<(usize, Vec<[u32; 2]>)>,
@@ -459,6 +460,21 @@ impl Figure {
         for &laps in &game.laps {
             *self.laps[k].entry(laps).or_insert(0) += 1;
         }
+        // A lone game's series are counted in when a second game comes: a figure of one
+        // game draws the game itself, and a long one is not held twice.
+        if let Some(first) = self.only.take() {
+            self.count_series(&first);
+        }
+        if self.games == 1 {
+            self.only = Some(game);
+        } else {
+            self.count_series(&game);
+        }
+    }
+
+    /// Counts a game's series ply by ply: its captures, its material, and with `every`
+    /// the material series itself.
+    fn count_series(&mut self, game: &GameData) {
         for (i, &(side, taken)) in game.captures.iter().enumerate() {
             let plies = &mut self.captures[side.index()];
             if plies.len() <= i {
@@ -479,7 +495,20 @@ impl Figure {
         if self.every {
             self.series.push((game.plies(), game.material.clone()));
         }
-        self.only = (self.games == 1).then_some(game);
+    }
+
+    /// The figure with every game's series counted: itself, or while it holds one game,
+    /// a copy with that game counted in.
+    fn counted(&self) -> std::borrow::Cow<'_, Figure> {
+        match &self.only {
+            None => std::borrow::Cow::Borrowed(self),
+            Some(game) => {
+                let mut all = self.clone();
+                all.only = None;
+                all.count_series(game);
+                std::borrow::Cow::Owned(all)
+            }
+        }
     }
 
     /// Each set of games (game, board, rule options) counted: its name, its games, and
@@ -517,21 +546,23 @@ impl Figure {
 
     /// The one game, when the figure has exactly one.
     fn only(&self) -> Option<&GameData> {
-        self.only.as_ref().filter(|_| self.games == 1)
+        self.only.as_ref()
     }
 
     /// Games still running at each ply (0: the start).
     fn running(&self) -> Vec<u64> {
-        self.material.iter().map(|at| at[0].total()).collect()
+        let all = self.counted();
+        all.material.iter().map(|at| at[0].total()).collect()
     }
 
     /// The median and quartiles of each side's material at each ply, over the games
     /// still running at that ply, while at least a tenth of the games (and at least
     /// one) are.
     pub fn material_quantiles(&self) -> [Vec<(f64, [f64; 3])>; 2] {
+        let all = self.counted();
         let needed = self.games.div_ceil(10).max(1) as u64;
         let mut out = [Vec::new(), Vec::new()];
-        for (n, at) in self.material.iter().enumerate() {
+        for (n, at) in all.material.iter().enumerate() {
             let running: u64 = at[0].total();
             if running < needed {
                 break;
@@ -548,9 +579,10 @@ impl Figure {
     /// side played that ply: `[South, North]`, each a list of (ply, mean), for the plies
     /// that at least a tenth of the games reach.
     pub fn capture_means(&self) -> [Vec<(f64, f64)>; 2] {
+        let all = self.counted();
         let needed = self.games.div_ceil(10).max(1) as u64;
         let reaching = |ply: usize| -> u64 { self.plies.range(ply as u64..).map(|(_, n)| n).sum() };
-        self.captures.clone().map(|m| {
+        all.captures.clone().map(|m| {
             (m.into_iter().enumerate())
                 .map(|(i, taken)| (i + 1, taken))
                 .filter(|&(ply, (_, n))| n > 0 && reaching(ply) >= needed)
@@ -797,9 +829,9 @@ pub fn draw(figure: &Figure, style: &Style) -> Result<String, CommandError> {
     Ok(page.finish(&title))
 }
 
-enum Drawing {
-    One(Chart),
-    Panels(Vec<(Chart, (String, String))>),
+enum Drawing<'a> {
+    One(Chart<'a>),
+    Panels(Vec<(Chart<'a>, (String, String))>),
 }
 
 /// How a series is drawn, which its legend entry shows.
@@ -855,11 +887,11 @@ impl Axis {
 
 /// A series to draw.
 #[derive(Clone, Debug)]
-enum Series {
+enum Series<'a> {
     /// A polyline (with markers when `Look::Line`), faint when `faint` is set.
     Line {
         look: Look,
-        points: Vec<(f64, f64)>,
+        points: Points<'a>,
         faint: Option<f64>,
     },
     /// A filled polygon.
@@ -871,13 +903,46 @@ enum Series {
     },
 }
 
+/// The points of a line: computed, or one side's material at each ply of a game, read
+/// where the game holds it (a long game's series is not held twice).
+#[derive(Clone, Debug)]
+enum Points<'a> {
+    Computed(Vec<(f64, f64)>),
+    Material(&'a [[u32; 2]], Side),
+}
+
+impl Points<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Points::Computed(points) => points.len(),
+            Points::Material(material, _) => material.len(),
+        }
+    }
+
+    /// The points, as (x, y).
+    fn iter(&self) -> impl Iterator<Item = (f64, f64)> + Clone + '_ {
+        let (computed, material) = match self {
+            Points::Computed(points) => (Some(points.iter().copied()), None),
+            Points::Material(material, side) => {
+                let side = side.index();
+                let at = move |(n, m): (usize, &[u32; 2])| (n as f64, m[side] as f64);
+                (None, Some(material.iter().enumerate().map(at)))
+            }
+        };
+        computed
+            .into_iter()
+            .flatten()
+            .chain(material.into_iter().flatten())
+    }
+}
+
 /// One chart: axes, series, the legend's entries and the notes that say what the
 /// statistics leave out.
 #[derive(Clone, Debug)]
-struct Chart {
+struct Chart<'a> {
     x: Axis,
     y: Axis,
-    series: Vec<Series>,
+    series: Vec<Series<'a>>,
     legend: Vec<(Look, String)>,
     notes: Vec<String>,
 }
@@ -955,15 +1020,35 @@ impl Page {
     }
 
     fn polyline(&mut self, points: &[(f64, f64)], stroke: &str, width: f64, extra: &str) {
-        let pts: Vec<String> = (points.iter())
-            .map(|(x, y)| format!("{},{}", num(*x), num(*y)))
-            .collect();
-        let _ = writeln!(
+        self.polyline_of(points.iter().copied(), stroke, width, extra);
+    }
+
+    /// A polyline of points given one at a time, written as they come: a series of a
+    /// long game is never held as text twice.
+    fn polyline_of(
+        &mut self,
+        points: impl Iterator<Item = (f64, f64)>,
+        stroke: &str,
+        width: f64,
+        extra: &str,
+    ) {
+        let _ = write!(
             self.body,
-            r#"<polyline fill="none" stroke="{stroke}" stroke-width="{}"{extra} points="{}"/>"#,
+            r#"<polyline fill="none" stroke="{stroke}" stroke-width="{}"{extra} points=""#,
             num(width),
-            pts.join(" ")
         );
+        self.points(points);
+        self.body.push_str("\"/>\n");
+    }
+
+    /// Points as SVG writes them: `x,y`, a space between two.
+    fn points(&mut self, points: impl Iterator<Item = (f64, f64)>) {
+        for (i, (x, y)) in points.enumerate() {
+            if i > 0 {
+                self.body.push(' ');
+            }
+            let _ = write!(self.body, "{},{}", num(x), num(y));
+        }
     }
 
     /// A side's marker centred at (x, y): a filled circle for South, an open triangle
@@ -1119,12 +1204,11 @@ impl Page {
                     points,
                     faint,
                 } => {
-                    let mapped: Vec<(f64, f64)> =
-                        points.iter().map(|&(x, y)| (px(x), py(y))).collect();
+                    let mapped = points.iter().map(|(x, y)| (px(x), py(y)));
                     let color = look.color();
                     if let Some(faint) = faint {
-                        self.polyline(
-                            &mapped,
+                        self.polyline_of(
+                            mapped,
                             color,
                             self.line * 0.5,
                             &format!(r#" opacity="{}""#, num(*faint)),
@@ -1141,22 +1225,16 @@ impl Page {
                             format!(r#" stroke-dasharray="{} {}""#, num(t * 0.5), num(t * 0.3))
                         }
                     };
-                    self.polyline(&mapped, color, self.line, &dash);
-                    let every = mapped.len().div_ceil(24).max(1);
-                    for &(x, y) in mapped.iter().step_by(every) {
+                    self.polyline_of(mapped.clone(), color, self.line, &dash);
+                    let every = points.len().div_ceil(24).max(1);
+                    for (x, y) in mapped.step_by(every) {
                         self.marker(side, x, y);
                     }
                 }
                 Series::Band { look, points } => {
-                    let pts: Vec<String> = (points.iter())
-                        .map(|&(x, y)| format!("{},{}", num(px(x)), num(py(y))))
-                        .collect();
-                    let _ = writeln!(
-                        self.body,
-                        r#"<polygon points="{}" fill="{}" opacity="0.2"/>"#,
-                        pts.join(" "),
-                        look.color()
-                    );
+                    self.body.push_str(r#"<polygon points=""#);
+                    self.points(points.iter().map(|&(x, y)| (px(x), py(y))));
+                    let _ = writeln!(self.body, r#"" fill="{}" opacity="0.2"/>"#, look.color());
                 }
                 Series::Bars { look, bars } => {
                     for &(lo, hi, v) in bars {
@@ -1301,7 +1379,9 @@ impl Page {
         self.body.push_str("</g>\n");
     }
 
-    fn finish(self, title: &str) -> String {
+    /// The page's text: its head put before the body in place, so that a long game's
+    /// figure is not held twice.
+    fn finish(mut self, title: &str) -> String {
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -1319,9 +1399,9 @@ impl Page {
             num(self.size.width_pt()),
             num(self.size.height_pt())
         );
-        out.push_str(&self.body);
-        out.push_str("</svg>\n");
-        out
+        self.body.insert_str(0, &out);
+        self.body.push_str("</svg>\n");
+        self.body
     }
 }
 
@@ -1390,7 +1470,7 @@ fn ticks(axis: &Axis, length: f64, spacing: f64) -> Vec<f64> {
 }
 
 /// A chart of one figure (or one panel).
-fn panel_drawing(figure: &Figure) -> Chart {
+fn panel_drawing(figure: &Figure) -> Chart<'_> {
     match figure.kind {
         PlotKind::Material => material(figure),
         PlotKind::Length => length(figure),
@@ -1403,7 +1483,7 @@ fn panel_drawing(figure: &Figure) -> Chart {
 /// little.
 pub const BAND_GAMES: u64 = 4;
 
-fn material(figure: &Figure) -> Chart {
+fn material(figure: &Figure) -> Chart<'_> {
     let prisons = !figure.prisons[1];
     let y_title = if prisons {
         "stones in prison"
@@ -1418,9 +1498,7 @@ fn material(figure: &Figure) -> Chart {
     let mut x_max = 1.0f64;
     if let Some(g) = figure.only() {
         for side in sides {
-            let points: Vec<(f64, f64)> = (g.material.iter().enumerate())
-                .map(|(n, m)| (n as f64, m[side.index()] as f64))
-                .collect();
+            let points = Points::Material(&g.material, side);
             max = points.iter().map(|p| p.1).fold(max, f64::max);
             series.push(Series::Line {
                 look: Look::Line(side),
@@ -1440,9 +1518,7 @@ fn material(figure: &Figure) -> Chart {
             for (plies, material) in &figure.series {
                 x_max = x_max.max(*plies as f64);
                 for side in sides {
-                    let points: Vec<(f64, f64)> = (material.iter().enumerate())
-                        .map(|(n, m)| (n as f64, m[side.index()] as f64))
-                        .collect();
+                    let points = Points::Material(material, side);
                     max = points.iter().map(|p| p.1).fold(max, f64::max);
                     series.push(Series::Line {
                         look: Look::Line(side),
@@ -1475,7 +1551,7 @@ fn material(figure: &Figure) -> Chart {
             max = points.iter().map(|p| p.1).fold(max, f64::max);
             series.push(Series::Line {
                 look: Look::Line(side),
-                points,
+                points: Points::Computed(points),
                 faint: None,
             });
             legend.push((Look::Line(side), format!("{} median", side.name())));
@@ -1532,7 +1608,7 @@ fn grouped(
     groups: &[String],
     bars: &[Vec<f64>],
     width: u64,
-) -> (Vec<Series>, Vec<(Look, String)>, f64, f64) {
+) -> (Vec<Series<'static>>, Vec<(Look, String)>, f64, f64) {
     let k = groups.len().max(1) as f64;
     let w = width as f64;
     // A bin's bars fill 80% of it, leaving a gap between bins.
@@ -1570,7 +1646,7 @@ fn grouped(
     (series, legend, lo, hi)
 }
 
-fn length(figure: &Figure) -> Chart {
+fn length(figure: &Figure) -> Chart<'_> {
     let labels = figure.series_labels();
     let (width, bars) = histogram(&figure.lengths, 25, None);
     let max = bars.iter().flatten().fold(0.0, |a: f64, &b| a.max(b));
@@ -1610,7 +1686,7 @@ fn x_axis(lo: f64, hi: f64, width: u64, title: String) -> Axis {
     }
 }
 
-fn laps(figure: &Figure) -> Chart {
+fn laps(figure: &Figure) -> Chart<'_> {
     let labels = figure.series_labels();
     let values = &figure.laps;
     // A long tail of relay sowings would squeeze the bulk into one bar: laps beyond the
@@ -1659,7 +1735,7 @@ fn laps(figure: &Figure) -> Chart {
     }
 }
 
-fn captures(figure: &Figure) -> Chart {
+fn captures(figure: &Figure) -> Chart<'_> {
     let sides = [Side::South, Side::North];
     let mut series = Vec::new();
     let mut legend = Vec::new();
@@ -1697,7 +1773,7 @@ fn captures(figure: &Figure) -> Chart {
         for side in sides {
             series.push(Series::Line {
                 look: Look::Line(side),
-                points: means[side.index()].clone(),
+                points: Points::Computed(means[side.index()].clone()),
                 faint: None,
             });
             legend.push((Look::Line(side), format!("{} (mean)", side.name())));

@@ -358,12 +358,18 @@ fn one_long_valid_game_takes_a_small_multiple_of_its_text() {
     assert!(valid.said.contains("1 valid"), "{}", valid.said);
     let db = dir.path().join("games.sqlite").display().to_string();
     let table = dir.path().join("plies.csv").display().to_string();
+    let material = dir.path().join("material.svg").display().to_string();
+    let captures = dir.path().join("captures.svg").display().to_string();
     // The export form written from the game's text (in PMN's names or seat-relative
-    // numbers), and so the move text of its JSON line; the search's criteria read each ply as it is replayed; the database's rows
-    // inserted as the game is replayed again.
-    let commands: [&[&str]; 7] = [
+    // numbers), and so the move text of its JSON line; the search's criteria read each
+    // ply as it is replayed; the database's rows inserted as the game is replayed again;
+    // a figure of one game drawn from its series, held once (its SVG is some 4 times
+    // the text).
+    let commands: [&[&str]; 9] = [
         &["convert", "--to", "pmn", game],
         &["stats", "--per", "ply", game, "-o", &table],
+        &["plot", game, "-o", &material],
+        &["plot", "--kind", "captures", game, "-o", &captures],
         &["convert", "--to", "relative", game],
         &["convert", "--to", "jsonl", game],
         &["search", "--relay", "1", game],
