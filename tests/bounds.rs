@@ -815,6 +815,34 @@ fn convert_of_a_long_game_not_read_whole_takes_a_small_multiple_of_its_text() {
                 );
             }
         }
+        // Kept broken in long text and CSV: the plies up to where the reader stopped
+        // (or all, past the unread tag line), written as they are replayed, then the
+        // rest told from the text, with no record built.
+        for to in ["long", "csv"] {
+            let out = dir.path().join("out");
+            let out = out.to_str().unwrap();
+            let args = [
+                "convert",
+                "--to",
+                to,
+                "--keep-broken",
+                path,
+                "-o",
+                out,
+                "--force",
+            ];
+            let r = run(&args, None);
+            assert!(matches!(r.status, Some(0 | 1)), "{args:?}: {}", r.said);
+            assert!(r.said.contains(&format!("{path}:")), "{args:?}: {}", r.said);
+            let written = std::fs::metadata(out).unwrap().len();
+            assert!(written > text as u64, "{args:?}: {written} bytes");
+            assert!(
+                r.peak < 4 * text as u64 + 40 * MB,
+                "{args:?}: {} MB for {} MB of text",
+                r.peak / MB,
+                text as u64 / MB
+            );
+        }
     }
 }
 

@@ -14,7 +14,7 @@ use crate::spool::Spool;
 use super::forms::{ConvertFrom, ConvertTo, Forms};
 use super::input::{from_relative, read_input, InputError};
 use super::numbering::{self, Numbering};
-use super::verdict::{is_space, replay_cause, rest_of_text};
+use super::verdict::{is_space, replay_cause, text_gaps};
 use super::writers::{
     csv_head_rows, csv_ply_row, csv_rows, csv_tail_rows, long_head, long_ply, long_tail,
     relative_tags, to_compact_json, to_compact_json_with, to_json, to_lean_json, to_long, to_ludii,
@@ -407,9 +407,8 @@ fn spooled(
 }
 
 /// Long text or CSV of a game with errors kept broken: its plies up to the error
-/// written as they are replayed again, and what was not replayed or not read, told from
-/// its text when the reader reads it whole, else from its record parsed only to the
-/// first ply not replayed.
+/// written as they are replayed again, and what was not replayed or not read told from
+/// its text (see [`text_gaps`]): no record of it is built.
 fn broken_spooled(
     name: &str,
     index: usize,
@@ -419,31 +418,21 @@ fn broken_spooled(
     trace: Trace,
     forms: Forms,
 ) -> Converted {
-    let (parsed, notes, conversion) = match super::exported(text, &trace) {
-        Some(game) => {
-            let parsed = placed(text);
-            let conversion = Conversion {
-                file: name.to_string(),
-                game: index,
-                rest: rest_of_text(text, &parsed, &trace),
-                trace,
-                record: game.record,
-                unread_tags: Vec::new(),
-                after_result: game.after_result,
-            };
-            (parsed, altered(name, &game.problems), conversion)
-        }
-        None => {
-            let mut parsed = text.clone().parse_cut(trace.played + 1);
-            let notes = altered(name, &parsed.problems);
-            let record = std::mem::take(&mut parsed.record);
-            let conversion = converted(name, index, &parsed, record, trace, false);
-            (parsed, notes, conversion)
-        }
+    let gaps = text_gaps(text, &trace);
+    let notes = altered(name, &gaps.parsed.problems);
+    let conversion = Conversion {
+        file: name.to_string(),
+        game: index,
+        trace,
+        // Long text and CSV write the trace and what the record would not hold.
+        record: crate::pmn::Record::default(),
+        rest: gaps.rest,
+        unread_tags: gaps.tags,
+        after_result: gaps.after_result,
     };
     let output = plies_spooled(&conversion, forms.to, text, replayer, replay);
     let trace = &conversion.trace;
-    broken(name, index, &parsed, trace, notes, Some(output), forms)
+    broken(name, index, &gaps.parsed, trace, notes, Some(output), forms)
 }
 
 /// Long text or CSV (`to`) of a game converted from `text`, its plies replayed again
@@ -876,7 +865,61 @@ trailing words after the result
 
 1. a7,a9>a5:10 $3 b1,b2>b3:6,b9:4 {every occupied pit nki}
 2. a8:1-a9 {[%stones 0 0]} *
-"#;
+
+[Game "Tsoro"]
+[Board "4x6"]
+[Rules "heads=0"]
+[SetUp "1"]
+[Position "0,0,0,0,0,0/0,0,1,0,2,1/0,0,1,0,0,0/0,0,1,0,1,1 N"]
+[Broken tag line
+[Result "*"]
+
+1... c5 2. a3 c6 3. ) a6 d6 *
+
+[Game "Tsoro"]
+[Board "4x6"]
+[Rules "heads=0"]
+[SetUp "1"]
+[Position "0,0,0,0,0,0/0,0,1,0,2,1/0,0,1,0,0,0/0,0,1,0,1,1 N"]
+[Result "*"]
+
+1... c5 {note} 2. a3 $1 (2. a3 {x} (2. a3 c6) 3. a6 *
+
+[Game "Tsoro"]
+[Board "4x6"]
+[Rules "heads=0"]
+[SetUp "1"]
+[Position "0,0,0,0,0,0/0,0,1,0,2,1/0,0,1,0,0,0/0,0,1,0,1,1 N"]
+[Result "*"]
+
+1... c5 2. a1 c6 3. a6 ) d6 *
+
+[Game "Tsoro"]
+[Board "4x6"]
+[Rules "heads=0"]
+[SetUp "1"]
+[Position "0,0,0,0,0,0/0,0,1,0,2,1/0,0,1,0,0,0/0,0,1,0,1,1 N"]
+[Result "*"]
+
+1... c5 2. a3 c6 3. a6 d6 4. a5 d5 } *
+after the result
+
+[Game "Tsoro"]
+[Board "4x6"]
+[Rules "heads=0"]
+[SetUp "1"]
+[Position "0,0,0,0,0,0/0,0,1,0,2,1/0,0,1,0,0,0/0,0,1,0,1,1 N"]
+[Result "*"]
+
+1... c5 2. a3 c6 3. 4. a6 ) d6
+
+[Game "Tsoro"]
+[Board "4x6"]
+[Rules "heads=0"]
+[SetUp "1"]
+[Position "0,0,0,0,0,0/0,0,1,0,2,1/0,0,1,0,0,0/0,0,1,0,1,1 N"]
+
+1... c5 2. a3 (2. a3 (2. a3 c6)"#;
 
     fn forms(to: ConvertTo, plies: bool, positions: bool) -> Forms {
         Forms {
@@ -901,8 +944,11 @@ trailing words after the result
     }
 
     /// The twin of the forms that write each ply as the replay plays it: the same game
-    /// converted from its record. Every game of `records/` and of [`GAMES`], valid or
-    /// not, in each such form, and kept broken: the same notes, the same bytes.
+    /// converted from its record. Every game of `records/` and of [`GAMES`] (valid, not
+    /// replayed to the end, or with the reader stopped in it: at a stray `)` or `}`
+    /// after move numbers, at an unclosed variation (one ending at the `)` of one inside
+    /// it, the text's last byte), after an illegal ply, after an unread tag line), in
+    /// each such form, and kept broken: the same notes, the same bytes.
     #[test]
     fn a_game_written_as_it_is_played_is_the_bytes_of_its_record() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("records");

@@ -57,14 +57,8 @@ pub(super) fn gaps(parsed: &ParsedGame, record: &Record) -> Gaps {
         return gaps;
     }
     let end = parsed.offset + parsed.text.len();
-    let mut at = parsed.offset;
-    for tag in &record.tags {
-        let gap = text_at(parsed, at, tag.span.start);
-        if !is_blank(gap) {
-            gaps.tags.extend(tag_lines(parsed, at, gap));
-        }
-        at = at.max(tag.span.end);
-    }
+    let (tags, mut at) = tag_gaps(parsed, &record.tags);
+    gaps.tags = tags;
     for (i, element) in record.moves.iter().enumerate() {
         let span = element.span();
         if !is_blank(text_at(parsed, at, span.start)) {
@@ -85,6 +79,21 @@ pub(super) fn gaps(parsed: &ParsedGame, record: &Record) -> Gaps {
     }
     gaps.after_result = record.result.and_then(|r| after_result(parsed, r));
     gaps
+}
+
+/// The tag lines of a game the reader could not read, found between the tags it read
+/// (`tags`), and the end of the last tag (the game's start when it has none).
+fn tag_gaps(parsed: &ParsedGame, tags: &[pmn::Tag]) -> (Vec<Unread>, usize) {
+    let mut unread = Vec::new();
+    let mut at = parsed.offset;
+    for tag in tags {
+        let gap = text_at(parsed, at, tag.span.start);
+        if !is_blank(gap) {
+            unread.extend(tag_lines(parsed, at, gap));
+        }
+        at = at.max(tag.span.end);
+    }
+    (unread, at)
 }
 
 /// The text after a game's result token (`result`), when it is more than spaces.
@@ -249,54 +258,124 @@ pub(super) fn rest_text(
     .to_string()
 }
 
-/// The rest of a game read whole (see [`crate::convert::exported`]) whose replay stopped
-/// before its last ply, as [`gaps`] and the conversion tell it from its record, told
-/// from its text: from the first ply not replayed, or the move numbers written just
-/// before it, to the result. `placed` places the game (its text is not needed); `None`
-/// when every ply was replayed.
-pub(super) fn rest_of_text(text: &GameText, placed: &ParsedGame, trace: &Trace) -> Option<Rest> {
-    if trace.played >= trace.plies_written {
-        return None;
-    }
-    let mut first = FirstNotReplayed {
-        played: trace.played,
-        plies: 0,
-        depth: 0,
-        numbers: None,
-        start: None,
-        result: None,
-    };
-    text.read(&mut first);
-    let start = first.start?;
-    let game = text.text();
-    let end = first
-        .result
-        .map_or(game.len() + text.offset(), |r| r.span.start);
-    let rest = game.get(start.checked_sub(text.offset())?..end.checked_sub(text.offset())?)?;
-    Some(Rest {
-        ply: trace.played + 1,
-        cause: replay_cause(placed, trace),
-        text: rest.trim_matches(is_space).to_string(),
-    })
+/// What of a game's text its record would not hold, told as the reader reads the text,
+/// with no record built: [`gaps`] and the rest that [`super::converted`] cuts off.
+pub(super) struct TextGaps {
+    /// The game placed, with its problems and its text, without its record.
+    pub(super) parsed: ParsedGame,
+    pub(super) tags: Vec<Unread>,
+    pub(super) rest: Option<Rest>,
+    pub(super) after_result: Option<Unread>,
 }
 
-/// The visitor of [`rest_of_text`]: where the main line's ply `played` (from 0) begins,
-/// with the move numbers written just before it, and the result.
-struct FirstNotReplayed {
-    played: usize,
+/// [`TextGaps`] of a game replayed as `trace` says. The rest runs from the first ply not
+/// replayed or the place the reader stopped, whichever comes first (with the move
+/// numbers written just before it), to the result, or to the end of the game's text
+/// when the reader read none.
+pub(super) fn text_gaps(text: &GameText, trace: &Trace) -> TextGaps {
+    let mut cut = Cut {
+        text: text.text(),
+        offset: text.offset(),
+        played: (trace.played < trace.plies_written).then_some(trace.played),
+        plies: 0,
+        depth: 0,
+        at: text.offset(),
+        numbers: None,
+        numbers_before_variation: None,
+        inner_end: None,
+        cut: None,
+        result: None,
+        problems: Vec::new(),
+    };
+    let tags = text.read(&mut cut).unwrap_or_default();
+    let mut problems = text.problems().to_vec();
+    problems.append(&mut cut.problems);
+    problems.sort_by_key(|p| p.span.start);
+    let parsed = ParsedGame {
+        record: Record::default(),
+        problems,
+        text: text.text().to_string(),
+        offset: text.offset(),
+        line: text.line(),
+    };
+    let (unread_tags, _) = tag_gaps(&parsed, &tags);
+    let moves_end = (cut.result).map_or(parsed.offset + parsed.text.len(), |r| r.span.start);
+    if cut.cut.is_none() && !is_blank(text_at(&parsed, cut.at, moves_end)) {
+        cut.cut = Some((cut.numbers.unwrap_or(cut.at), cut.plies, Some(cut.at)));
+    }
+    let rest = cut.cut.map(|(start, plies, stop)| Rest {
+        ply: plies + 1,
+        cause: match stop {
+            Some(at) => reader_cause(&parsed, at),
+            None => replay_cause(&parsed, trace),
+        },
+        text: rest_text(&parsed, cut.result, start, &[]),
+    });
+    let after_result = cut.result.and_then(|r| after_result(&parsed, r));
+    TextGaps {
+        tags: unread_tags,
+        rest,
+        after_result,
+        parsed,
+    }
+}
+
+/// The visitor of [`text_gaps`]: where the record would stop holding the move text, as
+/// [`gaps`] finds it in a record (text other than spaces between two main-line
+/// elements, a variation the reader closed itself), or the first ply not replayed.
+struct Cut<'t> {
+    text: &'t str,
+    offset: usize,
+    /// The main-line ply (from 0) not replayed, if one is.
+    played: Option<usize>,
+    /// Main-line plies read.
     plies: usize,
     /// Variations open.
     depth: usize,
-    /// Where the move numbers just before the element read begin.
+    /// The end of the last tag or main-line element read.
+    at: usize,
+    /// Where the move numbers just before the main-line element read begin.
     numbers: Option<usize>,
-    start: Option<usize>,
+    /// The same, before the main-line variation open.
+    numbers_before_variation: Option<usize>,
+    /// The end of the last element read in the main-line variation open.
+    inner_end: Option<usize>,
+    /// Where the rest begins, the main-line plies before it, and where the reader
+    /// stopped (none: the replay stopped first).
+    cut: Option<(usize, usize, Option<usize>)>,
     result: Option<ResultToken>,
+    problems: Vec<Problem>,
 }
 
-impl FirstNotReplayed {
-    /// Any main-line element but a move number or a ply: the numbers before it are not
-    /// just before a ply.
-    fn other(&mut self) -> ControlFlow<()> {
+impl Cut<'_> {
+    /// A main-line element begins at `start`: the record stops holding the text when
+    /// text other than spaces comes before it.
+    fn begins(&mut self, start: usize) {
+        let gap = (self.at.checked_sub(self.offset))
+            .zip(start.checked_sub(self.offset))
+            .and_then(|(a, b)| self.text.get(a..b))
+            .unwrap_or("");
+        if self.cut.is_none() && !is_blank(gap) {
+            self.cut = Some((self.numbers.unwrap_or(self.at), self.plies, Some(self.at)));
+        }
+    }
+
+    /// A main-line element (or one in the main-line variation open) of `span`, read.
+    fn element(&mut self, span: Span) {
+        match self.depth {
+            0 => {
+                self.begins(span.start);
+                self.at = self.at.max(span.end);
+            }
+            1 => self.inner_end = Some(span.end),
+            _ => {}
+        }
+    }
+
+    /// Any element but a move number or a ply: the numbers before it are not just
+    /// before a ply.
+    fn other(&mut self, span: Span) -> ControlFlow<()> {
+        self.element(span);
         if self.depth == 0 {
             self.numbers = None;
         }
@@ -304,8 +383,14 @@ impl FirstNotReplayed {
     }
 }
 
-impl pmn::Visitor for FirstNotReplayed {
+impl pmn::Visitor for Cut<'_> {
+    fn tags(&mut self, record: &Record) -> ControlFlow<()> {
+        self.at = (record.tags.iter()).fold(self.at, |at, tag| at.max(tag.span.end));
+        ControlFlow::Continue(())
+    }
+
     fn move_number(&mut self, number: pmn::MoveNumber) -> ControlFlow<()> {
+        self.element(number.span);
         if self.depth == 0 {
             self.numbers.get_or_insert(number.span.start);
         }
@@ -313,33 +398,56 @@ impl pmn::Visitor for FirstNotReplayed {
     }
 
     fn ply(&mut self, ply: pmn::Ply) -> ControlFlow<()> {
-        if self.depth > 0 || self.start.is_some() {
+        self.element(ply.span);
+        if self.depth > 0 {
             return ControlFlow::Continue(());
         }
-        if self.plies == self.played {
-            self.start = Some(self.numbers.unwrap_or(ply.span.start));
+        if self.cut.is_none() && self.played == Some(self.plies) {
+            let start = self.numbers.unwrap_or(ply.span.start);
+            self.cut = Some((start, self.plies, None));
         }
         self.plies += 1;
         self.numbers = None;
         ControlFlow::Continue(())
     }
 
-    fn comment(&mut self, _comment: pmn::Comment) -> ControlFlow<()> {
-        self.other()
+    fn comment(&mut self, comment: pmn::Comment) -> ControlFlow<()> {
+        self.other(comment.span)
     }
 
-    fn nag(&mut self, _nag: pmn::Nag) -> ControlFlow<()> {
-        self.other()
+    fn nag(&mut self, nag: pmn::Nag) -> ControlFlow<()> {
+        self.other(nag.span)
     }
 
-    fn begin_variation(&mut self, _open: Span) -> pmn::Skip {
-        let _ = self.other();
+    fn begin_variation(&mut self, open: Span) -> pmn::Skip {
+        if self.depth == 0 {
+            self.begins(open.start);
+            self.numbers_before_variation = self.numbers.take();
+            self.inner_end = None;
+        }
         self.depth += 1;
         pmn::Skip::No
     }
 
-    fn end_variation(&mut self, _span: Span) -> ControlFlow<()> {
+    fn end_variation(&mut self, span: Span) -> ControlFlow<()> {
         self.depth = self.depth.saturating_sub(1);
+        match self.depth {
+            0 => {
+                // As `closed_by_its_paren` tells of a variation in a record.
+                let end = span.end;
+                let paren = (end.checked_sub(self.offset + 1))
+                    .and_then(|at| self.text.get(at..at + 1))
+                    == Some(")");
+                let closed = end > 0 && paren && self.inner_end.is_none_or(|e| e < end);
+                if self.cut.is_none() && !closed {
+                    let start = self.numbers_before_variation.unwrap_or(span.start);
+                    self.cut = Some((start, self.plies, Some(span.start)));
+                }
+                self.at = self.at.max(end);
+            }
+            1 => self.inner_end = Some(span.end),
+            _ => {}
+        }
         ControlFlow::Continue(())
     }
 
@@ -348,7 +456,9 @@ impl pmn::Visitor for FirstNotReplayed {
         ControlFlow::Continue(())
     }
 
-    fn problem(&mut self, _problem: pmn::Problem) {}
+    fn problem(&mut self, problem: Problem) {
+        self.problems.push(problem);
+    }
 }
 
 /// The note and the verbatim lines of the rest, as comments.
