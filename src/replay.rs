@@ -14,7 +14,9 @@ use crate::geometry::Side;
 use crate::moves::{Candidate, Effect, Illegal, Move};
 use crate::play::{GameState, Outcome};
 
-use crate::pmn::{Command, Element, GameResult, GameText, ParsedGame, PlySyntax, Record, Span};
+use crate::pmn::{
+    Command, Element, GameResult, GameText, ParsedGame, PitNumbers, PlySyntax, Record, Span,
+};
 use crate::position::Position;
 use crate::repetition::Repetitions;
 use crate::rules::Rules;
@@ -526,6 +528,19 @@ impl Replayer {
         keep: &'a dyn Fn(&Record) -> bool,
         each: Option<&'a mut PlySink<'a>>,
     ) -> Option<(Record, Trace)> {
+        self.replay_numbered_text(game, None, options, keep, each)
+    }
+
+    /// [`Replayer::replay_text_each`] of a game whose plies' pits are written as
+    /// `numbers` says (PMN's `a3` when `None`).
+    pub fn replay_numbered_text<'a>(
+        &'a mut self,
+        game: &'a GameText,
+        numbers: Option<&dyn PitNumbers>,
+        options: &'a ReplayOptions,
+        keep: &'a dyn Fn(&Record) -> bool,
+        each: Option<&'a mut PlySink<'a>>,
+    ) -> Option<(Record, Trace)> {
         if !game.is_game() {
             return None;
         }
@@ -546,7 +561,7 @@ impl Replayer {
             problems: Vec::new(),
             result: None,
         };
-        let tags = game.read(&mut events)?;
+        let tags = game.read_numbered(numbers, &mut events)?;
         events.step_pending();
         if let Some(replaying) = &mut events.game {
             replaying.give_back_table(&mut events.replayer.buffers);
@@ -574,7 +589,7 @@ impl Replayer {
         // only when there is one.
         let mut starts = PlyStarts(Vec::new());
         if !(problems.iter()).all(|p| p.code == Code::ResultMismatch) {
-            game.read(&mut starts);
+            game.read_numbered(numbers, &mut starts);
         }
         let text = TextAt {
             text: game.text(),

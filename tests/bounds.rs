@@ -961,6 +961,38 @@ fn each_ply_of_one_long_game_kept_broken_is_written_as_it_is_played() {
 }
 
 #[test]
+fn a_long_game_kept_broken_in_relative_numbering_is_read_back_as_it_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = 8 << 20;
+    let game = long_valid_game(dir.path(), text);
+    with_an_empty_pit(&game, 0.9);
+    let game = game.to_str().unwrap();
+    let out = dir.path().join("out.pmn");
+    let out = out.to_str().unwrap();
+    // Written from its text, then read back and replayed as it is read, to see that it
+    // fails where the game does.
+    let args = [
+        "convert",
+        "--to",
+        "relative",
+        "--keep-broken",
+        game,
+        "-o",
+        out,
+    ];
+    let r = run(&args, None);
+    assert_eq!(r.status, Some(0), "{}", r.said);
+    assert!(r.said.contains("kept (--keep-broken)"), "{}", r.said);
+    assert!(std::fs::metadata(out).unwrap().len() > text as u64 / 2);
+    assert!(
+        r.peak < 4 * text as u64 + 40 * MB,
+        "{} MB for {} MB of text",
+        r.peak / MB,
+        text as u64 / MB
+    );
+}
+
+#[test]
 fn a_spool_that_cannot_be_made_is_named_and_nothing_is_published() {
     let dir = tempfile::tempdir().unwrap();
     // Long text of a game of 1 MiB is some 25 MiB: past what is held in memory.

@@ -260,14 +260,14 @@ fn convert_text(
     let Some(trace) = trace else {
         return Converted::default();
     };
-    // A game in PMN, or in JSON lines of move text, valid or with errors kept broken,
-    // read whole, is written from its text; and a valid game in relative numbering (one
-    // kept broken is read back from its record, to see that it fails alike).
+    // A game in PMN, in relative numbering, or in JSON lines of move text, valid or with
+    // errors kept broken, read whole, is written from its text (in relative numbering,
+    // one kept broken only if its text read back fails alike).
     let valid = trace.is_valid();
     let compact = forms.to == ConvertTo::Jsonl && !forms.writes_plies();
-    let relative = forms.to == ConvertTo::Relative && valid;
+    let relative = forms.to == ConvertTo::Relative;
     let from_text =
-        relative || (forms.to == ConvertTo::Pmn || compact) && (valid || forms.keep_broken);
+        (forms.to == ConvertTo::Pmn || relative || compact) && (valid || forms.keep_broken);
     if let Some(mut game) = from_text.then(|| super::exported(&text, &trace)).flatten() {
         let numbers = (trace.rules.as_ref())
             .filter(|_| relative)
@@ -277,6 +277,10 @@ fn convert_text(
         }
         let numbers = numbers.as_ref().map(|n| n as &dyn crate::pmn::PitNumbers);
         let written = game.write(&text, !compact, numbers);
+        if relative && !valid && !relative_text_fails_alike(&written, numbers, &trace, replay) {
+            let notes = altered(name, &game.problems);
+            return broken(name, index, &placed(&text), &trace, notes, None, forms);
+        }
         let (conversion, notes) = of_text(name, index, &text, game, trace);
         let output = match compact {
             true => to_compact_json_with(&conversion, written),
@@ -728,6 +732,28 @@ fn relative_fails_alike(rendered: &Rendered, trace: &Trace, options: &ReplayOpti
     first(&back) == first(trace)
 }
 
+/// [`relative_fails_alike`] of a game's relative text written from its text: read
+/// back with `numbers` and replayed as it is read.
+fn relative_text_fails_alike(
+    written: &str,
+    numbers: Option<&dyn crate::pmn::PitNumbers>,
+    trace: &Trace,
+    options: &ReplayOptions,
+) -> bool {
+    let Some(game) = crate::pmn::Reader::new(written.as_bytes()).next_text() else {
+        return false;
+    };
+    let lean = ReplayOptions {
+        diagnostics_only: true,
+        keep_positions: false,
+        keep_laps: false,
+        ..options.clone()
+    };
+    let replayed = Replayer::new().replay_numbered_text(&game, numbers, &lean, &|_| true, None);
+    let first = |t: &Trace| t.first_error().map(|d| (d.ply, d.code));
+    replayed.is_some_and(|(_, back)| first(&back) == first(trace))
+}
+
 /// Writes the output of one run, a game at a time.
 struct OutputWriter<'a> {
     sink: Sink<'a>,
@@ -896,6 +922,26 @@ trailing words after the result
 
 [Game "Tsoro"]
 [Board "4x6"]
+[Numbering "as in the notebook"]
+[Rules "heads=0"]
+[SetUp "1"]
+[Position "0,0,0,0,0,0/0,0,1,0,2,1/0,0,1,0,0,0/0,0,1,0,1,1 N"]
+[Result "*"]
+
+1... c5 2. a3 c6 3. a9 d6 *
+
+[Game "Tsoro"]
+[Board "4x6"]
+[Numbering "as in the notebook"]
+[Rules "heads=0"]
+[SetUp "1"]
+[Position "0,0,0,0,0,0/0,0,1,0,2,1/0,0,1,0,0,0/0,0,1,0,1,1 N"]
+[Result "*"]
+
+1... c5 2. a1 {empty} c6 3. a6 *
+
+[Game "Tsoro"]
+[Board "4x6"]
 [Rules "heads=0"]
 [SetUp "1"]
 [Position "0,0,0,0,0,0/0,0,1,0,2,1/0,0,1,0,0,0/0,0,1,0,1,1 N"]
@@ -943,8 +989,9 @@ after the result
         out
     }
 
-    /// The twin of the forms that write each ply as the replay plays it: the same game
-    /// converted from its record. Every game of `records/` and of [`GAMES`] (valid, not
+    /// The twin of the forms that write each ply as the replay plays it, and of those
+    /// written from the game's text (PMN and relative numbering, valid or kept broken):
+    /// the same game converted from its record. Every game of `records/` and of [`GAMES`] (valid, not
     /// replayed to the end, or with the reader stopped in it: at a stray `)` or `}`
     /// after move numbers, at an unclosed variation (one ending at the `)` of one inside
     /// it, the text's last byte), after an illegal ply, after an unread tag line), in
@@ -965,6 +1012,9 @@ after the result
             ..forms(to, false, false)
         };
         let all = [
+            forms(ConvertTo::Relative, false, false),
+            kept(ConvertTo::Relative),
+            kept(ConvertTo::Pmn),
             forms(ConvertTo::Csv, false, false),
             forms(ConvertTo::Long, false, false),
             kept(ConvertTo::Csv),

@@ -17,7 +17,7 @@ use std::io::{self, BufRead, BufReader, Chain, Cursor, Read};
 
 use super::ast::{Record, Span, Tag};
 use super::decode::{self, decode_line, Encoding, Utf16ToUtf8};
-use super::parse::{parse_game, read_game};
+use super::parse::{parse_game, read_game, PitNumbers};
 use super::problem::{Code, Problem};
 use super::visit::{CutBuilder, Visitor};
 
@@ -836,8 +836,19 @@ impl GameText {
     /// its tags. `None` when the text is not a game to read (see
     /// [`GameText::is_game`]).
     pub fn read<V: Visitor>(&self, visitor: &mut V) -> Option<Vec<Tag>> {
-        self.is_game
-            .then(|| read_game(&self.text, self.offset, self.line, visitor))
+        self.read_numbered(None, visitor)
+    }
+
+    /// [`GameText::read`], the plies' pits written as `numbers` says (PMN's `a3` when
+    /// `None`).
+    pub fn read_numbered<V: Visitor>(
+        &self,
+        numbers: Option<&dyn PitNumbers>,
+        visitor: &mut V,
+    ) -> Option<Vec<Tag>> {
+        self.is_game.then(|| {
+            super::parse::read_numbered_game(&self.text, self.offset, self.line, numbers, visitor)
+        })
     }
 
     /// Whether the text is a game to read: not the stand-in of a file with no game
