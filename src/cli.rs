@@ -426,6 +426,11 @@ pub struct ViewArgs {
     /// `sow validate --suggest` searches, within the same bounds).
     #[arg(long)]
     pub no_suggest: bool,
+    /// Plies of a game's main line its variations may replay in all: each variation is
+    /// replayed from the game's start, so one after ply 100 replays 99 before its own.
+    /// Those past it are shown but not replayed, and said so.
+    #[arg(long, value_name = "N", default_value_t = crate::view::DEFAULT_VARIATION_PLIES)]
+    pub max_variation_plies: u64,
     /// Replace the output file if it exists.
     #[arg(long)]
     pub force: bool,
@@ -832,7 +837,11 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
             let (inputs, filter, replay) = corpus_inputs(&args.corpus, corpus::PMN_EXTENSIONS)?;
             let name = output_name(Some(&args.output));
             crate::output::stream_whole_output(Some(&args.output), args.force, &inputs, |out| {
-                crate::view::write_view(&inputs, &filter, &replay, !args.no_suggest, out, &mut say)
+                let page = crate::view::PageOptions {
+                    suggest: !args.no_suggest,
+                    variation_plies: args.max_variation_plies,
+                };
+                crate::view::write_view(&inputs, &filter, &replay, &page, out, &mut say)
             })
             .map_err(|e| stream_failure(e, &name))?;
             Ok(0)

@@ -91,11 +91,14 @@ pub enum Code {
     // The corpus's: inputs.
     /// An input skipped (not a file of the form asked for, say): a warning of the corpus.
     Skipped,
+    // The page's (`sow view`).
+    /// A variation not replayed: its game's variations had replayed the plies they may.
+    NotReplayed,
 }
 
 impl Code {
     /// Every code, in the order of the enum.
-    pub const ALL: [Code; 37] = [
+    pub const ALL: [Code; 38] = [
         Code::Syntax,
         Code::UnterminatedComment,
         Code::UnterminatedTag,
@@ -133,6 +136,7 @@ impl Code {
         Code::PlyForm,
         Code::Command,
         Code::Skipped,
+        Code::NotReplayed,
     ];
 
     /// The kebab-case code, e.g. `unterminated-comment`.
@@ -175,6 +179,7 @@ impl Code {
             Code::PlyForm => "ply-form",
             Code::Command => "command",
             Code::Skipped => "skipped",
+            Code::NotReplayed => "not-replayed",
         }
     }
 }
@@ -239,6 +244,7 @@ mod tests {
                 "ply-form",
                 "command",
                 "skipped",
+                "not-replayed",
             ]
         );
         // `ALL` holds every variant: the match fails to compile without a new one.
@@ -281,6 +287,7 @@ mod tests {
                 Code::PlyForm => 34,
                 Code::Command => 35,
                 Code::Skipped => 36,
+                Code::NotReplayed => 37,
             };
             assert_eq!(at, i, "{code}");
         }

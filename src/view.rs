@@ -94,6 +94,69 @@ pub struct GameView {
     pub svg: Option<String>,
     /// The positions and plies of its lines, written as they were replayed.
     data: GameData,
+    /// What to tell of it beside the page (variations not replayed), not in the page.
+    pub note: Option<String>,
+}
+
+/// How the page is made beyond the replay.
+#[derive(Clone, Copy, Debug)]
+pub struct PageOptions {
+    /// Search repairs of each game with an error, as `sow validate --suggest` does.
+    pub suggest: bool,
+    /// The plies of the main line a game's variations may replay in all: each is
+    /// replayed from the game's start (a variation after ply 100 replays 99 plies
+    /// before its own), so those past this are shown but not replayed.
+    pub variation_plies: u64,
+}
+
+impl Default for PageOptions {
+    fn default() -> PageOptions {
+        PageOptions {
+            suggest: true,
+            variation_plies: DEFAULT_VARIATION_PLIES,
+        }
+    }
+}
+
+/// [`PageOptions::variation_plies`] by default: about a second of replay.
+pub const DEFAULT_VARIATION_PLIES: u64 = 10_000_000;
+
+/// Lines and columns of offsets of a game's text, asked in increasing order.
+struct Places<'t> {
+    text: &'t str,
+    offset: usize,
+    /// The offset reached, and its line and the offset its line begins at.
+    at: usize,
+    line: u32,
+    line_start: usize,
+}
+
+impl<'t> Places<'t> {
+    fn new(text: &'t GameText) -> Places<'t> {
+        Places {
+            text: text.text(),
+            offset: text.offset(),
+            at: text.offset(),
+            line: text.line(),
+            line_start: text.offset(),
+        }
+    }
+
+    /// The line and column (from 1, in characters) of `offset`, at or past the last.
+    fn of(&mut self, offset: usize) -> (u32, u32) {
+        let piece = |a: usize, b: usize| {
+            let (a, b) = (a.saturating_sub(self.offset), b.saturating_sub(self.offset));
+            self.text.get(a..b).unwrap_or("")
+        };
+        let between = piece(self.at, offset);
+        if let Some(last) = between.rfind('\n') {
+            self.line += between.matches('\n').count() as u32;
+            self.line_start = self.at + last + 1;
+        }
+        self.at = self.at.max(offset);
+        let column = 1 + piece(self.line_start, offset).chars().count() as u32;
+        (self.line, column)
+    }
 }
 
 /// What one ply did.
@@ -440,6 +503,22 @@ pub struct DiagnosticView {
 }
 
 impl DiagnosticView {
+    /// A warning of the page's own at ply `ply`, with no legal plies or repairs.
+    fn notice(code: Code, ply: u32, line: u32, column: u32, message: String) -> DiagnosticView {
+        DiagnosticView {
+            severity: "warning",
+            code: code.as_str(),
+            ply: Some(ply),
+            line,
+            column,
+            message,
+            legal: Vec::new(),
+            position: None,
+            suggestions: Vec::new(),
+            suggestions_stopped: None,
+        }
+    }
+
     fn of(d: &Diagnostic) -> DiagnosticView {
         DiagnosticView {
             severity: if d.is_error() { "error" } else { "warning" },
@@ -713,7 +792,8 @@ fn of_the_play(code: Code) -> bool {
         | Code::EmptyFile
         | Code::GarbageBetweenGames
         | Code::Io
-        | Code::Skipped => false,
+        | Code::Skipped
+        | Code::NotReplayed => false,
     }
 }
 
@@ -798,6 +878,7 @@ fn view_from(seen: Seen<'_>, trace: &Trace) -> GameView {
         first_error,
         svg,
         data,
+        note: None,
     }
 }
 
@@ -814,7 +895,7 @@ fn text_view(
     text: GameText,
     filter: &Filter,
     options: &ReplayOptions,
-    suggest: bool,
+    page: &PageOptions,
 ) -> std::io::Result<Option<GameView>> {
     let mut scan = Scan::default();
     let Some(tags) = text.read(&mut scan) else {
@@ -835,7 +916,29 @@ fn text_view(
     let mut data = GameData::new();
     let mut main = data.line();
     let written_stones = &scan.stones;
+    // Each variation is replayed from the game's start: those past the plies the
+    // game's variations may replay so are not, and are shown from the main line's
+    // position before the ply they replace.
+    let mut spent = 0u64;
+    let replays: Vec<bool> = (scan.branches.iter())
+        .map(|b| {
+            spent = spent.saturating_add(u64::from(b.at - 1));
+            spent <= page.variation_plies
+        })
+        .collect();
+    // The main-line plies after which those begin (in order: variations are read in
+    // the order of the plies they replace), and the positions after them.
+    let mut before_unplayed: Vec<u32> = (scan.branches.iter().zip(&replays))
+        .filter(|&(b, &replayed)| !replayed && b.at > 1)
+        .map(|(b, _)| b.at - 1)
+        .collect();
+    before_unplayed.dedup();
+    let mut next_unplayed = before_unplayed.iter().peekable();
+    let mut starts: Vec<(u32, Position)> = Vec::new();
     let mut each = |rules: &crate::rules::Rules, ply: &crate::replay::PlyView<'_>| {
+        if next_unplayed.next_if_eq(&&ply.number).is_some() {
+            starts.extend(ply.after.map(|after| (ply.number, after.clone())));
+        }
         let stones = stones_at(written_stones, ply.number, Some(rules.game()), ply.after);
         let view = ply_view(
             (ply.number, ply.side, ply.foul),
@@ -851,7 +954,7 @@ fn text_view(
         return Ok(None);
     };
     let main = main.finish(trace.start.as_ref())?;
-    if suggest && !trace.is_valid() {
+    if page.suggest && !trace.is_valid() {
         crate::repair::attach_suggestions_from_text(
             &text,
             &mut trace,
@@ -859,10 +962,51 @@ fn text_view(
             &RepairOptions::default(),
         );
     }
-    let variations = (scan.branches.iter())
-        .filter(|_| trace.start.is_some())
-        .map(|b| variation_view(&text, b, options, &mut replayer, &mut data))
-        .collect::<std::io::Result<_>>()?;
+    let mut places = Places::new(&text);
+    let mut not_replayed = 0;
+    let mut variations = Vec::new();
+    for (b, &replayed) in scan.branches.iter().zip(&replays) {
+        if trace.start.is_none() {
+            break;
+        }
+        if replayed {
+            variations.push(variation_view(&text, b, options, &mut replayer, &mut data)?);
+            continue;
+        }
+        not_replayed += 1;
+        let start = match b.at {
+            1 => trace.start.as_ref(),
+            at => (starts.iter()).find(|s| s.0 + 1 == at).map(|s| &s.1),
+        };
+        let (line, column) = places.of(b.moves);
+        let message = format!(
+            "this variation is not replayed: each variation is replayed from the game's start, and those before it replayed the {} plies of the main line a game's variations may (--max-variation-plies)",
+            page.variation_plies
+        );
+        variations.push(VariationView {
+            at: b.at,
+            line: data.line().finish(start)?,
+            stop: Some(b.at),
+            diagnostics: vec![DiagnosticView::notice(
+                Code::NotReplayed,
+                b.at,
+                line,
+                column,
+                message,
+            )],
+        });
+    }
+    let note = (not_replayed > 0).then(|| {
+        let (a, are) = match not_replayed {
+            1 => ("variation", "is"),
+            _ => ("variations", "are"),
+        };
+        format!(
+            "{input}: game {index}: {not_replayed} {a} of its {} {are} not replayed: each variation is replayed from the game's start, and a game's variations replay at most {} plies of its main line (--max-variation-plies)",
+            scan.branches.len(),
+            page.variation_plies
+        )
+    });
     let seen = Seen {
         input,
         index,
@@ -873,7 +1017,9 @@ fn text_view(
         main,
         data,
     };
-    Ok(Some(view_from(seen, &trace)))
+    let mut view = view_from(seen, &trace);
+    view.note = note;
+    Ok(Some(view))
 }
 
 /// `sow view`: the games of the inputs kept by the filter, replayed, as one page. The
@@ -886,7 +1032,7 @@ pub fn write_view(
     inputs: &[Input],
     filter: &Filter,
     options: &ReplayOptions,
-    suggest: bool,
+    page: &PageOptions,
     out: &mut dyn Write,
     notes: &mut dyn FnMut(String),
 ) -> Result<(), CommandError> {
@@ -902,12 +1048,15 @@ pub fn write_view(
     let view = |work: Work| -> Made {
         let name = &names[work.input()];
         let (index, text) = work.game_text(&names)?;
-        Ok(text_view(name, index, text, filter, options, suggest))
+        Ok(text_view(name, index, text, filter, options, page))
     };
     let keep = |_, view: Made| -> Result<(), CommandError> {
         let temporary = |e| CommandError::io("<temporary file>", e);
         match view {
             Ok(Ok(Some(mut view))) => {
+                if let Some(note) = view.note.take() {
+                    notes(note);
+                }
                 view.number = parts.games() + 1;
                 parts.add(&mut view);
                 game_script(&mut view, &mut scripts).map_err(temporary)?;

@@ -439,6 +439,35 @@ fn count_in_file(path: &Path, needle: &str) -> usize {
 }
 
 #[test]
+fn a_page_replays_the_variations_of_a_long_game_within_its_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = 1 << 20;
+    // A variation every 500 plies: replayed each from the game's start, some 300
+    // variations would replay 22 million plies; past the bound (10 million) they are
+    // shown, not replayed.
+    let every: Vec<u64> = (1..400).map(|k| 500 * k).collect();
+    let game = dir.path().join("variations.pmn");
+    std::fs::write(&game, valid_game_text(text, &every)).unwrap();
+    let page = dir.path().join("view.html");
+    let args = ["view", game.to_str().unwrap(), "-o", page.to_str().unwrap()];
+    let r = run(&args, None);
+    assert_eq!(r.status, Some(0), "{}", r.said);
+    let said = number_before(&r.said, " variations of its ");
+    let shown = count_in_file(&page, "\"code\":\"not-replayed\"");
+    assert!(shown > 50, "{}", r.said);
+    assert_eq!(said, Some(shown), "{}", r.said);
+    assert!(r.said.contains("--max-variation-plies"), "{}", r.said);
+    assert!(r.peak < 4 * text as u64 + 40 * MB, "{} MB", r.peak / MB);
+}
+
+/// The number written just before `words` in `said`.
+fn number_before(said: &str, words: &str) -> Option<usize> {
+    let before = &said[..said.find(words)?];
+    let digits = before.rsplit(' ').next()?;
+    digits.parse().ok()
+}
+
+#[test]
 fn a_page_of_one_long_valid_game_with_variations_takes_a_small_multiple_of_its_text() {
     let dir = tempfile::tempdir().unwrap();
     let text = 8 << 20;

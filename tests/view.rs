@@ -9,7 +9,7 @@ use serde_json::Value;
 use sow::corpus::{Filter, Input};
 use sow::pmn::parse_str;
 use sow::replay::{replay, ReplayOptions};
-use sow::view::write_view;
+use sow::view::{write_view, PageOptions};
 
 /// The files of a folder of records/, sorted.
 fn records(folder: &str) -> Vec<PathBuf> {
@@ -35,7 +35,7 @@ fn page_of(files: &[PathBuf]) -> String {
         &inputs,
         &filter,
         &ReplayOptions::full(),
-        true,
+        &PageOptions::default(),
         &mut out,
         &mut notes,
     )
@@ -395,4 +395,65 @@ fn a_variations_diagnostic_is_at_its_ply_in_the_file() {
     let line_start = text[..at].rfind('\n').unwrap() + 1;
     assert_eq!(d["line"], text[..at].matches('\n').count() + 1);
     assert_eq!(d["column"], text[line_start..at].chars().count() + 1);
+}
+
+/// Each variation is replayed from the game's start: those past the plies a game's
+/// variations may replay in all are shown from the main line's position before the ply
+/// they replace, not replayed, and said so beside the page.
+#[test]
+fn variations_past_their_plies_of_replay_are_shown_not_replayed() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("game.pmn");
+    std::fs::write(
+        &input,
+        "[Game \"Tsoro\"]\n[Board \"4x6\"]\n[Rules \"heads=0\"]\n[SetUp \"1\"]\n\
+         [Position \"0,0,0,0,0,0/0,0,1,0,2,1/0,0,1,0,0,0/0,0,1,0,1,1 N\"]\n\n\
+         1... c5 2. a3 (2. a3) c6 3. a6 (3. a6) d6 4. a5 (4. a5) d5 *\n",
+    )
+    .unwrap();
+    let page = dir.path().join("page.html");
+    // The variations replace plies 2, 4 and 6: they replay 1, 3 and 5 plies before
+    // their own, 4 for the first two.
+    let run = |bound: &str| {
+        let out = Command::cargo_bin("sow")
+            .unwrap()
+            .args(["view", "--max-variation-plies", bound, "-o"])
+            .arg(&page)
+            .arg(&input)
+            .arg("--force")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        let said = String::from_utf8(out.stderr).unwrap();
+        let data = page_data(&std::fs::read_to_string(&page).unwrap());
+        (said, data[1].1.clone())
+    };
+    let (said, all) = run("9");
+    assert_eq!(said, "");
+    let (said, game) = run("4");
+    assert!(
+        said.contains("game 1: 1 variation of its 3 is not replayed"),
+        "{said}"
+    );
+    assert!(said.contains("--max-variation-plies"), "{said}");
+    let (variations, replayed) = (&game["variations"], &all["variations"]);
+    for v in 0..2 {
+        assert_eq!(variations[v], replayed[v], "variation {v}");
+    }
+    let last = &variations[2];
+    assert_eq!(last["at"], 6);
+    assert_eq!(positions_of(last), [positions_of(&game)[5].clone()]);
+    assert_eq!(last["plies"].as_array().unwrap().len(), 0);
+    assert_eq!(last["stop"], 6);
+    let notice = &last["diagnostics"][0];
+    assert_eq!(notice["code"], "not-replayed");
+    assert_eq!(notice["ply"], 6);
+    // Where its moves begin: `4. a5` after the `(` on line 7.
+    assert_eq!(
+        (notice["line"].as_u64(), notice["column"].as_u64()),
+        (Some(7), Some(50))
+    );
+    // Replayed, it plays its ply.
+    assert_eq!(replayed[2]["plies"].as_array().unwrap().len(), 1);
+    assert_eq!(replayed[2]["stop"], Value::Null);
 }

@@ -170,12 +170,16 @@ pub fn check(bytes: &[u8], path: &Path, round: usize) {
         // above) one turn in fifty.
         5 => {
             let mut out = Vec::new();
-            let suggest = turn % 50 == 2;
+            // Variations past a small bound of replay are shown, not replayed.
+            let page = sow::view::PageOptions {
+                suggest: turn % 50 == 2,
+                variation_plies: 200,
+            };
             let _ = sow::view::write_view(
                 &inputs,
                 &filter,
                 &replay_options,
-                suggest,
+                &page,
                 &mut out,
                 &mut notes,
             );
