@@ -922,7 +922,7 @@ fn text_view(
     let mut spent = 0u64;
     let replays: Vec<bool> = (scan.branches.iter())
         .map(|b| {
-            spent = spent.saturating_add(u64::from(b.at - 1));
+            spent = spent.saturating_add(u64::from(b.at.saturating_sub(1)));
             spent <= page.variation_plies
         })
         .collect();
@@ -976,7 +976,7 @@ fn text_view(
         not_replayed += 1;
         let start = match b.at {
             1 => trace.start.as_ref(),
-            at => (starts.iter()).find(|s| s.0 + 1 == at).map(|s| &s.1),
+            at => (starts.binary_search_by_key(&(at - 1), |s| s.0).ok()).map(|i| &starts[i].1),
         };
         let (line, column) = places.of(b.moves);
         let message = format!(
