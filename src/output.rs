@@ -3,11 +3,12 @@
 //! unless asked (`--force`), and never over one of the command's inputs.
 
 use std::fs;
-use std::io::{self, Seek, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::corpus::Input;
+use crate::spool::Spool;
 
 /// The outputs of the run: the temporary files being written, to remove if the run is
 /// interrupted, and whether an output has been published.
@@ -289,12 +290,12 @@ pub fn stream_whole_output<E>(
         Destination::Special(path) => Some(path),
         Destination::Stdout => None,
     };
-    let spool = write_through(Spool::default(), write)?;
+    let spool = write_through(Spool::for_output(), write)?;
     match special {
-        Some(path) => spool.copy_to(&mut open_special(&path)?)?,
+        Some(path) => spool.write_to(&mut open_special(&path)?)?,
         None => {
             let mut stdout = io::stdout().lock();
-            spool.copy_to(&mut stdout)?;
+            spool.write_to(&mut stdout)?;
             stdout.flush()?;
         }
     }
@@ -502,114 +503,6 @@ fn link_target(path: &Path) -> Option<PathBuf> {
     None
 }
 
-/// Output held until it is whole: in memory up to [`Spool::MEMORY`] bytes, then in a
-/// temporary file of the system's temporary folder, so that memory stays bounded
-/// whatever the size of the output. Where no temporary file can be made, or filled
-/// with what memory held (no such folder, a read-only or a full one), the output stays
-/// in memory.
-#[derive(Default)]
-struct Spool {
-    memory: Vec<u8>,
-    file: Option<SpoolFile>,
-    /// No temporary file could be made: none is tried again.
-    in_memory_only: bool,
-}
-
-impl Spool {
-    const MEMORY: usize = 8 << 20;
-
-    /// Writes out what was held.
-    fn copy_to(self, out: &mut dyn Write) -> io::Result<()> {
-        match self.file {
-            None => out.write_all(&self.memory),
-            Some(mut spool) => {
-                spool.file.flush().map_err(|e| spool.failure(e))?;
-                let file = spool.file.get_mut();
-                file.seek(io::SeekFrom::Start(0))?;
-                io::copy(
-                    &mut io::BufReader::with_capacity(SpoolFile::CHUNK, file),
-                    out,
-                )?;
-                Ok(())
-            }
-        }
-    }
-
-    /// A temporary file holding what memory held and `buf`, if one can be made.
-    fn spill(&self, buf: &[u8]) -> Option<SpoolFile> {
-        let mut spool = SpoolFile::new().ok()?;
-        spool.file.write_all(&self.memory).ok()?;
-        spool.file.write_all(buf).ok()?;
-        Some(spool)
-    }
-}
-
-impl Write for Spool {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        if let Some(spool) = &mut self.file {
-            return spool.file.write(buf).map_err(|e| spool.failure(e));
-        }
-        // Spilled before memory grows past its bound (a spill that fails is dropped,
-        // and its file with it).
-        if self.memory.len() + buf.len() > Spool::MEMORY && !self.in_memory_only {
-            match self.spill(buf) {
-                Some(spool) => {
-                    self.memory = Vec::new();
-                    self.file = Some(spool);
-                    return Ok(buf.len());
-                }
-                None => self.in_memory_only = true,
-            }
-        }
-        // Grown by doubling, but not past the bound while a spill may come.
-        let needed = self.memory.len() + buf.len();
-        if needed > self.memory.capacity() && !self.in_memory_only {
-            let room = (2 * self.memory.capacity()).clamp(needed, Spool::MEMORY.max(needed));
-            self.memory.reserve_exact(room - self.memory.len());
-        }
-        self.memory.extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        match &mut self.file {
-            Some(spool) => spool.file.flush().map_err(|e| spool.failure(e)),
-            None => Ok(()),
-        }
-    }
-}
-
-/// A temporary file in the system's temporary folder, with no name (or one no one can
-/// guess, removed at once): it lives on while open, and no crash leaves it behind.
-struct SpoolFile {
-    file: io::BufWriter<fs::File>,
-}
-
-impl SpoolFile {
-    /// Bytes written to the file, and read back, at a time: an output of hundreds of
-    /// megabytes then takes few calls to the system.
-    const CHUNK: usize = 1 << 20;
-
-    fn new() -> io::Result<SpoolFile> {
-        Ok(SpoolFile {
-            file: io::BufWriter::with_capacity(SpoolFile::CHUNK, tempfile::tempfile()?),
-        })
-    }
-
-    /// A failure to write the temporary file, saying which file it is: not standard
-    /// output, which waits for the run to end.
-    fn failure(&self, e: io::Error) -> io::Error {
-        let dir = std::env::temp_dir();
-        io::Error::new(
-            e.kind(),
-            format!(
-                "the temporary file in {} that holds the output until the run ends: {e}",
-                dir.display()
-            ),
-        )
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -795,26 +688,6 @@ mod tests {
             Err("bad game")
         });
         assert!(matches!(e, Err(StreamError::Write("bad game"))), "{e:?}");
-    }
-
-    #[test]
-    fn a_spool_gives_back_what_it_held_in_memory_or_past_it() {
-        for len in [0, 1000, Spool::MEMORY + 12_345] {
-            let bytes: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
-            let mut spool = Spool::default();
-            // Writes of an odd size, so that doubling would overshoot the bound.
-            for chunk in bytes.chunks(3001) {
-                spool.write_all(chunk).unwrap();
-            }
-            assert_eq!(
-                spool.file.is_some(),
-                len > Spool::MEMORY,
-                "spilled at {len}"
-            );
-            let mut out = Vec::new();
-            spool.copy_to(&mut out).unwrap();
-            assert!(out == bytes, "{len} bytes");
-        }
     }
 
     #[test]

@@ -1528,6 +1528,28 @@ fn standard_output_needs_no_temporary_folder() {
 }
 
 #[test]
+fn standard_output_past_its_memory_stays_in_memory_without_a_temporary_folder() {
+    // Past 8 MiB the held output goes to a temporary file; where none can be made, it
+    // stays in memory, and the run succeeds with every byte.
+    let file = "records/generated/bao-la-kimasai-greedy.pmn";
+    let args = ["convert", "--to", "jsonl", "--positions", file];
+    let plain = sow(&args);
+    assert!(plain.stdout.len() > 8 << 20, "{} bytes", plain.stdout.len());
+    let out = Command::cargo_bin("sow")
+        .unwrap()
+        .args(args)
+        .env("TMPDIR", "/nonexistent/sow-test")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stdout == plain.stdout, "the output differs");
+}
+
+#[test]
 fn a_stray_closing_brace_in_relative_numbering_is_read_not_looped_on() {
     // `}` outside a comment is read once, not as a token of no characters read again
     // forever. The rewrite runs on a thread with a deadline, so that a loop fails here
