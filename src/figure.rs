@@ -312,6 +312,9 @@ pub fn encode(svg: String, format: Format, dpi: f64) -> Result<Vec<u8>, String> 
     }
     let tree = usvg::Tree::from_str(&svg, usvg_options())
         .map_err(|e| format!("cannot read the figure: {e}"))?;
+    // The tree holds the figure: its text (that of a long game is tens of megabytes) is
+    // not needed while the tree is drawn.
+    drop(svg);
     match format {
         Format::Svg => unreachable!("returned above"),
         Format::Pdf => {
