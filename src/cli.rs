@@ -431,6 +431,11 @@ pub struct ViewArgs {
     /// Those past it are shown but not replayed, and said so.
     #[arg(long, value_name = "N", default_value_t = crate::view::DEFAULT_VARIATION_PLIES)]
     pub max_variation_plies: u64,
+    /// Text of a game its variations may read again in all, each the text before the
+    /// ply it replaces (comments included): bytes, or a number with KiB, MiB or GiB
+    /// (default 256MiB). Those past it are shown but not replayed, and said so.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub max_variation_text: Option<usize>,
     /// Replace the output file if it exists.
     #[arg(long)]
     pub force: bool,
@@ -840,6 +845,8 @@ fn run(cli: Cli) -> Result<i32, CommandError> {
                 let page = crate::view::PageOptions {
                     suggest: !args.no_suggest,
                     variation_plies: args.max_variation_plies,
+                    variation_text: (args.max_variation_text.map(|b| b as u64))
+                        .unwrap_or(crate::view::DEFAULT_VARIATION_TEXT),
                 };
                 crate::view::write_view(&inputs, &filter, &replay, &page, out, &mut say)
             })

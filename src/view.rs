@@ -29,6 +29,7 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::error::CommandError;
 use crate::geometry::{Pit, Side};
 use crate::moves::Move;
+use crate::pmn::reader::size_in_words;
 use crate::pmn::Record;
 use crate::pmn::{GameText, Tag};
 use crate::position::Position;
@@ -107,6 +108,22 @@ pub struct PageOptions {
     /// replayed from the game's start (a variation after ply 100 replays 99 plies
     /// before its own), so those past this are shown but not replayed.
     pub variation_plies: u64,
+    /// The bytes of the game's text its variations may read again in all, each the
+    /// text before the ply it replaces (comments included): past it, likewise.
+    pub variation_text: u64,
+}
+
+impl PageOptions {
+    /// The bounds of the variations' replay, as the options that set them.
+    fn bounds(&self) -> String {
+        format!(
+            "--max-variation-plies {}, --max-variation-text {}",
+            self.variation_plies,
+            size_in_words(self.variation_text as usize)
+                .replace(" bytes", "")
+                .replace(' ', "")
+        )
+    }
 }
 
 impl Default for PageOptions {
@@ -114,12 +131,16 @@ impl Default for PageOptions {
         PageOptions {
             suggest: true,
             variation_plies: DEFAULT_VARIATION_PLIES,
+            variation_text: DEFAULT_VARIATION_TEXT,
         }
     }
 }
 
 /// [`PageOptions::variation_plies`] by default: about a second of replay.
 pub const DEFAULT_VARIATION_PLIES: u64 = 10_000_000;
+
+/// [`PageOptions::variation_text`] by default (256 MiB): about a second of reading.
+pub const DEFAULT_VARIATION_TEXT: u64 = 256 << 20;
 
 /// Lines and columns of offsets of a game's text, asked in increasing order.
 struct Places<'t> {
@@ -919,11 +940,12 @@ fn text_view(
     // Each variation is replayed from the game's start: those past the plies the
     // game's variations may replay so are not, and are shown from the main line's
     // position before the ply they replace.
-    let mut spent = 0u64;
+    let (mut plies, mut read) = (0u64, 0u64);
     let replays: Vec<bool> = (scan.branches.iter())
         .map(|b| {
-            spent = spent.saturating_add(u64::from(b.at.saturating_sub(1)));
-            spent <= page.variation_plies
+            plies = plies.saturating_add(u64::from(b.at.saturating_sub(1)));
+            read = read.saturating_add(b.ply.saturating_sub(text.offset()) as u64);
+            plies <= page.variation_plies && read <= page.variation_text
         })
         .collect();
     // The main-line plies after which those begin (in order: variations are read in
@@ -980,8 +1002,8 @@ fn text_view(
         };
         let (line, column) = places.of(b.moves);
         let message = format!(
-            "this variation is not replayed: each variation is replayed from the game's start, and those before it replayed the {} plies of the main line a game's variations may (--max-variation-plies)",
-            page.variation_plies
+            "this variation is not replayed: each variation is replayed from the game's start, and those before it replayed as much of the main line as a game's variations may ({})",
+            page.bounds()
         );
         variations.push(VariationView {
             at: b.at,
@@ -1002,9 +1024,9 @@ fn text_view(
             _ => ("variations", "are"),
         };
         format!(
-            "{input}: game {index}: {not_replayed} {a} of its {} {are} not replayed: each variation is replayed from the game's start, and a game's variations replay at most {} plies of its main line (--max-variation-plies)",
+            "{input}: game {index}: {not_replayed} {a} of its {} {are} not replayed: each variation is replayed from the game's start, and a game's variations replay no more of its main line than {}",
             scan.branches.len(),
-            page.variation_plies
+            page.bounds()
         )
     });
     let seen = Seen {

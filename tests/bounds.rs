@@ -460,6 +460,28 @@ fn a_page_replays_the_variations_of_a_long_game_within_its_bound() {
     assert!(r.peak < 4 * text as u64 + 40 * MB, "{} MB", r.peak / MB);
 }
 
+#[test]
+fn a_page_reads_the_text_before_a_long_games_variations_within_its_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    // A comment of 4 MiB before the first ply, then a variation after each of 100
+    // plies: each read again with the text before it, 400 MiB in all, past the bound
+    // (256 MiB), however few plies they replay.
+    let mut text = valid_game_text(2000, &(1..=100).collect::<Vec<u64>>());
+    let first = text.find("1... ").unwrap();
+    text.insert_str(first, &format!("{{{}}}\n", "x".repeat(4 << 20)));
+    let game = dir.path().join("comment.pmn");
+    std::fs::write(&game, &text).unwrap();
+    let page = dir.path().join("view.html");
+    let args = ["view", game.to_str().unwrap(), "-o", page.to_str().unwrap()];
+    let r = run(&args, None);
+    assert_eq!(r.status, Some(0), "{}", r.said);
+    let said = number_before(&r.said, " variations of its 100");
+    let shown = count_in_file(&page, "\"code\":\"not-replayed\"");
+    assert!(shown > 20, "{}", r.said);
+    assert_eq!(said, Some(shown), "{}", r.said);
+    assert!(r.said.contains("--max-variation-text"), "{}", r.said);
+}
+
 /// The number written just before `words` in `said`.
 fn number_before(said: &str, words: &str) -> Option<usize> {
     let before = &said[..said.find(words)?];

@@ -414,10 +414,12 @@ fn variations_past_their_plies_of_replay_are_shown_not_replayed() {
     let page = dir.path().join("page.html");
     // The variations replace plies 2, 4 and 6: they replay 1, 3 and 5 plies before
     // their own, 4 for the first two.
-    let run = |bound: &str| {
+    let run_with = |bounds: &[&str]| {
         let out = Command::cargo_bin("sow")
             .unwrap()
-            .args(["view", "--max-variation-plies", bound, "-o"])
+            .arg("view")
+            .args(bounds)
+            .arg("-o")
             .arg(&page)
             .arg(&input)
             .arg("--force")
@@ -428,6 +430,7 @@ fn variations_past_their_plies_of_replay_are_shown_not_replayed() {
         let data = page_data(&std::fs::read_to_string(&page).unwrap());
         (said, data[1].1.clone())
     };
+    let run = |bound: &str| run_with(&["--max-variation-plies", bound]);
     let (said, all) = run("9");
     assert_eq!(said, "");
     let (said, game) = run("4");
@@ -456,4 +459,19 @@ fn variations_past_their_plies_of_replay_are_shown_not_replayed() {
     // Replayed, it plays its ply.
     assert_eq!(replayed[2]["plies"].as_array().unwrap().len(), 1);
     assert_eq!(replayed[2]["stop"], Value::Null);
+    // Each reads again the game's text before the ply it replaces: bound so, the same.
+    let text = std::fs::read_to_string(&input).unwrap();
+    let before = |ply: &str| text.find(ply).unwrap();
+    let two = before("a3 (2. a3)") + before("a6 (3. a6)");
+    let (said, by_text) = run_with(&["--max-variation-text", &two.to_string()]);
+    assert!(said.contains("1 variation of its 3"), "{said}");
+    assert!(said.contains("--max-variation-text"), "{said}");
+    for v in 0..3 {
+        let (a, b) = (&by_text["variations"][v], &game["variations"][v]);
+        for field in ["at", "positions", "plies", "stop"] {
+            assert_eq!(a[field], b[field], "variation {v}: {field}");
+        }
+    }
+    let notice = &by_text["variations"][2]["diagnostics"][0];
+    assert_eq!(notice["code"], "not-replayed");
 }

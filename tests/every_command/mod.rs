@@ -174,6 +174,7 @@ pub fn check(bytes: &[u8], path: &Path, round: usize) {
             let page = sow::view::PageOptions {
                 suggest: turn % 50 == 2,
                 variation_plies: 200,
+                variation_text: 4096,
             };
             let _ = sow::view::write_view(
                 &inputs,
