@@ -111,14 +111,20 @@ impl Write for Held {
         };
         match file.write(buf) {
             // No temporary file could be made to spill into: what memory holds stays.
-            Err(_) if fallback && !file.is_rolled() => {
-                let spooled = std::mem::replace(self, Held::Memory(Vec::new()));
-                if let Held::Spooled { file, .. } = spooled {
-                    if let SpooledData::InMemory(held) = file.into_inner() {
+            Err(e) if fallback && !file.is_rolled() => {
+                let Held::Spooled { file, .. } = std::mem::replace(self, Held::Memory(Vec::new()))
+                else {
+                    unreachable!("matched as spooled above");
+                };
+                match file.into_inner() {
+                    SpooledData::InMemory(held) => {
                         *self = Held::Memory(held.into_inner());
+                        self.write(buf)
                     }
+                    // A spool not rolled over is in memory; were it not, nothing is lost
+                    // silently.
+                    SpooledData::OnDisk(_) => Err(spool_error(purpose, e)),
                 }
-                self.write(buf)
             }
             written => written.map_err(|e| spool_error(purpose, e)),
         }

@@ -277,7 +277,9 @@ fn convert_text(
         }
         let numbers = numbers.as_ref().map(|n| n as &dyn crate::pmn::PitNumbers);
         let written = game.write(&text, !compact, numbers);
-        if relative && !valid && !relative_text_fails_alike(&written, numbers, &trace, replay) {
+        let alike =
+            |r: &mut Replayer| relative_text_fails_alike(r, &written, numbers, &trace, replay);
+        if relative && !valid && !alike(&mut replayer) {
             let notes = altered(name, &game.problems);
             return broken(name, index, &placed(&text), &trace, notes, None, forms);
         }
@@ -735,6 +737,7 @@ fn relative_fails_alike(rendered: &Rendered, trace: &Trace, options: &ReplayOpti
 /// [`relative_fails_alike`] of a game's relative text written from its text: read
 /// back with `numbers` and replayed as it is read.
 fn relative_text_fails_alike(
+    replayer: &mut Replayer,
     written: &str,
     numbers: Option<&dyn crate::pmn::PitNumbers>,
     trace: &Trace,
@@ -749,7 +752,7 @@ fn relative_text_fails_alike(
         keep_laps: false,
         ..options.clone()
     };
-    let replayed = Replayer::new().replay_numbered_text(&game, numbers, &lean, &|_| true, None);
+    let replayed = replayer.replay_numbered_text(&game, numbers, &lean, &|_| true, None);
     let first = |t: &Trace| t.first_error().map(|d| (d.ply, d.code));
     replayed.is_some_and(|(_, back)| first(&back) == first(trace))
 }
