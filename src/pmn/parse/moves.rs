@@ -33,8 +33,9 @@ impl<'a, 'v, V: Visitor> Scanner<'a, 'v, V> {
         stack.push(main);
         let mut stopped = false;
         let mut content_end = self.pos;
-        // The fast lane reads PMN's pits only.
-        let usual = self.numbers.is_none();
+        // The fast lane reads PMN's pits only. A build with `--cfg sow_general_loop_only`
+        // leaves it out, to measure what it wins (BENCHMARKS.md).
+        let usual = self.numbers.is_none() && !cfg!(sow_general_loop_only);
         while self.pos < self.bytes.len() {
             if usual && !self.line_wide {
                 self.read_usual_tokens(&mut stack, &mut content_end);
