@@ -277,9 +277,10 @@ fn convert_text(
         }
         let numbers = numbers.as_ref().map(|n| n as &dyn crate::pmn::PitNumbers);
         let written = game.write(&text, !compact, numbers);
-        let alike =
-            |r: &mut Replayer| relative_text_fails_alike(r, &written, numbers, &trace, replay);
-        if relative && !valid && !alike(&mut replayer) {
+        if relative
+            && !valid
+            && !relative_text_fails_alike(&mut replayer, &written, numbers, &trace, replay)
+        {
             let notes = altered(name, &game.problems);
             return broken(name, index, &placed(&text), &trace, notes, None, forms);
         }
